@@ -1,0 +1,1 @@
+//! Per-cell dataflow.
