@@ -1,1 +1,51 @@
-fn main() {}
+//! The `nbsight` command-line tool: a thin shell over the library crates.
+//! Each subcommand lives in its own module; this file only parses arguments,
+//! dispatches, and maps outcomes to exit codes.
+//!
+//! Exit codes: 0 success; 1 the input was analysed but has problems worth
+//! failing a CI job for (cells with syntax errors, error diagnostics); 2 usage
+//! errors or an input that could not be read at all.
+
+mod cells;
+mod effects_args;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Finds hidden-state bugs in Jupyter notebooks and explains where values come from.
+#[derive(Debug, Parser)]
+#[command(name = "nbsight", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show what every cell reads, writes, mutates and imports.
+    Cells(cells::CellsArgs),
+}
+
+/// How a command ended.
+pub enum Outcome {
+    /// Everything was analysed and nothing is wrong.
+    Clean,
+    /// Analysed, but the input has problems (exit 1).
+    Problems,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Cells(args) => cells::run(&args),
+    };
+    match result {
+        Ok(Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(Outcome::Problems) => ExitCode::from(1),
+        Err(error) => {
+            eprintln!("nbsight: error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,1 +1,45 @@
-//! Notebook documents.
+//! Notebook documents for nbsight.
+//!
+//! This crate reads notebooks robustly and turns them into one model:
+//!
+//! - `.ipynb` files (nbformat 4, any minor) — [`load_ipynb_bytes`], [`load_ipynb_str`];
+//! - percent scripts as jupytext writes them (`# %%` cell markers) — [`load_percent_str`];
+//! - [`load_path`] dispatches on the file extension.
+//!
+//! A [`Notebook`] keeps *every* cell in file order (code, markdown, raw) with a stable
+//! id, its saved execution count and number of outputs, and a [`CodeForm`] saying
+//! whether the cell is plain Python (possibly under a Python cell magic such as
+//! `%%time`) or opaque (another cell magic, a non-Python kernel, a broken cell).
+//! Problems that do not stop loading are reported as [`Diagnostic`]s; problems that do
+//! are [`LoadError`]s. Nothing here panics on bad input.
+//!
+//! Python cells are parsed with ruff's parser in IPython mode ([`Cell::parse`],
+//! [`parse_python`]); syntax errors become [`SyntaxIssue`]s with 1-based line and
+//! column and never stop the other cells from being parsed.
+
+mod assemble;
+mod cell;
+mod diagnostic;
+mod error;
+mod form;
+mod ids;
+mod ipynb;
+mod language;
+mod load;
+mod magic;
+mod notebook;
+mod parse;
+mod percent;
+
+pub use cell::{Cell, CellKind, CellOrigin};
+pub use diagnostic::{Diagnostic, Severity};
+pub use error::LoadError;
+pub use form::{CellMagic, CodeForm, OpaqueReason};
+pub use ids::content_id;
+pub use ipynb::{load_ipynb_bytes, load_ipynb_str};
+pub use language::Language;
+pub use load::load_path;
+pub use magic::{PYTHON_CELL_MAGICS, is_python_cell_magic};
+pub use notebook::{Notebook, SourceFormat};
+pub use parse::{ParsedCell, SyntaxIssue, parse_python};
+pub use percent::load_percent_str;

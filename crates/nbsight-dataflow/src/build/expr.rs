@@ -1,0 +1,263 @@
+//! Expressions to accesses: reads of names and of attribute/subscript paths
+//! (each prefix is read, as Python evaluates them), stores and deletions,
+//! conditional evaluation (`and`/`or`, `x if c else y`), comprehensions (their
+//! own scope) and lambdas (deferred bodies, summarised like functions).
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, ExprContext};
+use ruff_text_size::Ranged;
+use rustc_hash::FxHashSet;
+
+use super::ScopeBuilder;
+use crate::access::AccessKind;
+use crate::scope::FunctionScope;
+use crate::summarize::function_summary;
+use crate::symbol::{ANY_INDEX, python_str_repr};
+
+impl<'a> Visitor<'a> for ScopeBuilder<'_> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Name(_) | Expr::Attribute(_) | Expr::Subscript(_) => {
+                self.path(expr, AccessKind::Read);
+            }
+            Expr::Call(call) => self.call(call),
+            Expr::Named(named) => {
+                self.visit_expr(&named.value);
+                self.store(&named.target);
+            }
+            Expr::BoolOp(op) => {
+                let mut values = op.values.iter();
+                if let Some(first) = values.next() {
+                    self.visit_expr(first);
+                }
+                self.conditional += 1;
+                for value in values {
+                    self.visit_expr(value);
+                }
+                self.conditional -= 1;
+            }
+            Expr::If(e) => {
+                self.visit_expr(&e.test);
+                self.conditional += 1;
+                self.visit_expr(&e.body);
+                self.visit_expr(&e.orelse);
+                self.conditional -= 1;
+            }
+            Expr::ListComp(c) => self.comprehension(&c.generators, &[&c.elt]),
+            Expr::SetComp(c) => self.comprehension(&c.generators, &[&c.elt]),
+            Expr::Generator(c) => self.comprehension(&c.generators, &[&c.elt]),
+            Expr::DictComp(c) => match &c.key {
+                Some(key) => self.comprehension(&c.generators, &[key, &c.value]),
+                None => self.comprehension(&c.generators, &[&c.value]),
+            },
+            Expr::Lambda(lambda) => self.lambda(lambda),
+            Expr::IpyEscapeCommand(e) => self.escape_expression(e),
+            _ => visitor::walk_expr(self, expr),
+        }
+    }
+}
+
+impl ScopeBuilder<'_> {
+    /// Evaluates `expr` as a path and records `kind` for it (and `Read` for
+    /// the paths it is nested in). Returns the symbol when `expr` is a path
+    /// this scope tracks; anything else is evaluated as a plain expression.
+    pub(crate) fn path(&mut self, expr: &Expr, kind: AccessKind) -> Option<String> {
+        let nested = if kind == AccessKind::BaseRead {
+            AccessKind::BaseRead
+        } else {
+            AccessKind::Read
+        };
+        let symbol = self.path_base(expr, nested)?;
+        self.emit(&symbol, kind, expr.range());
+        Some(symbol)
+    }
+
+    /// The symbol `expr` names, evaluating (and reading with `base_kind`) the
+    /// paths it is nested in but not recording an access for `expr` itself.
+    pub(crate) fn path_base(&mut self, expr: &Expr, base_kind: AccessKind) -> Option<String> {
+        match expr {
+            Expr::Name(name) => {
+                let id = name.id.as_str();
+                self.tracks(id).then(|| id.to_string())
+            }
+            Expr::Attribute(attr) => {
+                let base = self.path(&attr.value, base_kind)?;
+                Some(format!("{base}.{}", attr.attr))
+            }
+            Expr::Subscript(sub) => {
+                let base = self.path(&sub.value, base_kind);
+                let index = constant_index(&sub.slice);
+                if index.is_none() {
+                    self.visit_expr(&sub.slice);
+                }
+                let base = base?;
+                Some(match index {
+                    Some(index) => format!("{base}[{index}]"),
+                    None => format!("{base}{ANY_INDEX}"),
+                })
+            }
+            _ => {
+                self.visit_expr(expr);
+                None
+            }
+        }
+    }
+
+    /// Binds an assignment target (`x`, `a.b`, `d['k']`, tuples, starred).
+    pub(crate) fn store(&mut self, target: &Expr) {
+        match target {
+            Expr::Name(name) => {
+                if self.tracks(name.id.as_str()) {
+                    let kind = self.write_kind();
+                    self.emit(name.id.as_str(), kind, name.range);
+                }
+            }
+            Expr::Attribute(_) | Expr::Subscript(_) => {
+                let Some(symbol) = self.path_base(target, AccessKind::BaseRead) else {
+                    return;
+                };
+                let kind = if symbol.ends_with(ANY_INDEX) {
+                    AccessKind::MayWrite
+                } else {
+                    self.write_kind()
+                };
+                self.emit(&symbol, kind, target.range());
+                if let Some(cut) = symbol.rfind(['.', '[']) {
+                    self.emit_mutation(&symbol[..cut], AccessKind::Mutate, target.range());
+                }
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.store(e)),
+            Expr::List(l) => l.elts.iter().for_each(|e| self.store(e)),
+            Expr::Starred(s) => self.store(&s.value),
+            other => self.visit_expr(other),
+        }
+    }
+
+    /// `del target`.
+    pub(crate) fn delete(&mut self, target: &Expr) {
+        match target {
+            Expr::Name(name) => {
+                if self.tracks(name.id.as_str()) {
+                    self.emit(name.id.as_str(), AccessKind::Delete, name.range);
+                }
+            }
+            Expr::Attribute(_) | Expr::Subscript(_) => {
+                let Some(symbol) = self.path_base(target, AccessKind::BaseRead) else {
+                    return;
+                };
+                let kind = if symbol.ends_with(ANY_INDEX) {
+                    AccessKind::MayWrite
+                } else {
+                    AccessKind::Delete
+                };
+                self.emit(&symbol, kind, target.range());
+                if let Some(cut) = symbol.rfind(['.', '[']) {
+                    self.emit_mutation(&symbol[..cut], AccessKind::Mutate, target.range());
+                }
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.delete(e)),
+            Expr::List(l) => l.elts.iter().for_each(|e| self.delete(e)),
+            other => self.visit_expr(other),
+        }
+    }
+
+    /// The read half of `target += value`.
+    pub(crate) fn aug_target_load(&mut self, target: &Expr) {
+        match target {
+            Expr::Name(_) => {
+                self.path(target, AccessKind::Read);
+            }
+            Expr::Attribute(_) | Expr::Subscript(_) => {
+                if let Some(symbol) = self.path_base(target, AccessKind::BaseRead) {
+                    self.emit(&symbol, AccessKind::Read, target.range());
+                }
+            }
+            other => self.visit_expr(other),
+        }
+    }
+
+    /// A comprehension: the first iterable is evaluated here; targets are the
+    /// comprehension's own; the rest may run any number of times.
+    fn comprehension(&mut self, generators: &[ast::Comprehension], elts: &[&Expr]) {
+        let mut locals = FxHashSet::default();
+        for generator in generators {
+            collect_target_names(&generator.target, &mut locals);
+        }
+        let mut generators = generators.iter();
+        let Some(first) = generators.next() else {
+            return;
+        };
+        self.visit_expr(&first.iter);
+        self.comprehension_locals.push(locals);
+        self.conditional += 1;
+        for cond in &first.ifs {
+            self.visit_expr(cond);
+        }
+        for generator in generators {
+            self.visit_expr(&generator.iter);
+            for cond in &generator.ifs {
+                self.visit_expr(cond);
+            }
+        }
+        for elt in elts {
+            self.visit_expr(elt);
+        }
+        self.conditional -= 1;
+        self.comprehension_locals.pop();
+    }
+
+    /// A lambda: defaults are evaluated now; the body is summarised as a
+    /// function named after the variable it is assigned to, or `<lambda:LINE>`
+    /// style by its offset when anonymous.
+    fn lambda(&mut self, lambda: &ast::ExprLambda) {
+        let name = self
+            .lambda_name
+            .take()
+            .unwrap_or_else(|| format!("<lambda@{}>", u32::from(lambda.range.start())));
+        if let Some(parameters) = &lambda.parameters {
+            for parameter in parameters.iter() {
+                if let Some(default) = parameter.default() {
+                    self.visit_expr(default);
+                }
+            }
+        }
+        let scope = FunctionScope::of_lambda(lambda.parameters.as_deref(), &lambda.body);
+        let chain = self.chain.push(scope);
+        let summary = function_summary(self.ctx, chain, &[], Some(&lambda.body));
+        self.add_function(&name, summary);
+    }
+}
+
+/// The canonical spelling of a constant subscript (`3`, `-1`, `'k'`), or
+/// `None` when the index is not a constant.
+fn constant_index(slice: &Expr) -> Option<String> {
+    match slice {
+        Expr::NumberLiteral(n) => match &n.value {
+            ast::Number::Int(i) => i.as_i64().map(|v| v.to_string()),
+            _ => None,
+        },
+        Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match &*u.operand {
+            Expr::NumberLiteral(n) => match &n.value {
+                ast::Number::Int(i) => i.as_i64().map(|v| (-v).to_string()),
+                _ => None,
+            },
+            _ => None,
+        },
+        Expr::StringLiteral(s) => Some(python_str_repr(s.value.to_str())),
+        Expr::BooleanLiteral(b) => Some(if b.value { "True" } else { "False" }.to_string()),
+        Expr::NoneLiteral(_) => Some("None".to_string()),
+        _ => None,
+    }
+}
+
+fn collect_target_names(target: &Expr, names: &mut FxHashSet<String>) {
+    match target {
+        Expr::Name(name) if name.ctx == ExprContext::Store => {
+            names.insert(name.id.to_string());
+        }
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| collect_target_names(e, names)),
+        Expr::List(l) => l.elts.iter().for_each(|e| collect_target_names(e, names)),
+        Expr::Starred(s) => collect_target_names(&s.value, names),
+        _ => {}
+    }
+}

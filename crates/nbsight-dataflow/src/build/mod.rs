@@ -1,0 +1,266 @@
+//! Builds the IR of one scope: walks a body of statements and produces its CFG
+//! whose nodes hold accesses in evaluation order, plus what the scope exports
+//! (functions defined, imports, magics). Statements are in `stmt`, expressions in
+//! `expr`, calls and their library effects in `call`, IPython escapes in `magic`.
+
+mod call;
+mod expr;
+mod magic;
+mod stmt;
+
+use std::collections::BTreeSet;
+
+use ruff_python_ast::Stmt;
+use ruff_text_size::TextRange;
+use rustc_hash::FxHashSet;
+
+use crate::access::{Access, AccessKind};
+use crate::cfg::{Cfg, NodeId};
+use crate::effects::Effects;
+use crate::imports::ImportEnv;
+use crate::scope::{Resolution, ScopeChain};
+use crate::symbol::SymbolTable;
+
+/// What the analysis knows beyond the code of the cell itself.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'c> {
+    /// The library-effects knowledge base.
+    pub effects: &'c Effects,
+    /// The notebook's import bindings.
+    pub imports: &'c ImportEnv,
+}
+
+/// Which kind of scope a builder walks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ScopeKind {
+    /// A cell's module-level code: every name is global.
+    Module,
+    /// A class body: names it binds are class attributes; the others resolve
+    /// through the enclosing chain.
+    Class { bound: FxHashSet<String> },
+    /// A function or lambda body: only names resolving to globals are kept.
+    Function,
+}
+
+/// The free globals of a function: what calling it reads and changes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct FunctionSummary {
+    /// Globals (and paths under them) it may read, live at its entry.
+    pub reads: BTreeSet<String>,
+    /// Globals it may bind or unbind (declared `global`).
+    pub writes: BTreeSet<String>,
+    /// Globals it changes in place.
+    pub mutates: BTreeSet<String>,
+    /// Globals it calls methods of whose effect is unknown.
+    pub may_mutate: BTreeSet<String>,
+}
+
+impl FunctionSummary {
+    /// Adds everything `other` does to `self` (a nested function's effects
+    /// become its parent's: calling the parent may call it).
+    pub fn absorb(&mut self, other: &FunctionSummary) {
+        self.reads.extend(other.reads.iter().cloned());
+        self.writes.extend(other.writes.iter().cloned());
+        self.mutates.extend(other.mutates.iter().cloned());
+        self.may_mutate.extend(other.may_mutate.iter().cloned());
+    }
+}
+
+/// An unfinished loop: where `continue` and `break` go.
+#[derive(Debug, Clone, Copy)]
+struct LoopTargets {
+    head: NodeId,
+    exit: NodeId,
+}
+
+/// Walks one scope and builds its CFG.
+pub(crate) struct ScopeBuilder<'c> {
+    ctx: Context<'c>,
+    kind: ScopeKind,
+    /// Enclosing function scopes (and this one, for a function).
+    chain: ScopeChain,
+    /// Prefix for the names of functions defined here (`C.` in class `C`).
+    qualname: String,
+    pub(crate) cfg: Cfg,
+    pub(crate) table: SymbolTable,
+    /// The node the next accesses are appended to.
+    current: NodeId,
+    /// > 0 while inside code that may not run (short-circuit operands,
+    /// conditional expressions, comprehension bodies).
+    conditional: u32,
+    /// Names bound by the comprehensions being walked (innermost last).
+    comprehension_locals: Vec<FxHashSet<String>>,
+    loops: Vec<LoopTargets>,
+    /// Where an exception raised at this point goes (innermost handler last).
+    raise_targets: Vec<NodeId>,
+    /// Replaces access ranges while walking code parsed out of a magic.
+    range_override: Option<TextRange>,
+    /// Name given to the next lambda (`f = lambda: ...`).
+    lambda_name: Option<String>,
+    pub(crate) functions: Vec<(String, FunctionSummary)>,
+    pub(crate) imports: BTreeSet<String>,
+    pub(crate) magics: BTreeSet<String>,
+}
+
+impl<'c> ScopeBuilder<'c> {
+    pub(crate) fn new(
+        ctx: Context<'c>,
+        kind: ScopeKind,
+        chain: ScopeChain,
+        qualname: String,
+    ) -> Self {
+        let mut cfg = Cfg::new();
+        let first = cfg.add_node(TextRange::default());
+        cfg.add_edge(Cfg::ENTRY, first);
+        ScopeBuilder {
+            ctx,
+            kind,
+            chain,
+            qualname,
+            cfg,
+            table: SymbolTable::default(),
+            current: first,
+            conditional: 0,
+            comprehension_locals: Vec::new(),
+            loops: Vec::new(),
+            raise_targets: Vec::new(),
+            range_override: None,
+            lambda_name: None,
+            functions: Vec::new(),
+            imports: BTreeSet::new(),
+            magics: BTreeSet::new(),
+        }
+    }
+
+    /// Walks `body` and closes the graph.
+    pub(crate) fn build(mut self, body: &[Stmt]) -> Self {
+        self.visit_body(body);
+        self.finish()
+    }
+
+    /// Connects the current node to the normal exit.
+    pub(crate) fn finish(mut self) -> Self {
+        let current = self.current;
+        self.cfg.add_edge(current, Cfg::EXIT);
+        self
+    }
+
+    // ----- nodes ---------------------------------------------------------
+
+    /// Starts a new node for a statement, reached from the current one.
+    fn begin(&mut self, range: TextRange) -> NodeId {
+        let node = self.cfg.add_node(range);
+        let current = self.current;
+        self.cfg.add_edge(current, node);
+        self.enter(node);
+        node
+    }
+
+    /// Makes `node` the current node; inside a `try`, an exception raised in
+    /// it (or before it) reaches the handlers.
+    fn enter(&mut self, node: NodeId) {
+        if let Some(&target) = self.raise_targets.last() {
+            self.cfg.add_edge(node, target);
+        }
+        self.current = node;
+    }
+
+    /// A node nothing reaches (code after `return`, `raise`, `break`...).
+    fn unreachable(&mut self) {
+        self.current = self.cfg.add_node(TextRange::default());
+    }
+
+    /// A join point (no accesses) after the given nodes.
+    fn join(&mut self, from: &[NodeId]) -> NodeId {
+        let node = self.cfg.add_node(TextRange::default());
+        for &pred in from {
+            self.cfg.add_edge(pred, node);
+        }
+        node
+    }
+
+    fn raise_target(&self) -> NodeId {
+        self.raise_targets.last().copied().unwrap_or(Cfg::RAISE)
+    }
+
+    // ----- accesses ------------------------------------------------------
+
+    /// `true` when accesses to `name` belong in this scope's graph.
+    fn tracks(&self, name: &str) -> bool {
+        if self
+            .comprehension_locals
+            .iter()
+            .any(|locals| locals.contains(name))
+        {
+            return false;
+        }
+        match &self.kind {
+            ScopeKind::Module => true,
+            ScopeKind::Class { bound } => {
+                bound.contains(name) || self.chain.resolve(name) == Resolution::Global
+            }
+            ScopeKind::Function => self.chain.resolve(name) == Resolution::Global,
+        }
+    }
+
+    /// Records an access in the current node.
+    fn emit(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
+        let symbol = self.table.intern(symbol);
+        let range = self.range_override.unwrap_or(range);
+        let current = self.current;
+        self.cfg.nodes[current].accesses.push(Access {
+            symbol,
+            kind,
+            range,
+        });
+    }
+
+    /// Records an in-place change of `symbol` and of every path it is nested
+    /// in (changing `df.col` changes `df`).
+    fn emit_mutation(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
+        let mut end = symbol.len();
+        loop {
+            let part = &symbol[..end];
+            self.emit(part, kind, range);
+            match part.rfind(['.', '[']) {
+                Some(cut) if cut > 0 => end = cut,
+                _ => break,
+            }
+        }
+    }
+
+    /// The kind of a binding at this point.
+    fn write_kind(&self) -> AccessKind {
+        if self.conditional > 0 {
+            AccessKind::MayWrite
+        } else {
+            AccessKind::Write
+        }
+    }
+
+    /// Records a function summary produced by a nested scope.
+    fn add_function(&mut self, name: &str, summary: FunctionSummary) {
+        let qualified = format!("{}{}", self.qualname, name);
+        self.functions.push((qualified, summary));
+    }
+}
+
+impl ScopeBuilder<'_> {
+    /// Walks a lambda's body expression and closes the graph.
+    pub(crate) fn build_expr(mut self, body: &ruff_python_ast::Expr) -> Self {
+        use ruff_python_ast::visitor::Visitor;
+        use ruff_text_size::Ranged;
+        self.begin(body.range());
+        self.visit_expr(body);
+        self.finish()
+    }
+
+    /// Adds a final node binding `name` (e.g. the variable `%%capture out`
+    /// stores its output in).
+    pub(crate) fn bind_at_end(&mut self, name: &str) {
+        self.begin(TextRange::default());
+        if self.tracks(name) {
+            self.emit(name, AccessKind::Write, TextRange::default());
+        }
+    }
+}

@@ -1,0 +1,445 @@
+//! Statements to CFG: simple statements become one node each; compound ones
+//! (if, loops, try, with, match, def, class) build their structure.
+
+use ruff_python_ast::visitor::Visitor;
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+use rustc_hash::FxHashSet;
+
+use super::{LoopTargets, ScopeBuilder, ScopeKind};
+use crate::access::AccessKind;
+use crate::cfg::Cfg;
+use crate::imports::bindings_of;
+use crate::scope::{FunctionScope, pattern_bindings};
+use crate::summarize::{class_exports, function_summary};
+
+impl ScopeBuilder<'_> {
+    pub(crate) fn visit_body(&mut self, body: &[Stmt]) {
+        for stmt in body {
+            self.statement(stmt);
+        }
+    }
+
+    fn statement(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Expr(s) => {
+                self.begin(s.range);
+                self.visit_expr(&s.value);
+            }
+            Stmt::Assign(s) => {
+                self.begin(s.range);
+                if let ([Expr::Name(target)], Expr::Lambda(_)) = (s.targets.as_slice(), &*s.value) {
+                    self.lambda_name = Some(target.id.to_string());
+                }
+                self.visit_expr(&s.value);
+                self.lambda_name = None;
+                for target in &s.targets {
+                    self.store(target);
+                }
+            }
+            Stmt::AugAssign(s) => {
+                self.begin(s.range);
+                self.aug_target_load(&s.target);
+                self.visit_expr(&s.value);
+                self.store(&s.target);
+            }
+            Stmt::AnnAssign(s) => {
+                self.begin(s.range);
+                if self.kind != ScopeKind::Function {
+                    self.visit_annotation(&s.annotation);
+                }
+                if let Some(value) = &s.value {
+                    self.visit_expr(value);
+                    self.store(&s.target);
+                }
+            }
+            Stmt::TypeAlias(s) => {
+                self.begin(s.range);
+                self.store(&s.name);
+            }
+            Stmt::Delete(s) => {
+                self.begin(s.range);
+                for target in &s.targets {
+                    self.delete(target);
+                }
+            }
+            Stmt::Return(s) => {
+                self.begin(s.range);
+                if let Some(value) = &s.value {
+                    self.visit_expr(value);
+                }
+                let current = self.current;
+                self.cfg.add_edge(current, Cfg::EXIT);
+                self.unreachable();
+            }
+            Stmt::Raise(s) => {
+                self.begin(s.range);
+                if let Some(exc) = &s.exc {
+                    self.visit_expr(exc);
+                }
+                if let Some(cause) = &s.cause {
+                    self.visit_expr(cause);
+                }
+                let (current, target) = (self.current, self.raise_target());
+                self.cfg.add_edge(current, target);
+                self.unreachable();
+            }
+            Stmt::Assert(s) => {
+                self.begin(s.range);
+                self.visit_expr(&s.test);
+                if let Some(msg) = &s.msg {
+                    self.conditional += 1;
+                    self.visit_expr(msg);
+                    self.conditional -= 1;
+                }
+            }
+            Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                self.begin(stmt.range());
+                for binding in bindings_of(stmt) {
+                    self.imports.insert(binding.imported.clone());
+                    if binding.name != "*" && self.tracks(&binding.name) {
+                        let kind = self.write_kind();
+                        self.emit(&binding.name, kind, stmt.range());
+                    }
+                }
+            }
+            Stmt::Global(_) | Stmt::Nonlocal(_) | Stmt::Pass(_) => {}
+            Stmt::Break(s) => {
+                self.begin(s.range);
+                if let Some(targets) = self.loops.last().copied() {
+                    let current = self.current;
+                    self.cfg.add_edge(current, targets.exit);
+                }
+                self.unreachable();
+            }
+            Stmt::Continue(s) => {
+                self.begin(s.range);
+                if let Some(targets) = self.loops.last().copied() {
+                    let current = self.current;
+                    self.cfg.add_edge(current, targets.head);
+                }
+                self.unreachable();
+            }
+            Stmt::If(s) => self.if_statement(s),
+            Stmt::While(s) => self.while_statement(s),
+            Stmt::For(s) => self.for_statement(s),
+            Stmt::With(s) => {
+                self.begin(s.range);
+                for item in &s.items {
+                    self.visit_expr(&item.context_expr);
+                    if let Some(vars) = &item.optional_vars {
+                        self.store(vars);
+                    }
+                }
+                self.visit_body(&s.body);
+            }
+            Stmt::Try(s) => self.try_statement(s),
+            Stmt::Match(s) => self.match_statement(s),
+            Stmt::FunctionDef(def) => self.function_def(def),
+            Stmt::ClassDef(class) => self.class_def(class),
+            Stmt::IpyEscapeCommand(s) => {
+                self.begin(s.range);
+                self.escape_statement(s);
+            }
+        }
+    }
+
+    fn if_statement(&mut self, s: &ast::StmtIf) {
+        self.begin(s.test.range());
+        self.visit_expr(&s.test);
+        let mut ends = Vec::new();
+        let mut test_node = self.current;
+        self.visit_body(&s.body);
+        ends.push(self.current);
+        let mut has_else = false;
+        for clause in &s.elif_else_clauses {
+            self.current = test_node;
+            match &clause.test {
+                Some(test) => {
+                    self.begin(test.range());
+                    self.visit_expr(test);
+                    test_node = self.current;
+                }
+                None => {
+                    has_else = true;
+                    let node = self.join(&[test_node]);
+                    self.enter(node);
+                }
+            }
+            self.visit_body(&clause.body);
+            ends.push(self.current);
+        }
+        if !has_else {
+            ends.push(test_node);
+        }
+        self.current = self.join(&ends);
+    }
+
+    fn while_statement(&mut self, s: &ast::StmtWhile) {
+        let head = self.begin(s.test.range());
+        self.visit_expr(&s.test);
+        let exit = self.cfg.add_node(TextRange::default());
+        self.loops.push(LoopTargets { head, exit });
+        self.visit_body(&s.body);
+        let body_end = self.current;
+        self.cfg.add_edge(body_end, head);
+        self.loops.pop();
+        self.current = head;
+        if !is_always_true(&s.test) {
+            let else_start = self.join(&[head]);
+            self.enter(else_start);
+            self.visit_body(&s.orelse);
+            let current = self.current;
+            self.cfg.add_edge(current, exit);
+        }
+        self.current = exit;
+    }
+
+    fn for_statement(&mut self, s: &ast::StmtFor) {
+        self.begin(s.iter.range());
+        self.visit_expr(&s.iter);
+        let head = self.join(&[self.current]);
+        let exit = self.cfg.add_node(TextRange::default());
+        self.current = head;
+        self.begin(s.target.range());
+        self.store(&s.target);
+        self.loops.push(LoopTargets { head, exit });
+        self.visit_body(&s.body);
+        let body_end = self.current;
+        self.cfg.add_edge(body_end, head);
+        self.loops.pop();
+        let else_start = self.join(&[head]);
+        self.enter(else_start);
+        self.visit_body(&s.orelse);
+        let current = self.current;
+        self.cfg.add_edge(current, exit);
+        self.current = exit;
+    }
+
+    fn try_statement(&mut self, s: &ast::StmtTry) {
+        let outer_target = self.raise_target();
+        // Where control goes when the try (or a handler) is left.
+        let finally_entry =
+            (!s.finalbody.is_empty()).then(|| self.cfg.add_node(TextRange::default()));
+        let dispatch = self.cfg.add_node(TextRange::default());
+        let current = self.current;
+        self.cfg.add_edge(current, dispatch);
+
+        self.raise_targets.push(dispatch);
+        self.visit_body(&s.body);
+        self.raise_targets.pop();
+
+        // Exceptions escaping the handlers (or not caught) go through finally.
+        let escape = finally_entry.unwrap_or(outer_target);
+        if let Some(finally) = finally_entry {
+            self.raise_targets.push(finally);
+        }
+        self.visit_body(&s.orelse);
+        let mut ends = vec![self.current];
+
+        let catches_all = s.handlers.iter().any(|h| {
+            let ast::ExceptHandler::ExceptHandler(h) = h;
+            h.type_.is_none()
+        });
+        if !catches_all {
+            self.cfg.add_edge(dispatch, escape);
+        }
+        for handler in &s.handlers {
+            let ast::ExceptHandler::ExceptHandler(handler) = handler;
+            self.current = dispatch;
+            self.begin(handler.range);
+            if let Some(type_) = &handler.type_ {
+                self.visit_expr(type_);
+            }
+            if let Some(name) = &handler.name
+                && self.tracks(name.as_str())
+            {
+                let kind = self.write_kind();
+                self.emit(name.as_str(), kind, name.range);
+            }
+            self.visit_body(&handler.body);
+            ends.push(self.current);
+        }
+        if finally_entry.is_some() {
+            self.raise_targets.pop();
+        }
+
+        match finally_entry {
+            Some(finally) => {
+                for end in ends {
+                    self.cfg.add_edge(end, finally);
+                }
+                self.current = finally;
+                self.enter(finally);
+                self.visit_body(&s.finalbody);
+                let end = self.current;
+                // After finally: either carry on, or re-raise what escaped.
+                self.cfg.add_edge(end, outer_target);
+                self.current = self.join(&[end]);
+            }
+            None => self.current = self.join(&ends),
+        }
+    }
+
+    fn match_statement(&mut self, s: &ast::StmtMatch) {
+        self.begin(s.subject.range());
+        self.visit_expr(&s.subject);
+        // `failed`: where control goes when a case does not match.
+        let mut failed = vec![self.current];
+        let mut ends = Vec::new();
+        let mut exhaustive = false;
+        for case in &s.cases {
+            self.current = self.join(&failed);
+            // The values and classes the pattern compares with...
+            let test = self.begin(case.pattern.range());
+            self.pattern(&case.pattern, PatternPart::Reads);
+            // ...then, on a match, its captures and the guard.
+            self.begin(case.pattern.range());
+            self.pattern(&case.pattern, PatternPart::Captures);
+            failed = vec![test];
+            if let Some(guard) = &case.guard {
+                self.visit_expr(guard);
+                failed.push(self.current);
+            }
+            self.visit_body(&case.body);
+            ends.push(self.current);
+            if case.guard.is_none() && case.pattern.is_irrefutable() {
+                exhaustive = true;
+                break;
+            }
+        }
+        if !exhaustive {
+            ends.extend(failed);
+        }
+        self.current = self.join(&ends);
+    }
+
+    /// Reads the values a pattern compares with, or binds its captures.
+    fn pattern(&mut self, pattern: &ast::Pattern, part: PatternPart) {
+        struct PatternWalker<'b, 'c> {
+            builder: &'b mut ScopeBuilder<'c>,
+            part: PatternPart,
+        }
+        impl<'a> Visitor<'a> for PatternWalker<'_, '_> {
+            fn visit_expr(&mut self, expr: &'a Expr) {
+                if self.part == PatternPart::Reads {
+                    self.builder.visit_expr(expr);
+                }
+            }
+            fn visit_pattern(&mut self, pattern: &'a ast::Pattern) {
+                if self.part == PatternPart::Captures {
+                    for name in pattern_bindings(pattern) {
+                        if self.builder.tracks(name) {
+                            let kind = self.builder.write_kind();
+                            self.builder.emit(name, kind, pattern.range());
+                        }
+                    }
+                }
+                ruff_python_ast::visitor::walk_pattern(self, pattern);
+            }
+        }
+        PatternWalker {
+            builder: self,
+            part,
+        }
+        .visit_pattern(pattern);
+    }
+
+    fn function_def(&mut self, def: &ast::StmtFunctionDef) {
+        self.begin(def.range);
+        for decorator in &def.decorator_list {
+            self.visit_expr(&decorator.expression);
+        }
+        for parameter in def.parameters.iter() {
+            if let Some(default) = parameter.default() {
+                self.visit_expr(default);
+            }
+            if let Some(annotation) = parameter.annotation() {
+                self.visit_annotation(annotation);
+            }
+        }
+        if let Some(returns) = &def.returns {
+            self.visit_annotation(returns);
+        }
+        let scope = FunctionScope::of_function(Some(&def.parameters), &def.body);
+        let chain = self.chain.push(scope);
+        let summary = function_summary(self.ctx, chain, &def.body, None);
+        self.define_function(def.name.as_str(), summary, def.range);
+    }
+
+    /// Binds a function's name and files its summary: at module level or in a
+    /// class it is listed; inside a function its effects become the parent's.
+    pub(crate) fn define_function(
+        &mut self,
+        name: &str,
+        summary: super::FunctionSummary,
+        range: TextRange,
+    ) {
+        if self.tracks(name) {
+            let kind = self.write_kind();
+            self.emit(name, kind, range);
+        }
+        self.add_function(name, summary);
+    }
+
+    fn class_def(&mut self, class: &ast::StmtClassDef) {
+        self.begin(class.range);
+        for decorator in &class.decorator_list {
+            self.visit_expr(&decorator.expression);
+        }
+        if let Some(arguments) = &class.arguments {
+            self.visit_arguments(arguments);
+        }
+        let bound = class_bindings(&class.body);
+        let qualname = format!("{}{}.", self.qualname, class.name);
+        let exports = class_exports(self.ctx, self.chain.clone(), bound, qualname, &class.body);
+        for symbol in &exports.reads {
+            self.read_symbol(symbol, class.range);
+        }
+        for symbol in &exports.mutates {
+            self.emit_mutation(symbol, AccessKind::Mutate, class.range);
+        }
+        for symbol in &exports.may_mutate {
+            self.emit_mutation(symbol, AccessKind::MayMutate, class.range);
+        }
+        self.functions.extend(exports.functions);
+        self.imports.extend(exports.imports);
+        self.magics.extend(exports.magics);
+        if self.tracks(class.name.as_str()) {
+            let kind = self.write_kind();
+            self.emit(class.name.as_str(), kind, class.range);
+        }
+    }
+
+    /// Reads a symbol given as text (from a nested scope's summary), keeping it
+    /// only if its root resolves to this scope's graph.
+    pub(crate) fn read_symbol(&mut self, symbol: &str, range: TextRange) {
+        if self.tracks(crate::symbol::root(symbol)) {
+            self.emit(symbol, AccessKind::Read, range);
+        }
+    }
+}
+
+/// Which half of a `case` pattern is walked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PatternPart {
+    Reads,
+    Captures,
+}
+
+/// `true` for `while True:` / `while 1:`.
+fn is_always_true(test: &Expr) -> bool {
+    match test {
+        Expr::BooleanLiteral(b) => b.value,
+        Expr::NumberLiteral(n) => match &n.value {
+            ast::Number::Int(i) => i.as_u64() != Some(0),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The names a class body binds (its attributes), without entering methods.
+fn class_bindings(body: &[Stmt]) -> FxHashSet<String> {
+    FunctionScope::of_function(None, body).locals
+}

@@ -1,0 +1,100 @@
+//! The control-flow graph of one scope (a cell's module-level code, a class body
+//! or a function body). Nodes are evaluation steps, usually one simple statement
+//! or the header of a compound one, holding their accesses in order.
+
+use ruff_text_size::TextRange;
+
+use crate::access::Access;
+
+/// Index of a node in a [`Cfg`].
+pub type NodeId = usize;
+
+/// One evaluation step.
+#[derive(Debug, Clone, Default)]
+pub struct Node {
+    pub accesses: Vec<Access>,
+    pub succ: Vec<NodeId>,
+    pub pred: Vec<NodeId>,
+    /// The source range of the statement this step belongs to.
+    pub range: TextRange,
+}
+
+/// A control-flow graph with one entry, one normal exit and one exit for
+/// exceptions (`raise`, or an error escaping the scope).
+#[derive(Debug, Clone)]
+pub struct Cfg {
+    pub nodes: Vec<Node>,
+}
+
+impl Cfg {
+    /// The entry node (no accesses).
+    pub const ENTRY: NodeId = 0;
+    /// The normal exit (falling off the end, or `return`).
+    pub const EXIT: NodeId = 1;
+    /// The exceptional exit.
+    pub const RAISE: NodeId = 2;
+
+    /// A graph holding only the entry and the two exits.
+    pub fn new() -> Self {
+        Cfg {
+            nodes: vec![Node::default(), Node::default(), Node::default()],
+        }
+    }
+
+    /// Adds an empty node.
+    pub fn add_node(&mut self, range: TextRange) -> NodeId {
+        self.nodes.push(Node {
+            range,
+            ..Node::default()
+        });
+        self.nodes.len() - 1
+    }
+
+    /// Adds the edge `from -> to` once.
+    pub fn add_edge(&mut self, from: NodeId, to: NodeId) {
+        if !self.nodes[from].succ.contains(&to) {
+            self.nodes[from].succ.push(to);
+            self.nodes[to].pred.push(from);
+        }
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// `true` when there are no nodes (never: entry and exits always exist).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Nodes in reverse post-order from the entry (good order for forward
+    /// problems; reversed, for backward ones). Unreachable nodes come last.
+    pub fn reverse_postorder(&self) -> Vec<NodeId> {
+        let n = self.nodes.len();
+        let mut seen = vec![false; n];
+        let mut post = Vec::with_capacity(n);
+        let mut stack: Vec<(NodeId, usize)> = vec![(Self::ENTRY, 0)];
+        seen[Self::ENTRY] = true;
+        while let Some((node, next)) = stack.pop() {
+            if let Some(&succ) = self.nodes[node].succ.get(next) {
+                stack.push((node, next + 1));
+                if !seen[succ] {
+                    seen[succ] = true;
+                    stack.push((succ, 0));
+                }
+            } else {
+                post.push(node);
+            }
+        }
+        post.reverse();
+        post.extend((0..n).filter(|&i| !seen[i]));
+        post
+    }
+}
+
+impl Default for Cfg {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,208 @@
+//! The library-effects knowledge base.
+//!
+//! For a library function or method, the knowledge base says whether a call
+//! mutates its receiver or some arguments, what it returns (a fresh value,
+//! its receiver, a view sharing memory, `None`), and what role it plays for
+//! the ML leakage and reproducibility analyses (`fit`, `split`, `read-file`,
+//! `global-random`, ...). All analyses share it: static per-cell dataflow now,
+//! leakage detection and live tracing later.
+//!
+//! The built-in entries live in `data/effects.toml`, compiled into the
+//! binary. Users add files of the same format (see `docs/effects.md`); their
+//! entries replace built-in ones with the same key.
+//!
+//! Functions are looked up by qualified name (`numpy.random.shuffle`), falling
+//! back to the longest matching wildcard (`numpy.random.*`, then `numpy.*`).
+//! Methods are looked up by bare name (`append`), since the static analysis
+//! rarely knows a receiver's type. A name with no entry is unknown: callers
+//! must then assume the worst (the receiver and arguments may be mutated).
+
+mod error;
+mod model;
+mod parse;
+#[cfg(test)]
+mod tests;
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use std::sync::LazyLock;
+
+use rustc_hash::FxHashMap;
+
+pub use error::{EffectsError, Location};
+pub use model::{Effect, Returns, Role, Target};
+
+/// The built-in effects file.
+const BUILTIN_TOML: &str = include_str!("../../data/effects.toml");
+
+/// The origin named in errors about the built-in file.
+pub const BUILTIN_ORIGIN: &str = "<builtin effects.toml>";
+
+/// Environment variable holding extra effects files, as a path list
+/// (separated by `:` on Unix, `;` on Windows).
+pub const EFFECTS_ENV_VAR: &str = "NBSIGHT_EFFECTS";
+
+/// The knowledge base: functions, wildcard function prefixes, methods and
+/// conventional import aliases.
+#[derive(Debug, Clone, Default)]
+pub struct Effects {
+    /// Exact qualified function names.
+    functions: FxHashMap<String, Effect>,
+    /// Wildcard entries keyed by the text before the `*` (`numpy.`,
+    /// `pandas.read_`).
+    wildcards: FxHashMap<String, Effect>,
+    /// The distinct lengths of the keys of `wildcards`, longest first, so a
+    /// lookup probes each candidate prefix of a name once.
+    wildcard_lens: Vec<usize>,
+    /// Bare method names.
+    methods: FxHashMap<String, Effect>,
+    /// `alias -> module path`.
+    aliases: FxHashMap<String, String>,
+}
+
+/// How many entries of each kind a knowledge base holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EffectsCounts {
+    /// Exact function entries.
+    pub functions: usize,
+    /// Wildcard function entries.
+    pub wildcards: usize,
+    /// Method entries.
+    pub methods: usize,
+    /// Aliases.
+    pub aliases: usize,
+}
+
+impl Effects {
+    /// An empty knowledge base (every name unknown).
+    pub fn empty() -> Effects {
+        Effects::default()
+    }
+
+    /// The built-in knowledge base, parsed from the embedded file.
+    ///
+    /// Parsing takes a few milliseconds; use [`Effects::shared_builtin`] to
+    /// parse it once per process.
+    ///
+    /// # Panics
+    ///
+    /// Never in a tested build: the embedded file is checked by the tests.
+    pub fn builtin() -> Effects {
+        let mut effects = Effects::default();
+        // The embedded file is checked by the tests (`builtin_file_parses`),
+        // so a failure here is a bug in the shipped data, not a user error.
+        #[allow(clippy::expect_used)]
+        effects
+            .merge_toml(BUILTIN_TOML, BUILTIN_ORIGIN)
+            .expect("the built-in effects.toml is valid (checked by the tests)");
+        effects
+    }
+
+    /// The built-in knowledge base, parsed on first use and shared by the
+    /// whole process.
+    pub fn shared_builtin() -> &'static Effects {
+        static SHARED: LazyLock<Effects> = LazyLock::new(Effects::builtin);
+        &SHARED
+    }
+
+    /// The built-in knowledge base with each user file merged in order; later
+    /// files override earlier ones and the built-in entries.
+    ///
+    /// # Errors
+    ///
+    /// [`EffectsError::Read`] when a file cannot be read,
+    /// [`EffectsError::Invalid`] (naming the file, line and column) when one
+    /// is malformed.
+    pub fn with_user_files(paths: &[PathBuf]) -> Result<Effects, EffectsError> {
+        let mut effects = Effects::builtin();
+        for path in paths {
+            let text = std::fs::read_to_string(path).map_err(|source| EffectsError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            effects.merge_toml(&text, &path.display().to_string())?;
+        }
+        Ok(effects)
+    }
+
+    /// Merges the effects file `text` into this knowledge base: each entry
+    /// replaces any existing entry with the same key. `origin` (usually a path)
+    /// names the text in errors. On error nothing is merged.
+    ///
+    /// # Errors
+    ///
+    /// [`EffectsError::Invalid`] naming `origin`, the line and column, and the
+    /// problem: TOML syntax, an unknown key, target, role or `returns` value,
+    /// or a malformed name.
+    pub fn merge_toml(&mut self, text: &str, origin: &str) -> Result<(), EffectsError> {
+        let parsed = parse::parse(text, origin)?;
+        self.aliases.extend(parsed.aliases);
+        self.functions.extend(parsed.functions);
+        self.methods.extend(parsed.methods);
+        if !parsed.wildcards.is_empty() {
+            self.wildcards.extend(parsed.wildcards);
+            let mut lens: Vec<usize> = self.wildcards.keys().map(String::len).collect();
+            lens.sort_unstable_by(|a, b| b.cmp(a));
+            lens.dedup();
+            self.wildcard_lens = lens;
+        }
+        Ok(())
+    }
+
+    /// The effect of the function with this qualified name
+    /// (`numpy.random.shuffle`, `builtins.len`): its own entry, else the
+    /// longest wildcard entry matching it (`numpy.random.*`, then `numpy.*`).
+    pub fn function(&self, qualified: &str) -> Option<&Effect> {
+        if let Some(effect) = self.functions.get(qualified) {
+            return Some(effect);
+        }
+        self.wildcard_lens
+            .iter()
+            .filter(|&&len| len < qualified.len() && qualified.is_char_boundary(len))
+            .find_map(|&len| self.wildcards.get(&qualified[..len]))
+    }
+
+    /// The effect of the method with this bare name (`append`, `dropna`).
+    pub fn method(&self, name: &str) -> Option<&Effect> {
+        self.methods.get(name)
+    }
+
+    /// The module a conventional import alias stands for: `np` → `numpy`,
+    /// `plt` → `matplotlib.pyplot`.
+    pub fn alias(&self, name: &str) -> Option<&str> {
+        self.aliases.get(name).map(String::as_str)
+    }
+
+    /// `dotted` with its first part replaced by the module it is a
+    /// conventional alias of (`np.random.seed` → `numpy.random.seed`), or
+    /// `None` when the first part is not an alias.
+    pub fn expand_alias(&self, dotted: &str) -> Option<String> {
+        let (head, rest) = match dotted.split_once('.') {
+            Some((head, rest)) => (head, Some(rest)),
+            None => (dotted, None),
+        };
+        let module = self.alias(head)?;
+        Some(match rest {
+            Some(rest) => format!("{module}.{rest}"),
+            None => module.to_owned(),
+        })
+    }
+
+    /// How many entries of each kind this knowledge base holds.
+    pub fn counts(&self) -> EffectsCounts {
+        EffectsCounts {
+            functions: self.functions.len(),
+            wildcards: self.wildcards.len(),
+            methods: self.methods.len(),
+            aliases: self.aliases.len(),
+        }
+    }
+}
+
+/// Splits the value of [`EFFECTS_ENV_VAR`] into paths (`:`-separated on Unix,
+/// `;` on Windows), dropping empty entries.
+pub fn paths_from_env_value(value: &OsStr) -> Vec<PathBuf> {
+    std::env::split_paths(value)
+        .filter(|path| !path.as_os_str().is_empty())
+        .collect()
+}

@@ -1,0 +1,152 @@
+//! Import bindings: which names a notebook binds to modules or to objects
+//! imported from them, so calls like `np.random.shuffle(x)` can be looked up in
+//! the library-effects knowledge base by their qualified name.
+
+use ruff_python_ast::statement_visitor::{self, StatementVisitor};
+use ruff_python_ast::{ModModule, Stmt};
+use rustc_hash::FxHashMap;
+
+/// One name bound by an import statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportBinding {
+    /// The name bound in the namespace (`np`).
+    pub name: String,
+    /// What it is bound to, qualified (`numpy`, `sklearn.preprocessing.MinMaxScaler`).
+    pub qualified: String,
+    /// How the import is reported (`numpy`, `os.path`, `pandas.*`).
+    pub imported: String,
+}
+
+/// The bindings an import statement makes, in order (`from m import *` gives
+/// one binding named `*`).
+pub fn bindings_of(stmt: &Stmt) -> Vec<ImportBinding> {
+    match stmt {
+        Stmt::Import(import) => import
+            .names
+            .iter()
+            .map(|alias| {
+                let dotted = alias.name.as_str();
+                match &alias.asname {
+                    Some(asname) => ImportBinding {
+                        name: asname.to_string(),
+                        qualified: dotted.to_string(),
+                        imported: dotted.to_string(),
+                    },
+                    None => {
+                        let first = dotted.split('.').next().unwrap_or(dotted);
+                        ImportBinding {
+                            name: first.to_string(),
+                            qualified: first.to_string(),
+                            imported: dotted.to_string(),
+                        }
+                    }
+                }
+            })
+            .collect(),
+        Stmt::ImportFrom(import) => {
+            let mut module = ".".repeat(import.level as usize);
+            if let Some(name) = &import.module {
+                module.push_str(name.as_str());
+            }
+            import
+                .names
+                .iter()
+                .map(|alias| {
+                    let qualified = if module.ends_with('.') || module.is_empty() {
+                        format!("{module}{}", alias.name)
+                    } else {
+                        format!("{module}.{}", alias.name)
+                    };
+                    let name = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
+                    ImportBinding {
+                        name,
+                        imported: qualified.clone(),
+                        qualified,
+                    }
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The import bindings of a whole notebook: name -> qualified path. Built from
+/// every import statement of every cell (at any depth); when a name is imported
+/// twice differently, the first one seen wins.
+#[derive(Debug, Clone, Default)]
+pub struct ImportEnv {
+    names: FxHashMap<String, String>,
+}
+
+impl ImportEnv {
+    /// Collects the imports of these modules.
+    pub fn collect<'a>(modules: impl IntoIterator<Item = &'a ModModule>) -> Self {
+        let mut env = ImportEnv::default();
+        for module in modules {
+            env.add_module(module);
+        }
+        env
+    }
+
+    /// Adds the imports of one module.
+    pub fn add_module(&mut self, module: &ModModule) {
+        let mut collector = Collector { env: self };
+        collector.visit_body(&module.body);
+    }
+
+    /// Adds one binding.
+    pub fn add(&mut self, name: &str, qualified: &str) {
+        if name != "*" {
+            self.names
+                .entry(name.to_string())
+                .or_insert_with(|| qualified.to_string());
+        }
+    }
+
+    /// The qualified path `name` was imported as.
+    pub fn qualified(&self, name: &str) -> Option<&str> {
+        self.names.get(name).map(String::as_str)
+    }
+}
+
+struct Collector<'e> {
+    env: &'e mut ImportEnv,
+}
+
+impl<'a> StatementVisitor<'a> for Collector<'_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        for binding in bindings_of(stmt) {
+            self.env.add(&binding.name, &binding.qualified);
+        }
+        statement_visitor::walk_stmt(self, stmt);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ruff_python_parser::parse_module;
+
+    #[test]
+    fn collects_all_forms() {
+        let parsed = parse_module(
+            "import numpy as np\nimport os.path\nfrom sklearn.preprocessing import MinMaxScaler as S\nfrom . import sib\nif x:\n    import pandas as pd\n",
+        )
+        .expect("parses");
+        let env = ImportEnv::collect([parsed.syntax()]);
+        assert_eq!(env.qualified("np"), Some("numpy"));
+        assert_eq!(env.qualified("os"), Some("os"));
+        assert_eq!(
+            env.qualified("S"),
+            Some("sklearn.preprocessing.MinMaxScaler")
+        );
+        assert_eq!(env.qualified("sib"), Some(".sib"));
+        assert_eq!(env.qualified("pd"), Some("pandas"));
+        assert_eq!(env.qualified("x"), None);
+        let reported: Vec<String> = bindings_of(&parsed.syntax().body[1])
+            .into_iter()
+            .map(|b| b.imported)
+            .collect();
+        assert_eq!(reported, vec!["os.path".to_string()]);
+    }
+}

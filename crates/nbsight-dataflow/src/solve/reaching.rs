@@ -1,0 +1,155 @@
+//! Reaching definitions inside one scope: for every read, the writes (or the
+//! value from before the scope) it may see. A write of `x` ends the earlier
+//! writes of `x` and of paths nested in it; a read of `x.a` sees writes of `x`,
+//! of `x.a` and of paths nested in `x.a`.
+
+use fixedbitset::FixedBitSet;
+
+use crate::cfg::{Cfg, NodeId};
+use crate::symbol::{SymId, SymbolTable, is_prefix_or_equal, related};
+
+/// Where a value read may come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DefSite {
+    /// From before the scope started (an earlier cell, or the caller).
+    Entry,
+    /// From the access `access` of node `node`.
+    At { node: NodeId, access: usize },
+}
+
+/// One read and the definitions that reach it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReachingRead {
+    pub node: NodeId,
+    pub access: usize,
+    pub symbol: SymId,
+    pub defs: Vec<DefSite>,
+}
+
+/// Reaching definitions for every read in `cfg`.
+pub fn reaching_definitions(cfg: &Cfg, table: &SymbolTable) -> Vec<ReachingRead> {
+    let n_syms = table.len();
+    // Definition sites: one "entry" definition per symbol, then every access
+    // that binds or changes something.
+    let mut sites: Vec<(DefSite, SymId)> =
+        (0..n_syms as SymId).map(|s| (DefSite::Entry, s)).collect();
+    // site_of[node][access]: the site index of a defining access.
+    let mut site_of: Vec<Vec<Option<usize>>> = Vec::with_capacity(cfg.len());
+    for (node_id, node) in cfg.nodes.iter().enumerate() {
+        let mut row = Vec::with_capacity(node.accesses.len());
+        for (i, access) in node.accesses.iter().enumerate() {
+            if access.kind.is_read() {
+                row.push(None);
+            } else {
+                row.push(Some(sites.len()));
+                sites.push((
+                    DefSite::At {
+                        node: node_id,
+                        access: i,
+                    },
+                    access.symbol,
+                ));
+            }
+        }
+        site_of.push(row);
+    }
+    let n_sites = sites.len();
+    // Sites killed by a definite write of each symbol.
+    let killed_by: Vec<FixedBitSet> = (0..n_syms as SymId)
+        .map(|w| {
+            let mut set = FixedBitSet::with_capacity(n_sites);
+            for (i, (_, s)) in sites.iter().enumerate() {
+                if is_prefix_or_equal(table.name(w), table.name(*s)) {
+                    set.insert(i);
+                }
+            }
+            set
+        })
+        .collect();
+    let site_index = |node: NodeId, access: usize| site_of[node][access];
+
+    // Node transfer functions, applied access by access.
+    let transfer = |node: NodeId, state: &mut FixedBitSet| {
+        for (i, access) in cfg.nodes[node].accesses.iter().enumerate() {
+            if access.kind.is_read() {
+                continue;
+            }
+            if access.kind.is_definite_write() {
+                state.difference_with(&killed_by[access.symbol as usize]);
+            }
+            if let Some(site) = site_index(node, i) {
+                state.insert(site);
+            }
+        }
+    };
+
+    let order = cfg.reverse_postorder();
+    let mut outs = vec![FixedBitSet::with_capacity(n_sites); cfg.len()];
+    outs[Cfg::ENTRY].insert_range(..n_syms);
+    let mut changed = true;
+    let mut state = FixedBitSet::with_capacity(n_sites);
+    while changed {
+        changed = false;
+        for &node in &order {
+            if node == Cfg::ENTRY {
+                continue;
+            }
+            state.clear();
+            for &pred in &cfg.nodes[node].pred {
+                state.union_with(&outs[pred]);
+            }
+            transfer(node, &mut state);
+            if state != outs[node] {
+                outs[node].clone_from(&state);
+                changed = true;
+            }
+        }
+    }
+
+    // Replay each reachable node to answer its reads in order.
+    let reachable = super::reachable(cfg);
+    let mut reads = Vec::new();
+    for &node in &order {
+        if !reachable[node] || node == Cfg::ENTRY {
+            continue;
+        }
+        state.clear();
+        for &pred in &cfg.nodes[node].pred {
+            state.union_with(&outs[pred]);
+        }
+        for (i, access) in cfg.nodes[node].accesses.iter().enumerate() {
+            if access.kind.is_read() {
+                let name = table.name(access.symbol);
+                let mut defs: Vec<DefSite> = state
+                    .ones()
+                    .filter(|&site| related(table.name(sites[site].1), name))
+                    .filter(|&site| {
+                        // The entry value of an unrelated-but-nested symbol is
+                        // not a separate source: keep entry only for the
+                        // symbol's own prefixes.
+                        sites[site].0 != DefSite::Entry
+                            || is_prefix_or_equal(table.name(sites[site].1), name)
+                    })
+                    .map(|site| sites[site].0)
+                    .collect();
+                defs.sort();
+                defs.dedup();
+                reads.push(ReachingRead {
+                    node,
+                    access: i,
+                    symbol: access.symbol,
+                    defs,
+                });
+            } else {
+                if access.kind.is_definite_write() {
+                    state.difference_with(&killed_by[access.symbol as usize]);
+                }
+                if let Some(site) = site_index(node, i) {
+                    state.insert(site);
+                }
+            }
+        }
+    }
+    reads.sort_by_key(|r| (r.node, r.access));
+    reads
+}

@@ -1,0 +1,220 @@
+//! Scope summaries: runs the builder and the solvers on a cell's module-level
+//! code, a class body or a function body, and turns the results into the sets
+//! the rest of nbsight reads (USE, DEF, DEAD, MUTATED, MAY_MUTATE, imports,
+//! functions' free globals).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use fixedbitset::FixedBitSet;
+use ruff_python_ast::{Expr, Stmt};
+use rustc_hash::FxHashSet;
+use serde::Serialize;
+
+use crate::access::AccessKind;
+use crate::build::{Context, FunctionSummary, ScopeBuilder, ScopeKind};
+use crate::builtins::is_builtin;
+use crate::cfg::Cfg;
+use crate::scope::ScopeChain;
+use crate::solve::{ReachingRead, dead_at_exit, live_at_entry, reachable, reaching_definitions};
+use crate::symbol::{SymbolTable, root};
+
+/// What one code cell reads and writes (DESIGN.md, "Cell summary"). Symbols
+/// are spelled `df`, `df.col`, `lst[3]`, `d['k']`, `lst[*]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CellSummary {
+    /// Live at the cell's entry: read before any write on some path
+    /// (builtins excluded).
+    pub uses: BTreeSet<String>,
+    /// Builtin names the cell reads (not rebound in the cell first).
+    pub builtins: BTreeSet<String>,
+    /// May be bound, rebound or deleted.
+    pub defs: BTreeSet<String>,
+    /// Written on every path, independent of the old value.
+    pub dead: BTreeSet<String>,
+    /// Changed in place.
+    pub mutated: BTreeSet<String>,
+    /// Receivers of calls whose effect is unknown (not also in `mutated`).
+    pub may_mutate: BTreeSet<String>,
+    /// Modules and objects imported (`numpy`, `sklearn.metrics.accuracy_score`).
+    pub imports: BTreeSet<String>,
+    /// Functions (and methods, as `Class.method`, and named or anonymous
+    /// lambdas) defined, with their free globals.
+    pub functions: BTreeMap<String, FunctionSummary>,
+    /// IPython magics and escapes used (`%matplotlib`, `!`).
+    pub magics: BTreeSet<String>,
+}
+
+/// The IR of a cell's module-level code with its summary.
+#[derive(Debug, Clone)]
+pub struct ModuleAnalysis {
+    pub cfg: Cfg,
+    pub table: SymbolTable,
+    pub summary: CellSummary,
+}
+
+impl ModuleAnalysis {
+    /// Reaching definitions of every read in the cell.
+    pub fn reaching_definitions(&self) -> Vec<ReachingRead> {
+        reaching_definitions(&self.cfg, &self.table)
+    }
+}
+
+/// Analyses a cell's statements. `captured` names a variable bound when the
+/// cell ends (`%%capture out`).
+pub fn analyze_module(body: &[Stmt], ctx: Context<'_>, captured: Option<&str>) -> ModuleAnalysis {
+    let mut builder =
+        ScopeBuilder::new(ctx, ScopeKind::Module, ScopeChain::default(), String::new());
+    builder.visit_body(body);
+    if let Some(name) = captured {
+        builder.bind_at_end(name);
+    }
+    let builder = builder.finish();
+    let sets = ScopeSets::of(&builder.cfg, &builder.table);
+
+    let mut summary = CellSummary {
+        imports: builder.imports,
+        magics: builder.magics,
+        ..CellSummary::default()
+    };
+    for symbol in sets.live {
+        if is_builtin(root(&symbol)) {
+            summary.builtins.insert(root(&symbol).to_string());
+        } else {
+            summary.uses.insert(symbol);
+        }
+    }
+    summary.defs = sets.defs;
+    summary.dead = sets.dead;
+    summary.mutated = sets.mutated;
+    summary.may_mutate = sets.may_mutate;
+    for (name, function) in builder.functions {
+        summary.functions.entry(name).or_default().absorb(&function);
+    }
+    ModuleAnalysis {
+        cfg: builder.cfg,
+        table: builder.table,
+        summary,
+    }
+}
+
+/// The free globals of a function (`body`) or lambda (`lambda_body`), whose
+/// scope is the innermost of `chain`. Nested functions' effects are included.
+pub(crate) fn function_summary(
+    ctx: Context<'_>,
+    chain: ScopeChain,
+    body: &[Stmt],
+    lambda_body: Option<&Expr>,
+) -> FunctionSummary {
+    let builder = ScopeBuilder::new(ctx, ScopeKind::Function, chain, String::new());
+    let builder = match lambda_body {
+        Some(expr) => builder.build_expr(expr),
+        None => builder.build(body),
+    };
+    let sets = ScopeSets::of(&builder.cfg, &builder.table);
+    let mut summary = FunctionSummary {
+        reads: sets
+            .live
+            .into_iter()
+            .filter(|s| !is_builtin(root(s)))
+            .collect(),
+        writes: sets.defs,
+        mutates: sets.mutated,
+        may_mutate: sets.may_mutate,
+    };
+    for (_, nested) in &builder.functions {
+        summary.absorb(nested);
+    }
+    summary
+}
+
+/// What a class body exports to the scope that defines it.
+#[derive(Debug, Default)]
+pub(crate) struct ClassExports {
+    /// Symbols read at definition time from the enclosing scope.
+    pub reads: BTreeSet<String>,
+    /// Outside objects the body changes in place.
+    pub mutates: BTreeSet<String>,
+    pub may_mutate: BTreeSet<String>,
+    /// Its methods, as `Class.method`.
+    pub functions: Vec<(String, FunctionSummary)>,
+    pub imports: BTreeSet<String>,
+    pub magics: BTreeSet<String>,
+}
+
+/// Runs a class body (it runs when the class is defined).
+pub(crate) fn class_exports(
+    ctx: Context<'_>,
+    chain: ScopeChain,
+    bound: FxHashSet<String>,
+    qualname: String,
+    body: &[Stmt],
+) -> ClassExports {
+    let kind = ScopeKind::Class {
+        bound: bound.clone(),
+    };
+    let builder = ScopeBuilder::new(ctx, kind, chain, qualname).build(body);
+    let sets = ScopeSets::of(&builder.cfg, &builder.table);
+    let outside = |s: &String| !bound.contains(root(s));
+    ClassExports {
+        reads: sets.live,
+        mutates: sets.mutated.into_iter().filter(outside).collect(),
+        may_mutate: sets.may_mutate.into_iter().filter(outside).collect(),
+        functions: builder.functions,
+        imports: builder.imports,
+        magics: builder.magics,
+    }
+}
+
+/// The sets every scope summary is made of.
+struct ScopeSets {
+    live: BTreeSet<String>,
+    defs: BTreeSet<String>,
+    dead: BTreeSet<String>,
+    mutated: BTreeSet<String>,
+    may_mutate: BTreeSet<String>,
+}
+
+impl ScopeSets {
+    fn of(cfg: &Cfg, table: &SymbolTable) -> Self {
+        let names = |set: FixedBitSet| -> BTreeSet<String> {
+            set.ones()
+                .map(|i| table.name(i as u32).to_string())
+                .collect()
+        };
+        let live = names(live_at_entry(cfg, table));
+        let dead = names(dead_at_exit(cfg, table));
+        let reachable = reachable(cfg);
+        let mut defs = BTreeSet::new();
+        let mut mutated = BTreeSet::new();
+        let mut may_mutate = BTreeSet::new();
+        for (node, _) in cfg.nodes.iter().enumerate().filter(|(i, _)| reachable[*i]) {
+            for access in &cfg.nodes[node].accesses {
+                let name = table.name(access.symbol);
+                match access.kind {
+                    k if k.is_def() => {
+                        defs.insert(name.to_string());
+                    }
+                    AccessKind::Mutate => {
+                        mutated.insert(name.to_string());
+                    }
+                    AccessKind::MayMutate => {
+                        may_mutate.insert(name.to_string());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        may_mutate.retain(|s| !mutated.contains(s));
+        ScopeSets {
+            live,
+            defs,
+            dead,
+            mutated,
+            may_mutate,
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "summarize_tests.rs"]
+mod tests;

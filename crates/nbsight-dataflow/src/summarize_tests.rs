@@ -1,0 +1,379 @@
+//! Behaviour of the cell summaries, construct by construct, including the
+//! papers' worked examples (seed 001 Figure 4, the three-cell example).
+
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::effects::Effects;
+use crate::imports::ImportEnv;
+
+fn analyze(src: &str) -> ModuleAnalysis {
+    analyze_in(src, "")
+}
+
+/// Analyses `src` as a cell of a notebook whose other cells are `elsewhere`.
+fn analyze_in(src: &str, elsewhere: &str) -> ModuleAnalysis {
+    let parsed = nbsight_notebook::parse_python(src);
+    assert!(
+        !parsed.has_errors(),
+        "test source must parse: {:?}",
+        parsed.errors
+    );
+    let other = nbsight_notebook::parse_python(elsewhere);
+    let effects = Effects::builtin();
+    let imports = ImportEnv::collect([&parsed.module, &other.module]);
+    let ctx = Context {
+        effects: &effects,
+        imports: &imports,
+    };
+    analyze_module(&parsed.module.body, ctx, None)
+}
+
+fn summary(src: &str) -> CellSummary {
+    analyze(src).summary
+}
+
+fn set(items: &[&str]) -> BTreeSet<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn nbsafety_figure_4_live_and_dead() {
+    let s = summary(
+        "if num % 3 == 0:\n    foobar = True\n    s = 'foobar'\nelif num % 3 == 1:\n    foo = True\n    s = 'foo'\nelse:\n    s = 'bar'\nprint(s, foobar)\n",
+    );
+    assert_eq!(s.uses, set(&["foobar", "num"]));
+    assert_eq!(s.dead, set(&["s"]));
+    assert!(!s.uses.contains("foo") && !s.dead.contains("foo"));
+    assert_eq!(s.defs, set(&["foo", "foobar", "s"]));
+    assert_eq!(s.builtins, set(&["print"]));
+}
+
+#[test]
+fn nbsafety_three_cells() {
+    let c1 = summary("a = 4\n");
+    let c2 = summary("b = a\n");
+    let c3 = summary("c = a + b\n");
+    assert_eq!(
+        (c1.uses.clone(), c1.defs.clone(), c1.dead.clone()),
+        (set(&[]), set(&["a"]), set(&["a"]))
+    );
+    assert_eq!(
+        (c2.uses.clone(), c2.defs.clone(), c2.dead.clone()),
+        (set(&["a"]), set(&["b"]), set(&["b"]))
+    );
+    assert_eq!(
+        (c3.uses, c3.defs, c3.dead),
+        (set(&["a", "b"]), set(&["c"]), set(&["c"]))
+    );
+}
+
+#[test]
+fn read_before_write_in_the_same_statement() {
+    let s = summary("x = x + 1\n");
+    assert_eq!(s.uses, set(&["x"]));
+    assert_eq!(s.defs, set(&["x"]));
+    assert!(s.dead.is_empty(), "x depends on its old value");
+    let s = summary("x = 1\nx = x + 1\n");
+    assert!(s.uses.is_empty());
+    assert_eq!(
+        s.dead,
+        set(&["x"]),
+        "Algorithm 2: dead once overwritten independently"
+    );
+}
+
+#[test]
+fn augmented_assignment_is_use_and_def() {
+    let s = summary("x += 5\n");
+    assert_eq!(s.uses, set(&["x"]));
+    assert_eq!(s.defs, set(&["x"]));
+    assert!(s.dead.is_empty());
+}
+
+#[test]
+fn attribute_store_is_a_mutation_not_a_plain_read() {
+    let s = summary("x.a = 0\n");
+    assert_eq!(s.uses, set(&["x"]));
+    assert_eq!(s.defs, set(&["x.a"]));
+    assert_eq!(s.dead, set(&["x.a"]));
+    assert_eq!(s.mutated, set(&["x"]));
+}
+
+#[test]
+fn symbols_paths_and_subscripts() {
+    let s = summary("y = df.col + lst[3] + d['k'] + lst[i] + m[-1] + t[\"it's\"]\n");
+    assert_eq!(
+        s.uses,
+        set(&[
+            "d",
+            "d['k']",
+            "df",
+            "df.col",
+            "i",
+            "lst",
+            "lst[*]",
+            "lst[3]",
+            "m",
+            "m[-1]",
+            "t",
+            "t[\"it's\"]"
+        ])
+    );
+    let s = summary("lst[3] = 1\nlst[i] = 2\na.b.c = 3\n");
+    assert_eq!(s.defs, set(&["a.b.c", "lst[*]", "lst[3]"]));
+    assert_eq!(s.mutated, set(&["a", "a.b", "lst"]));
+    assert_eq!(
+        s.dead,
+        set(&["a.b.c", "lst[3]"]),
+        "lst[*] is not a definite write"
+    );
+    assert_eq!(s.uses, set(&["a", "a.b", "i", "lst"]));
+}
+
+#[test]
+fn field_writes_kill_only_their_field() {
+    let s = summary("lst[3] = 0\nprint(lst[3], lst[2])\n");
+    assert_eq!(s.uses, set(&["lst", "lst[2]"]));
+    let s = summary("df = load()\nprint(df.col)\n");
+    assert_eq!(s.uses, set(&["load"]), "rebinding df kills df.col too");
+}
+
+#[test]
+fn loops_and_branches() {
+    let s = summary(
+        "for i in range(n):\n    total = total + i\nelse:\n    done = True\nprint(total)\n",
+    );
+    assert_eq!(s.uses, set(&["n", "total"]));
+    assert_eq!(s.defs, set(&["done", "i", "total"]));
+    assert_eq!(
+        s.dead,
+        set(&["done"]),
+        "the loop may not run; else always runs without break"
+    );
+    let s = summary("for x in xs:\n    if x:\n        break\n    y = x\nelse:\n    z = 1\n");
+    assert!(!s.dead.contains("z"), "break skips the else");
+    let s = summary("while True:\n    v = read()\n    if v:\n        break\n");
+    assert_eq!(s.dead, set(&["v"]), "while True only exits through break");
+    let s = summary("while cond:\n    w = 1\n    continue\n    unreachable = 2\n");
+    assert!(!s.defs.contains("unreachable"));
+    assert!(!s.dead.contains("w"));
+}
+
+#[test]
+fn try_except_else_finally() {
+    let s = summary(
+        "try:\n    x = f()\nexcept ValueError as e:\n    print(e)\nelse:\n    y = x\nfinally:\n    z = 1\n",
+    );
+    assert_eq!(s.uses, set(&["f"]));
+    assert_eq!(s.dead, set(&["z"]), "x and y are skipped when f raises");
+    assert!(s.defs.contains("e"));
+    let s = summary("try:\n    x = 1\nexcept:\n    x = 2\n");
+    assert_eq!(s.dead, set(&["x"]));
+    let s = summary("try:\n    x = 1\nexcept KeyError:\n    pass\n");
+    assert!(s.dead.is_empty());
+    let s = summary("try:\n    import foo\nexcept ImportError:\n    foo = None\nfoo.bar()\n");
+    assert!(
+        s.uses.is_empty(),
+        "foo is bound on both paths: {:?}",
+        s.uses
+    );
+}
+
+#[test]
+fn with_match_return_raise() {
+    let s = summary("with open(path) as fh:\n    text = fh.read()\n");
+    assert_eq!(s.uses, set(&["path"]));
+    assert_eq!(s.dead, set(&["fh", "text"]));
+    let s = summary(
+        "match cmd:\n    case [x, y]:\n        r = x + y\n    case Point(x=0):\n        r = 0\n    case _:\n        r = default\n",
+    );
+    assert_eq!(s.uses, set(&["Point", "cmd", "default"]));
+    assert_eq!(s.dead, set(&["r"]));
+    let s = summary("if bad:\n    raise ValueError(msg)\nok = 1\n");
+    assert_eq!(s.uses, set(&["bad", "msg"]));
+    assert_eq!(
+        s.dead,
+        set(&["ok"]),
+        "the raising path does not reach the end"
+    );
+}
+
+#[test]
+fn comprehensions_have_their_own_scope() {
+    let s = summary("ys = [x * k for x in xs if x > lo]\nprint(x)\n");
+    assert_eq!(
+        s.uses,
+        set(&["k", "lo", "x", "xs"]),
+        "the comprehension's x is not the global x"
+    );
+    assert_eq!(s.defs, set(&["ys"]));
+    let s = summary("d = {k: v for k, v in items}\n");
+    assert_eq!(s.uses, set(&["items"]));
+    let s = summary("found = any((m := x) > 3 for x in xs)\n");
+    assert!(
+        s.defs.contains("m"),
+        "a walrus in a comprehension binds outside"
+    );
+    assert!(!s.dead.contains("m"), "only if the comprehension runs");
+}
+
+#[test]
+fn conditional_expressions_may_bind() {
+    let s = summary("ok = a and (b := f())\n");
+    assert!(s.defs.contains("b"));
+    assert!(!s.dead.contains("b"));
+    assert!(s.dead.contains("ok"));
+}
+
+#[test]
+fn functions_record_free_globals_not_caller_uses() {
+    let s = summary(
+        "def f(y, z=default):\n    global counter\n    counter += 1\n    local = y + x\n    return helper(local)\nr = f(1)\n",
+    );
+    assert_eq!(
+        s.uses,
+        set(&["default"]),
+        "f's globals are in its entry, not the cell's uses"
+    );
+    assert_eq!(s.defs, set(&["f", "r"]));
+    let f = &s.functions["f"];
+    assert_eq!(f.reads, set(&["counter", "helper", "x"]));
+    assert_eq!(f.writes, set(&["counter"]));
+}
+
+#[test]
+fn nested_functions_and_nonlocal() {
+    let s = summary(
+        "def outer():\n    v = 1\n    def inner():\n        nonlocal v\n        v += g\n    inner()\n    return v\n",
+    );
+    assert_eq!(s.functions["outer"].reads, set(&["g"]));
+    assert!(s.functions["outer"].writes.is_empty());
+    assert_eq!(s.functions.len(), 1);
+}
+
+#[test]
+fn decorators_defaults_and_class_bodies_run_at_definition() {
+    let s = summary(
+        "@decorate(opt)\nclass C(Base, metaclass=Meta):\n    a = 1\n    b = a + shared\n    registry.append(1)\n    def m(self):\n        return a + self.b\n",
+    );
+    assert_eq!(
+        s.uses,
+        set(&["Base", "Meta", "decorate", "opt", "registry", "shared"])
+    );
+    assert_eq!(s.defs, set(&["C"]));
+    assert_eq!(s.mutated, set(&["registry"]));
+    // marimo's bug: the method reads the *global* `a`, not the class attribute.
+    assert_eq!(s.functions["C.m"].reads, set(&["a"]));
+}
+
+#[test]
+fn lambdas_are_deferred_functions() {
+    let s = summary("f = lambda t, u=base: t + w\nys = sorted(xs, key=lambda v: v * scale)\n");
+    assert_eq!(s.uses, set(&["base", "xs"]));
+    assert_eq!(s.functions["f"].reads, set(&["w"]));
+    let anonymous: Vec<_> = s
+        .functions
+        .keys()
+        .filter(|k| k.starts_with("<lambda"))
+        .collect();
+    assert_eq!(anonymous.len(), 1);
+    assert_eq!(s.functions[anonymous[0]].reads, set(&["scale"]));
+}
+
+#[test]
+fn nbsafety_4_4_static_view() {
+    let s = summary("print(lst[1](2))\n");
+    assert_eq!(s.uses, set(&["lst", "lst[1]"]));
+    let s = summary("x = 0\ndef f(y):\n    return x + y\nlst = [f, lambda t: t + 1]\n");
+    assert_eq!(s.functions["f"].reads, set(&["x"]));
+}
+
+#[test]
+fn library_effects_mutations() {
+    let s = summary(
+        "import numpy as np\nlst.append(1)\ndf.dropna(inplace=True)\nother.dropna()\nnp.random.shuffle(arr)\nmodel.fit(X, y)\nh = df2.head()\nweird.frobnicate()\n",
+    );
+    assert_eq!(s.mutated, set(&["arr", "df", "lst", "model"]));
+    assert_eq!(s.may_mutate, set(&["weird"]));
+    assert!(s.uses.contains("df2"));
+    assert!(s.imports.contains("numpy"));
+    assert!(!s.uses.contains("np"), "np is bound in the cell");
+}
+
+#[test]
+fn module_functions_are_not_receivers() {
+    let s = analyze_in("os.makedirs(path)\nplt.plot(xs)\n", "import os\n").summary;
+    assert!(s.may_mutate.is_empty(), "{:?}", s.may_mutate);
+    assert_eq!(s.uses, set(&["os", "path", "plt", "xs"]));
+}
+
+#[test]
+fn delete_statements() {
+    let s = summary("del x\ndel d['k']\n");
+    assert_eq!(s.defs, set(&["d['k']", "x"]));
+    assert_eq!(s.mutated, set(&["d"]));
+    assert_eq!(s.uses, set(&["d"]));
+}
+
+#[test]
+fn imports_bind_names() {
+    let s = summary(
+        "import pandas as pd\nfrom sklearn.metrics import accuracy_score as acc\nimport os.path\nfrom m import *\n",
+    );
+    assert_eq!(s.defs, set(&["acc", "os", "pd"]));
+    assert_eq!(s.dead, set(&["acc", "os", "pd"]));
+    assert_eq!(
+        s.imports,
+        set(&["m.*", "os.path", "pandas", "sklearn.metrics.accuracy_score"])
+    );
+}
+
+#[test]
+fn ipython_escapes() {
+    let s = summary(
+        "%matplotlib inline\n!pip install {pkg}\nfiles = !ls $folder\ndf?\n%time y = f(x)\nt = %timeit -o g(z)\n",
+    );
+    assert_eq!(s.uses, set(&["df", "f", "folder", "g", "pkg", "x", "z"]));
+    assert_eq!(s.defs, set(&["files", "t", "y"]));
+    assert_eq!(s.magics, set(&["!", "%matplotlib", "%time", "%timeit"]));
+}
+
+#[test]
+fn builtins_are_separate_unless_rebound() {
+    let s = summary("n = len(xs)\nprint(n)\n");
+    assert_eq!(s.uses, set(&["xs"]));
+    assert_eq!(s.builtins, set(&["len", "print"]));
+    let s = summary("list = [1]\nlist.append(2)\n");
+    assert!(s.builtins.is_empty());
+    assert_eq!(s.mutated, set(&["list"]));
+}
+
+#[test]
+fn reaching_definitions_within_a_cell() {
+    let analysis = analyze("x = 1\nif c:\n    x = 2\nprint(x)\n");
+    let table = &analysis.table;
+    let reads = analysis.reaching_definitions();
+    let x = table.get("x").expect("x interned");
+    let last = reads
+        .iter()
+        .rev()
+        .find(|r| r.symbol == x)
+        .expect("a read of x");
+    assert_eq!(
+        last.defs.len(),
+        2,
+        "both writes reach the print: {:?}",
+        last.defs
+    );
+    assert!(last.defs.iter().all(|d| *d != crate::solve::DefSite::Entry));
+    let c = table.get("c").expect("c interned");
+    let read_c = reads.iter().find(|r| r.symbol == c).expect("a read of c");
+    assert_eq!(read_c.defs, vec![crate::solve::DefSite::Entry]);
+}
+
+#[test]
+fn unreachable_code_defines_nothing() {
+    let s = summary("def f():\n    return 1\n    global g\n    g = 2\n");
+    assert!(s.functions["f"].writes.is_empty());
+}

@@ -1,0 +1,149 @@
+//! Symbols: the name paths the analyses talk about (`df`, `df.col`, `lst[3]`,
+//! `d['k']`, `lst[*]`), their canonical spelling, and a per-scope interner.
+//!
+//! A symbol is kept as its canonical text. Every component boundary is a `.` or a
+//! `[`, so "is `a` a prefix of `b`" is a string test; the builders create the
+//! prefixes of a path themselves when they need them, so nothing here parses
+//! symbols back.
+
+use rustc_hash::FxHashMap;
+
+/// Dense index of a symbol in a [`SymbolTable`].
+pub type SymId = u32;
+
+/// The subscript spelling used when the index is not a constant.
+pub const ANY_INDEX: &str = "[*]";
+
+/// `true` when `parent` is `child` or one of the paths `child` is nested in
+/// (`df` is a prefix of `df.col` and of `df['a']`, not of `dfx`).
+pub fn is_prefix_or_equal(parent: &str, child: &str) -> bool {
+    match child.strip_prefix(parent) {
+        Some("") => true,
+        Some(rest) => rest.starts_with('.') || rest.starts_with('['),
+        None => false,
+    }
+}
+
+/// `true` when one of the two symbols contains the other.
+pub fn related(a: &str, b: &str) -> bool {
+    is_prefix_or_equal(a, b) || is_prefix_or_equal(b, a)
+}
+
+/// The name a symbol starts with: `df` for `df.col[3]`.
+pub fn root(symbol: &str) -> &str {
+    let end = symbol.find(['.', '[']).unwrap_or(symbol.len());
+    &symbol[..end]
+}
+
+/// Python's `repr` of a string, as used in constant subscripts (`d['k']`).
+pub fn python_str_repr(value: &str) -> String {
+    let quote = if value.contains('\'') && !value.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push(quote);
+    for ch in value.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Interns the symbols of one scope so the solvers can use bit sets.
+#[derive(Debug, Default, Clone)]
+pub struct SymbolTable {
+    ids: FxHashMap<Box<str>, SymId>,
+    names: Vec<Box<str>>,
+}
+
+impl SymbolTable {
+    /// The id of `symbol`, adding it when it is new.
+    pub fn intern(&mut self, symbol: &str) -> SymId {
+        if let Some(&id) = self.ids.get(symbol) {
+            return id;
+        }
+        let id = self.names.len() as SymId;
+        self.names.push(symbol.into());
+        self.ids.insert(symbol.into(), id);
+        id
+    }
+
+    /// The id of `symbol` if it was interned.
+    pub fn get(&self, symbol: &str) -> Option<SymId> {
+        self.ids.get(symbol).copied()
+    }
+
+    /// The text of symbol `id`.
+    pub fn name(&self, id: SymId) -> &str {
+        &self.names[id as usize]
+    }
+
+    /// How many symbols there are.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// `true` when nothing was interned.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes() {
+        assert!(is_prefix_or_equal("df", "df"));
+        assert!(is_prefix_or_equal("df", "df.col"));
+        assert!(is_prefix_or_equal("lst", "lst[3]"));
+        assert!(is_prefix_or_equal("d['a.b']", "d['a.b'].x"));
+        assert!(!is_prefix_or_equal("df", "dfx"));
+        assert!(!is_prefix_or_equal("lst[*]", "lst[3]"));
+        assert!(related("a.b", "a"));
+        assert!(!related("a.b", "a.c"));
+    }
+
+    #[test]
+    fn roots() {
+        assert_eq!(root("df.col[3]"), "df");
+        assert_eq!(root("lst[*]"), "lst");
+        assert_eq!(root("x"), "x");
+    }
+
+    #[test]
+    fn repr_matches_python() {
+        assert_eq!(python_str_repr("k"), "'k'");
+        assert_eq!(python_str_repr("it's"), "\"it's\"");
+        assert_eq!(python_str_repr("a'b\"c"), "'a\\'b\"c'");
+        assert_eq!(python_str_repr("x\ny"), "'x\\ny'");
+    }
+
+    #[test]
+    fn interning_is_stable() {
+        let mut table = SymbolTable::default();
+        let a = table.intern("a");
+        let b = table.intern("a.b");
+        assert_eq!(table.intern("a"), a);
+        assert_ne!(a, b);
+        assert_eq!(table.name(b), "a.b");
+        assert_eq!(table.get("zz"), None);
+        assert_eq!(table.len(), 2);
+    }
+}

@@ -1,0 +1,170 @@
+//! One notebook cell: its identity, kind, source, saved state and code form.
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+use crate::form::CodeForm;
+use crate::magic::{blank_cell_magic, uncomment_percent_magics};
+use crate::parse::{ParsedCell, parse_python};
+
+/// The nbformat cell type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum CellKind {
+    Code,
+    Markdown,
+    Raw,
+}
+
+impl CellKind {
+    /// The nbformat spelling: `code`, `markdown`, `raw`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CellKind::Code => "code",
+            CellKind::Markdown => "markdown",
+            CellKind::Raw => "raw",
+        }
+    }
+}
+
+/// Where a cell's source came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum CellOrigin {
+    /// A cell of an `.ipynb` document.
+    Ipynb,
+    /// A cell of a percent script whose source starts at 1-based file line
+    /// `first_line`. Its code may hold jupytext-commented magics (`# %time x`).
+    Percent { first_line: usize },
+}
+
+/// A notebook cell. Every cell of the document is kept, whatever its kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cell {
+    /// 0-based position in the notebook's cell list (markdown and raw included).
+    pub index: usize,
+    /// The file's id when present (nbformat >= 4.5), else a content-derived one (see
+    /// [`crate::content_id`]). Unique within the notebook.
+    pub id: String,
+    pub id_from_file: bool,
+    pub kind: CellKind,
+    /// The source text exactly as in the file (list-of-lines sources joined).
+    pub source: String,
+    pub execution_count: Option<i64>,
+    /// Number of saved outputs (code cells of `.ipynb` files).
+    pub output_count: usize,
+    pub form: CodeForm,
+    pub origin: CellOrigin,
+}
+
+impl Cell {
+    /// Does the cell have saved outputs?
+    pub fn has_outputs(&self) -> bool {
+        self.output_count > 0
+    }
+
+    /// Is this a code cell analysed as Python?
+    pub fn is_python(&self) -> bool {
+        self.kind == CellKind::Code && self.form.is_python()
+    }
+
+    /// The Python text of a Python code cell, line-for-line with `source`: a Python
+    /// cell magic line (`%%time`) is blanked to an empty line, and in percent
+    /// scripts jupytext-commented magics (`# %matplotlib inline`) are uncommented.
+    /// `None` for every other cell.
+    pub fn python_source(&self) -> Option<Cow<'_, str>> {
+        if !self.is_python() {
+            return None;
+        }
+        let text = match self.origin {
+            CellOrigin::Ipynb => Cow::Borrowed(self.source.as_str()),
+            CellOrigin::Percent { .. } => uncomment_percent_magics(&self.source),
+        };
+        Some(match text {
+            Cow::Borrowed(text) => blank_cell_magic(text),
+            Cow::Owned(text) => Cow::Owned(blank_cell_magic(&text).into_owned()),
+        })
+    }
+
+    /// Parse the cell's Python text with ruff in IPython mode. `None` for cells that
+    /// are not Python; syntax errors are in [`ParsedCell::errors`].
+    pub fn parse(&self) -> Option<ParsedCell> {
+        self.python_source().map(|text| parse_python(&text))
+    }
+
+    /// The 1-based file line of the cell's 1-based `line`, for percent scripts.
+    pub fn file_line(&self, line: usize) -> Option<usize> {
+        match self.origin {
+            CellOrigin::Ipynb => None,
+            CellOrigin::Percent { first_line } => Some(first_line + line.saturating_sub(1)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::form::{CellMagic, OpaqueReason};
+
+    fn cell(source: &str, form: CodeForm, origin: CellOrigin) -> Cell {
+        Cell {
+            index: 0,
+            id: "x".into(),
+            id_from_file: false,
+            kind: CellKind::Code,
+            source: source.into(),
+            execution_count: None,
+            output_count: 0,
+            form,
+            origin,
+        }
+    }
+
+    #[test]
+    fn python_source_blanks_python_cell_magic() {
+        let magic = CellMagic {
+            name: "time".into(),
+            args: String::new(),
+        };
+        let c = cell(
+            "%%time\nx = 1",
+            CodeForm::Python {
+                cell_magic: Some(magic),
+            },
+            CellOrigin::Ipynb,
+        );
+        assert_eq!(c.python_source().as_deref(), Some("\nx = 1"));
+        assert!(c.parse().is_some_and(|p| !p.has_errors()));
+    }
+
+    #[test]
+    fn percent_cells_uncomment_magics() {
+        let c = cell(
+            "# %%time\n# %matplotlib inline\nx = 1",
+            CodeForm::Python { cell_magic: None },
+            CellOrigin::Percent { first_line: 5 },
+        );
+        assert_eq!(
+            c.python_source().as_deref(),
+            Some("\n%matplotlib inline\nx = 1")
+        );
+        assert_eq!(c.file_line(2), Some(6));
+    }
+
+    #[test]
+    fn opaque_and_markdown_have_no_python() {
+        let c = cell(
+            "%%bash\nls",
+            CodeForm::Opaque {
+                reason: OpaqueReason::MissingCellType,
+            },
+            CellOrigin::Ipynb,
+        );
+        assert!(c.python_source().is_none());
+        assert!(c.parse().is_none());
+        let mut m = cell("# T", CodeForm::NotCode, CellOrigin::Ipynb);
+        m.kind = CellKind::Markdown;
+        assert!(!m.is_python());
+        assert!(!m.has_outputs());
+        assert_eq!(m.file_line(1), None);
+    }
+}

@@ -1,0 +1,118 @@
+//! Non-fatal load problems, located by file, cell, line and column.
+//!
+//! Display follows ruff's notebook convention: `path:cell N:line:col: message`
+//! (N is the 0-based cell index), or `path:line:col: message` for positions in the
+//! file itself; parts that are unknown are omitted.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
+/// A problem found while loading that did not stop the load.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub path: PathBuf,
+    /// 0-based index of the cell in the notebook's cell list, if the problem is in a cell.
+    pub cell: Option<usize>,
+    /// 1-based line (within the cell when `cell` is set, else within the file).
+    pub line: Option<usize>,
+    /// 1-based character column.
+    pub column: Option<usize>,
+    pub severity: Severity,
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A diagnostic about the whole document.
+    pub fn new(path: &Path, severity: Severity, message: impl Into<String>) -> Self {
+        Diagnostic {
+            path: path.to_path_buf(),
+            cell: None,
+            line: None,
+            column: None,
+            severity,
+            message: message.into(),
+        }
+    }
+
+    /// An error about the whole document.
+    pub fn error(path: &Path, message: impl Into<String>) -> Self {
+        Self::new(path, Severity::Error, message)
+    }
+
+    /// A warning about the whole document.
+    pub fn warning(path: &Path, message: impl Into<String>) -> Self {
+        Self::new(path, Severity::Warning, message)
+    }
+
+    /// Attach the diagnostic to a cell (0-based index).
+    #[must_use]
+    pub fn in_cell(mut self, cell: usize) -> Self {
+        self.cell = Some(cell);
+        self
+    }
+
+    /// Attach a 1-based line and column.
+    #[must_use]
+    pub fn at(mut self, line: usize, column: usize) -> Self {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(cell) = self.cell {
+            write!(f, ":cell {cell}")?;
+        }
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(column) = self.column {
+            write!(f, ":{column}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_omits_unknown_parts() {
+        let p = Path::new("nb.ipynb");
+        assert_eq!(Diagnostic::warning(p, "m").to_string(), "nb.ipynb: m");
+        assert_eq!(
+            Diagnostic::error(p, "m").in_cell(2).to_string(),
+            "nb.ipynb:cell 2: m"
+        );
+        assert_eq!(
+            Diagnostic::error(p, "m").in_cell(2).at(3, 4).to_string(),
+            "nb.ipynb:cell 2:3:4: m"
+        );
+        assert_eq!(
+            Diagnostic::error(p, "m").at(10, 1).to_string(),
+            "nb.ipynb:10:1: m"
+        );
+    }
+}

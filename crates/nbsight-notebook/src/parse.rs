@@ -1,0 +1,156 @@
+//! Parsing Python cell text with ruff's parser in IPython mode.
+//!
+//! Parsing never fails: syntax errors are collected as [`SyntaxIssue`]s (with 1-based
+//! line and character column within the parsed text) next to a best-effort AST.
+//! The target version is the newest Python ruff knows, so modern syntax is not
+//! flagged.
+
+use ruff_python_ast::{ModModule, PythonVersion};
+use ruff_python_parser::{Mode, ParseOptions, parse_unchecked};
+use ruff_source_file::LineIndex;
+use ruff_text_size::{TextRange, TextSize};
+
+/// A syntax error in a cell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxIssue {
+    /// 1-based line within the parsed text.
+    pub line: usize,
+    /// 1-based character column.
+    pub column: usize,
+    pub message: String,
+    /// Byte range within the parsed text.
+    pub range: TextRange,
+}
+
+/// The result of parsing one cell's Python text.
+#[derive(Debug, Clone)]
+pub struct ParsedCell {
+    pub module: ModModule,
+    pub errors: Vec<SyntaxIssue>,
+    source: String,
+    index: LineIndex,
+}
+
+impl ParsedCell {
+    /// The text that was parsed (offsets in `module` point into it).
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// 1-based line and 1-based character column of a byte offset into
+    /// [`Self::source`]. Offsets past the end are clamped.
+    pub fn line_column(&self, offset: TextSize) -> (usize, usize) {
+        let mut offset = offset.to_usize().min(self.source.len());
+        while !self.source.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let offset = TextSize::try_from(offset).unwrap_or_default();
+        let lc = self.index.line_column(offset, &self.source);
+        (lc.line.get(), lc.column.get())
+    }
+
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+}
+
+/// Parse Python text (with IPython escapes: `%magic`, `!cmd`, `x = !ls`, `obj?`).
+pub fn parse_python(source: &str) -> ParsedCell {
+    let options = ParseOptions::from(Mode::Ipython).with_target_version(PythonVersion::latest());
+    let parsed = parse_unchecked(source, options);
+    let mut cell = ParsedCell {
+        module: ModModule {
+            node_index: Default::default(),
+            range: TextRange::default(),
+            body: Default::default(),
+        },
+        errors: Vec::new(),
+        source: source.to_string(),
+        index: LineIndex::from_source_text(source),
+    };
+    let mut issues: Vec<(TextRange, String)> = parsed
+        .errors()
+        .iter()
+        .map(|e| (e.location, e.error.to_string()))
+        .collect();
+    issues.extend(
+        parsed
+            .unsupported_syntax_errors()
+            .iter()
+            .map(|e| (e.range, e.to_string())),
+    );
+    match parsed.try_into_module() {
+        Some(module) => cell.module = module.into_syntax(),
+        None => issues.push((
+            TextRange::default(),
+            "internal error: the parser did not return a module".to_string(),
+        )),
+    }
+    issues.sort_by_key(|(range, _)| range.start());
+    cell.errors = issues
+        .into_iter()
+        .map(|(range, message)| {
+            let (line, column) = cell.line_column(range.start());
+            SyntaxIssue {
+                line,
+                column,
+                message,
+                range,
+            }
+        })
+        .collect();
+    cell
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ruff_python_ast::{Expr, Stmt};
+
+    #[test]
+    fn parses_ipython_escapes() {
+        let p = parse_python("%matplotlib inline\n!pip install x\nx = !ls\ndf?\n");
+        assert!(!p.has_errors(), "{:?}", p.errors);
+        assert_eq!(p.module.body.len(), 4);
+        assert!(matches!(p.module.body[0], Stmt::IpyEscapeCommand(_)));
+        match &p.module.body[2] {
+            Stmt::Assign(a) => assert!(matches!(*a.value, Expr::IpyEscapeCommand(_))),
+            other => panic!("expected assignment, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn reports_syntax_errors_with_positions() {
+        let p = parse_python("x = 1\nprint \"hi\"\n");
+        assert!(p.has_errors());
+        let first = &p.errors[0];
+        assert_eq!(first.line, 2);
+        assert!(first.column >= 1);
+        assert!(!first.message.is_empty());
+    }
+
+    #[test]
+    fn modern_syntax_is_not_flagged() {
+        let p = parse_python("match x:\n    case 1:\n        pass\ntype T = int\n");
+        assert!(!p.has_errors(), "{:?}", p.errors);
+    }
+
+    #[test]
+    fn line_column_counts_characters_and_clamps() {
+        let p = parse_python("é = 1\nab = 2\n");
+        assert_eq!(p.line_column(TextSize::new(0)), (1, 1));
+        assert_eq!(p.line_column(TextSize::new(2)), (1, 2));
+        assert_eq!(p.line_column(TextSize::new(1)), (1, 1));
+        assert_eq!(p.line_column(TextSize::new(8)), (2, 2));
+        let (line, _) = p.line_column(TextSize::new(10_000));
+        assert_eq!(line, 3);
+        assert_eq!(p.source(), "é = 1\nab = 2\n");
+    }
+
+    #[test]
+    fn empty_source() {
+        let p = parse_python("");
+        assert!(!p.has_errors());
+        assert!(p.module.body.is_empty());
+    }
+}

@@ -1,0 +1,10 @@
+//! Shared helpers for the integration tests: locating the repository's fixtures.
+
+use std::path::PathBuf;
+
+/// `<repo>/tests/fixtures/<name>`.
+pub fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name)
+}

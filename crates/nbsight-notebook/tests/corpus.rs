@@ -1,0 +1,68 @@
+//! Every `.ipynb` of the shared corpus (`../shared/corpus` beside the repository)
+//! loads without panicking and all its Python cells parse. Skipped when absent.
+
+use std::path::{Path, PathBuf};
+
+use nbsight_notebook::load_path;
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "ipynb") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn corpus_notebooks_load_and_parse() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if !root.is_dir() {
+        return;
+    }
+    let mut paths = Vec::new();
+    collect(&root, &mut paths);
+    paths.sort();
+    let (mut loaded, mut failed, mut cells, mut python, mut with_errors, mut opaque) =
+        (0, 0, 0, 0, 0, 0);
+    for path in &paths {
+        match load_path(path) {
+            Ok(nb) => {
+                loaded += 1;
+                cells += nb.cells.len();
+                opaque += nb.cells.iter().filter(|c| c.form.is_opaque()).count();
+                for cell in nb.python_cells() {
+                    python += 1;
+                    let parsed = cell.parse().expect("python cells parse");
+                    if parsed.has_errors() {
+                        with_errors += 1;
+                        let issue = &parsed.errors[0];
+                        eprintln!(
+                            "{}:cell {}:{}:{}: {}",
+                            path.display(),
+                            cell.index,
+                            issue.line,
+                            issue.column,
+                            issue.message
+                        );
+                    }
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("{e}");
+            }
+        }
+    }
+    println!(
+        "corpus: {} notebooks, {loaded} loaded, {failed} failed; {cells} cells, \
+         {python} Python cells ({with_errors} with syntax errors), {opaque} opaque",
+        paths.len()
+    );
+    assert_eq!(loaded + failed, paths.len());
+}
