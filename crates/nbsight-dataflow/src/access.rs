@@ -10,9 +10,9 @@ use crate::symbol::SymId;
 pub enum AccessKind {
     /// The value is read.
     Read,
-    /// The object is read only to store into or call a method on it (`lst` in
-    /// `lst[0] = 1`). It counts for liveness, not as a dependency of the value
-    /// written.
+    /// The object is read only to get to a path nested in it (`lst` in
+    /// `lst[0] = 1` or in `print(lst[0])`). It counts for liveness, not as a
+    /// dependency of the value a statement writes (for DEAD).
     BaseRead,
     /// Bound on this path, replacing the old value.
     Write,

@@ -84,6 +84,16 @@ fn read_before_write_in_the_same_statement() {
 }
 
 #[test]
+fn reading_a_sibling_field_keeps_a_field_write_independent() {
+    let s = summary("df['b'] = f(df['a'])\n");
+    assert_eq!(s.dead, set(&["df['b']"]));
+    let s = summary("df['b'] = df['b'] * 2\n");
+    assert!(s.dead.is_empty());
+    let s = summary("x.a = g(x)\n");
+    assert!(s.dead.is_empty(), "reading all of x reads x.a");
+}
+
+#[test]
 fn augmented_assignment_is_use_and_def() {
     let s = summary("x += 5\n");
     assert_eq!(s.uses, set(&["x"]));

@@ -58,16 +58,12 @@ impl<'a> Visitor<'a> for ScopeBuilder<'_> {
 }
 
 impl ScopeBuilder<'_> {
-    /// Evaluates `expr` as a path and records `kind` for it (and `Read` for
-    /// the paths it is nested in). Returns the symbol when `expr` is a path
+    /// Evaluates `expr` as a path and records `kind` for it (and `BaseRead`
+    /// for the paths it is nested in). Returns the symbol when `expr` is a path
     /// this scope tracks; anything else is evaluated as a plain expression.
     pub(crate) fn path(&mut self, expr: &Expr, kind: AccessKind) -> Option<String> {
-        let nested = if kind == AccessKind::BaseRead {
-            AccessKind::BaseRead
-        } else {
-            AccessKind::Read
-        };
-        let symbol = self.path_base(expr, nested)?;
+        // The paths `expr` is nested in are read only to get to it.
+        let symbol = self.path_base(expr, AccessKind::BaseRead)?;
         self.emit(&symbol, kind, expr.range());
         Some(symbol)
     }

@@ -85,7 +85,7 @@ pub(crate) struct ScopeBuilder<'c> {
     pub(crate) table: SymbolTable,
     /// The node the next accesses are appended to.
     current: NodeId,
-    /// > 0 while inside code that may not run (short-circuit operands,
+    /// Positive while inside code that may not run (short-circuit operands,
     /// conditional expressions, comprehension bodies).
     conditional: u32,
     /// Names bound by the comprehensions being walked (innermost last).

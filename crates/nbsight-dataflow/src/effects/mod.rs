@@ -14,8 +14,9 @@
 //! Functions are looked up by qualified name (`numpy.random.shuffle`), falling
 //! back to the longest matching wildcard (`numpy.random.*`, then `numpy.*`).
 //! Methods are looked up by bare name (`append`), since the static analysis
-//! rarely knows a receiver's type. A name with no entry is unknown: callers
-//! must then assume the worst (the receiver and arguments may be mutated).
+//! rarely knows a receiver's type. A name with no entry is unknown: the
+//! dataflow then reports a method's receiver as *may-mutate* (arguments are not
+//! assumed changed: that assumption is what makes nbgather's slices balloon).
 
 mod error;
 mod model;

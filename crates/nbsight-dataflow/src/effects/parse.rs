@@ -72,7 +72,14 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<Parsed, EffectsError> {
     let raw: RawFile = toml::from_str(text).map_err(|err| EffectsError::Invalid {
         origin: origin.to_owned(),
         location: err.span().map(|span| Location::of_offset(text, span.start)),
-        message: err.message().trim_end().to_owned(),
+        // toml's messages can span lines ("invalid inline table\nexpected `}`").
+        message: err
+            .message()
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .collect::<Vec<_>>()
+            .join("; "),
     })?;
 
     let mut problem = FirstProblem::default();
