@@ -13,6 +13,7 @@ mod measure;
 mod report;
 mod stats;
 
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -74,9 +75,12 @@ fn main() -> ExitCode {
 
     let effects = Effects::builtin();
     let iterations = usize::from(args.iterations);
+    let progress = std::io::stderr().is_terminal();
     let mut rows = Vec::new();
     for (i, path) in paths.iter().enumerate() {
-        eprint!("\rmeasuring {}/{}", i + 1, paths.len());
+        if progress {
+            eprint!("\rmeasuring {}/{}", i + 1, paths.len());
+        }
         let prepared = match Prepared::read(path) {
             Ok(p) => p,
             Err(e) => {
@@ -98,7 +102,9 @@ fn main() -> ExitCode {
             )),
         }
     }
-    eprintln!();
+    if progress {
+        eprintln!();
+    }
     if rows.is_empty() {
         for s in &skipped {
             println!("skipped: {s}");

@@ -138,7 +138,7 @@ impl Report {
             .iter()
             .filter(|r| r.python_cells > 0 && r.timing.summaries() > r.timing.parse * 2)
             .collect();
-        heavy.sort_by(|a, b| b.timing.summaries().cmp(&a.timing.summaries()));
+        heavy.sort_by_key(|r| std::cmp::Reverse(r.timing.summaries()));
         heavy
     }
 
@@ -222,7 +222,7 @@ impl Report {
         }
 
         let mut slowest: Vec<&Row> = self.rows.iter().collect();
-        slowest.sort_by(|a, b| b.timing.full.cmp(&a.timing.full));
+        slowest.sort_by_key(|r| std::cmp::Reverse(r.timing.full));
         slowest.truncate(5);
         self.notebook_table(&mut out, format, "5 slowest notebooks by full", &slowest);
 

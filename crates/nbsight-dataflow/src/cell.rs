@@ -41,6 +41,7 @@ pub fn analyze_notebook(notebook: &Notebook, effects: &Effects) -> NotebookAnaly
     let ctx = Context {
         effects,
         imports: &imports,
+        source: "",
     };
     let cells = notebook
         .cells
@@ -54,6 +55,10 @@ pub fn analyze_notebook(notebook: &Notebook, effects: &Effects) -> NotebookAnaly
             },
             Some(parsed) => {
                 let captured = capture_variable(&cell.form);
+                let ctx = Context {
+                    source: parsed.source(),
+                    ..ctx
+                };
                 CellAnalysis {
                     index: cell.index,
                     errors: Vec::new(),

@@ -4,7 +4,8 @@
 
 use ruff_python_ast::statement_visitor::{self, StatementVisitor};
 use ruff_python_ast::{ModModule, Stmt};
-use rustc_hash::FxHashMap;
+use ruff_python_ast::{Expr, ExprContext};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One name bound by an import statement.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,6 +77,8 @@ pub fn bindings_of(stmt: &Stmt) -> Vec<ImportBinding> {
 #[derive(Debug, Clone, Default)]
 pub struct ImportEnv {
     names: FxHashMap<String, String>,
+    /// Names some cell binds at module level other than by importing them.
+    assigned: FxHashSet<String>,
 }
 
 impl ImportEnv {
@@ -92,6 +95,13 @@ impl ImportEnv {
     pub fn add_module(&mut self, module: &ModModule) {
         let mut collector = Collector { env: self };
         collector.visit_body(&module.body);
+        collect_assigned(&module.body, &mut self.assigned);
+    }
+
+    /// `true` when some cell binds `name` at module level otherwise than by
+    /// an import (then `tf` is not assumed to be TensorFlow).
+    pub fn is_assigned(&self, name: &str) -> bool {
+        self.assigned.contains(name)
     }
 
     /// Adds one binding.
@@ -106,6 +116,73 @@ impl ImportEnv {
     /// The qualified path `name` was imported as.
     pub fn qualified(&self, name: &str) -> Option<&str> {
         self.names.get(name).map(String::as_str)
+    }
+}
+
+/// Names bound at module level by assignments, loops, `with`, `def`, `class`
+/// (compound statements entered, function and class bodies not).
+fn collect_assigned(body: &[Stmt], out: &mut FxHashSet<String>) {
+    fn targets(expr: &Expr, out: &mut FxHashSet<String>) {
+        match expr {
+            Expr::Name(name) if name.ctx == ExprContext::Store => {
+                out.insert(name.id.to_string());
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| targets(e, out)),
+            Expr::List(l) => l.elts.iter().for_each(|e| targets(e, out)),
+            Expr::Starred(s) => targets(&s.value, out),
+            _ => {}
+        }
+    }
+    for stmt in body {
+        match stmt {
+            Stmt::Assign(s) => s.targets.iter().for_each(|t| targets(t, out)),
+            Stmt::AnnAssign(s) => targets(&s.target, out),
+            Stmt::AugAssign(s) => targets(&s.target, out),
+            Stmt::FunctionDef(s) => {
+                out.insert(s.name.to_string());
+            }
+            Stmt::ClassDef(s) => {
+                out.insert(s.name.to_string());
+            }
+            Stmt::For(s) => {
+                targets(&s.target, out);
+                collect_assigned(&s.body, out);
+                collect_assigned(&s.orelse, out);
+            }
+            Stmt::While(s) => {
+                collect_assigned(&s.body, out);
+                collect_assigned(&s.orelse, out);
+            }
+            Stmt::If(s) => {
+                collect_assigned(&s.body, out);
+                for clause in &s.elif_else_clauses {
+                    collect_assigned(&clause.body, out);
+                }
+            }
+            Stmt::With(s) => {
+                for item in &s.items {
+                    if let Some(vars) = &item.optional_vars {
+                        targets(vars, out);
+                    }
+                }
+                collect_assigned(&s.body, out);
+            }
+            Stmt::Try(s) => {
+                collect_assigned(&s.body, out);
+                collect_assigned(&s.orelse, out);
+                collect_assigned(&s.finalbody, out);
+                for handler in &s.handlers {
+                    let ruff_python_ast::ExceptHandler::ExceptHandler(h) = handler;
+                    collect_assigned(&h.body, out);
+                }
+            }
+            Stmt::Match(s) => {
+                for case in &s.cases {
+                    collect_assigned(&case.body, out);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -143,10 +220,22 @@ mod tests {
         assert_eq!(env.qualified("sib"), Some(".sib"));
         assert_eq!(env.qualified("pd"), Some("pandas"));
         assert_eq!(env.qualified("x"), None);
+        assert!(!env.is_assigned("np"));
         let reported: Vec<String> = bindings_of(&parsed.syntax().body[1])
             .into_iter()
             .map(|b| b.imported)
             .collect();
         assert_eq!(reported, vec!["os.path".to_string()]);
+    }
+
+    #[test]
+    fn remembers_assigned_names() {
+        let parsed = parse_module("tf = make()\nfor a, (b, *c) in x: pass\nwith f() as w: pass\ndef g():\n    inner = 1\n")
+            .expect("parses");
+        let env = ImportEnv::collect([parsed.syntax()]);
+        for name in ["tf", "a", "b", "c", "w", "g"] {
+            assert!(env.is_assigned(name), "{name}");
+        }
+        assert!(!env.is_assigned("inner"));
     }
 }

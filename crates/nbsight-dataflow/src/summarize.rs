@@ -146,17 +146,22 @@ pub(crate) fn class_exports(
     ctx: Context<'_>,
     chain: ScopeChain,
     bound: FxHashSet<String>,
+    type_params: FxHashSet<String>,
     qualname: String,
     body: &[Stmt],
 ) -> ClassExports {
     let kind = ScopeKind::Class {
         bound: bound.clone(),
     };
-    let builder = ScopeBuilder::new(ctx, kind, chain, qualname).build(body);
+    let mut builder = ScopeBuilder::new(ctx, kind, chain, qualname);
+    builder.type_params.push(type_params);
+    let builder = builder.build(body);
     let sets = ScopeSets::of(&builder.cfg, &builder.table);
     let outside = |s: &String| !bound.contains(root(s));
+    let mut reads = sets.live;
+    reads.extend(builder.escaping_reads);
     ClassExports {
-        reads: sets.live,
+        reads,
         mutates: sets.mutated.into_iter().filter(outside).collect(),
         may_mutate: sets.may_mutate.into_iter().filter(outside).collect(),
         functions: builder.functions,

@@ -25,6 +25,7 @@ fn analyze_in(src: &str, elsewhere: &str) -> ModuleAnalysis {
     let ctx = Context {
         effects: &effects,
         imports: &imports,
+        source: src,
     };
     analyze_module(&parsed.module.body, ctx, None)
 }
@@ -282,13 +283,27 @@ fn lambdas_are_deferred_functions() {
     let s = summary("f = lambda t, u=base: t + w\nys = sorted(xs, key=lambda v: v * scale)\n");
     assert_eq!(s.uses, set(&["base", "xs"]));
     assert_eq!(s.functions["f"].reads, set(&["w"]));
-    let anonymous: Vec<_> = s
-        .functions
-        .keys()
-        .filter(|k| k.starts_with("<lambda"))
-        .collect();
-    assert_eq!(anonymous.len(), 1);
-    assert_eq!(s.functions[anonymous[0]].reads, set(&["scale"]));
+    assert_eq!(s.functions["<lambda@2:21>"].reads, set(&["scale"]));
+}
+
+#[test]
+fn conventional_aliases_yield_to_notebook_assignments() {
+    let s = summary("tf.fit(docs)\n");
+    assert!(s.may_mutate.is_empty() && s.mutated.is_empty(), "tf is TensorFlow by convention");
+    let s = analyze_in("tf.fit(docs)\n", "tf = TfidfVectorizer()\n").summary;
+    assert_eq!(s.mutated, set(&["tf"]), "a notebook's own tf is a value");
+}
+
+#[test]
+fn type_parameters_are_not_globals() {
+    let s = summary("def first[T](xs: list[T]) -> T:\n    return xs[0]\nclass Box[U]:\n    item: U\n");
+    assert!(s.uses.is_empty(), "{:?}", s.uses);
+}
+
+#[test]
+fn comprehensions_in_class_bodies_skip_class_attributes() {
+    let s = summary("class C:\n    a = [1]\n    b = [x for x in a]\n    c = [a for _ in range(2)]\n");
+    assert_eq!(s.uses, set(&["a"]), "the element `a` is the global one");
 }
 
 #[test]

@@ -161,10 +161,12 @@ impl ScopeBuilder<'_> {
         if !self.tracks(name) {
             return None;
         }
-        self.ctx
-            .imports
-            .qualified(name)
-            .or_else(|| self.ctx.effects.alias(name))
+        let imports = self.ctx.imports;
+        imports.qualified(name).or_else(|| {
+            (!imports.is_assigned(name))
+                .then(|| self.ctx.effects.alias(name))
+                .flatten()
+        })
     }
 }
 

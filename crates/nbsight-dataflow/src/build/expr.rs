@@ -8,7 +8,7 @@ use ruff_python_ast::{self as ast, Expr, ExprContext};
 use ruff_text_size::Ranged;
 use rustc_hash::FxHashSet;
 
-use super::ScopeBuilder;
+use super::{ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::scope::FunctionScope;
 use crate::summarize::function_summary;
@@ -74,6 +74,14 @@ impl ScopeBuilder<'_> {
         match expr {
             Expr::Name(name) => {
                 let id = name.id.as_str();
+                if let ScopeKind::Class { bound } = &self.kind
+                    && !self.comprehension_locals.is_empty()
+                    && bound.contains(id)
+                    && self.tracks(id)
+                {
+                    self.escaping_reads.insert(id.to_string());
+                    return None;
+                }
                 self.tracks(id).then(|| id.to_string())
             }
             Expr::Attribute(attr) => {
@@ -203,13 +211,14 @@ impl ScopeBuilder<'_> {
     }
 
     /// A lambda: defaults are evaluated now; the body is summarised as a
-    /// function named after the variable it is assigned to, or `<lambda:LINE>`
-    /// style by its offset when anonymous.
+    /// function named after the variable it is assigned to, or
+    /// `<lambda@LINE:COLUMN>` (1-based, within the cell) when anonymous.
     fn lambda(&mut self, lambda: &ast::ExprLambda) {
-        let name = self
-            .lambda_name
-            .take()
-            .unwrap_or_else(|| format!("<lambda@{}>", u32::from(lambda.range.start())));
+        let name = self.lambda_name.take().unwrap_or_else(|| {
+            let range = self.range_override.unwrap_or(lambda.range);
+            let (line, column) = line_column(self.ctx.source, range.start().to_usize());
+            format!("<lambda@{line}:{column}>")
+        });
         if let Some(parameters) = &lambda.parameters {
             for parameter in parameters.iter() {
                 if let Some(default) = parameter.default() {
@@ -222,6 +231,18 @@ impl ScopeBuilder<'_> {
         let summary = function_summary(self.ctx, chain, &[], Some(&lambda.body));
         self.add_function(&name, summary);
     }
+}
+
+/// 1-based line and character column of a byte offset.
+fn line_column(source: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &source[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    (line, before[line_start..].chars().count() + 1)
 }
 
 /// The canonical spelling of a constant subscript (`3`, `-1`, `'k'`), or

@@ -28,6 +28,8 @@ pub struct Context<'c> {
     pub effects: &'c Effects,
     /// The notebook's import bindings.
     pub imports: &'c ImportEnv,
+    /// The cell's source (offsets in the AST point into it).
+    pub source: &'c str,
 }
 
 /// Which kind of scope a builder walks.
@@ -90,6 +92,12 @@ pub(crate) struct ScopeBuilder<'c> {
     conditional: u32,
     /// Names bound by the comprehensions being walked (innermost last).
     comprehension_locals: Vec<FxHashSet<String>>,
+    /// Type parameters (PEP 695) in scope while walking a definition header.
+    pub(crate) type_params: Vec<FxHashSet<String>>,
+    /// Global names read where the scope's own bindings are invisible (a
+    /// comprehension inside a class body reads the global, not the class
+    /// attribute): they bypass this scope's liveness.
+    pub(crate) escaping_reads: BTreeSet<String>,
     loops: Vec<LoopTargets>,
     /// Where an exception raised at this point goes (innermost handler last).
     raise_targets: Vec<NodeId>,
@@ -122,6 +130,8 @@ impl<'c> ScopeBuilder<'c> {
             current: first,
             conditional: 0,
             comprehension_locals: Vec::new(),
+            type_params: Vec::new(),
+            escaping_reads: BTreeSet::new(),
             loops: Vec::new(),
             raise_targets: Vec::new(),
             range_override: None,
@@ -190,6 +200,7 @@ impl<'c> ScopeBuilder<'c> {
         if self
             .comprehension_locals
             .iter()
+            .chain(&self.type_params)
             .any(|locals| locals.contains(name))
         {
             return false;

@@ -347,6 +347,8 @@ impl ScopeBuilder<'_> {
 
     fn function_def(&mut self, def: &ast::StmtFunctionDef) {
         self.begin(def.range);
+        let type_params = type_param_names(def.type_params.as_deref());
+        self.type_params.push(type_params.clone());
         for decorator in &def.decorator_list {
             self.visit_expr(&decorator.expression);
         }
@@ -361,7 +363,9 @@ impl ScopeBuilder<'_> {
         if let Some(returns) = &def.returns {
             self.visit_annotation(returns);
         }
-        let scope = FunctionScope::of_function(Some(&def.parameters), &def.body);
+        self.type_params.pop();
+        let mut scope = FunctionScope::of_function(Some(&def.parameters), &def.body);
+        scope.locals.extend(type_params);
         let chain = self.chain.push(scope);
         let summary = function_summary(self.ctx, chain, &def.body, None);
         self.define_function(def.name.as_str(), summary, def.range);
@@ -384,6 +388,7 @@ impl ScopeBuilder<'_> {
 
     fn class_def(&mut self, class: &ast::StmtClassDef) {
         self.begin(class.range);
+        let type_params = type_param_names(class.type_params.as_deref());
         for decorator in &class.decorator_list {
             self.visit_expr(&decorator.expression);
         }
@@ -392,7 +397,14 @@ impl ScopeBuilder<'_> {
         }
         let bound = class_bindings(&class.body);
         let qualname = format!("{}{}.", self.qualname, class.name);
-        let exports = class_exports(self.ctx, self.chain.clone(), bound, qualname, &class.body);
+        let exports = class_exports(
+            self.ctx,
+            self.chain.clone(),
+            bound,
+            type_params,
+            qualname,
+            &class.body,
+        );
         for symbol in &exports.reads {
             self.read_symbol(symbol, class.range);
         }
@@ -437,6 +449,13 @@ fn is_always_true(test: &Expr) -> bool {
         },
         _ => false,
     }
+}
+
+/// The names a PEP 695 type-parameter list introduces.
+fn type_param_names(params: Option<&ast::TypeParams>) -> FxHashSet<String> {
+    params
+        .map(|p| p.iter().map(|tp| tp.name().to_string()).collect())
+        .unwrap_or_default()
 }
 
 /// The names a class body binds (its attributes), without entering methods.
