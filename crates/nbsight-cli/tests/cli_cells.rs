@@ -23,7 +23,9 @@ fn nbsight(args: &[&str]) -> assert_cmd::assert::Assert {
 }
 
 fn json_of(path: &str) -> Value {
-    let output = nbsight(&["cells", path, "--format", "json"]).get_output().clone();
+    let output = nbsight(&["cells", path, "--format", "json"])
+        .get_output()
+        .clone();
     serde_json::from_slice(&output.stdout).expect("stdout is JSON")
 }
 
@@ -61,7 +63,10 @@ fn nblyzer_figure_1_json_report() {
         strings(&cells[4]["defs"]),
         ["train_test_split", "x_test", "x_train", "y_test", "y_train"]
     );
-    assert_eq!(strings(&cells[5]["uses"]), ["x_test", "x_train", "y_test", "y_train"]);
+    assert_eq!(
+        strings(&cells[5]["uses"]),
+        ["x_test", "x_train", "y_test", "y_train"]
+    );
     insta::assert_json_snapshot!(report);
 }
 
@@ -71,8 +76,18 @@ fn json_contract_has_every_key() {
     assert!(report["notebook"].is_string());
     for cell in report["cells"].as_array().expect("cells") {
         for key in [
-            "index", "id", "kind", "execution_count", "uses", "defs", "dead", "mutated",
-            "may_mutate", "imports", "functions", "errors",
+            "index",
+            "id",
+            "kind",
+            "execution_count",
+            "uses",
+            "defs",
+            "dead",
+            "mutated",
+            "may_mutate",
+            "imports",
+            "functions",
+            "errors",
         ] {
             assert!(cell.get(key).is_some(), "missing {key} in {cell}");
         }
@@ -91,11 +106,18 @@ fn functions_report_reads_and_writes() {
 
 #[test]
 fn syntax_error_cell_does_not_stop_the_others() {
-    let output = nbsight(&["cells", "tests/fixtures/syntax_error.ipynb", "--format", "json"])
-        .code(1)
-        .stderr(predicate::str::contains("syntax_error.ipynb:cell 1:2:7: syntax error"))
-        .get_output()
-        .clone();
+    let output = nbsight(&[
+        "cells",
+        "tests/fixtures/syntax_error.ipynb",
+        "--format",
+        "json",
+    ])
+    .code(1)
+    .stderr(predicate::str::contains(
+        "syntax_error.ipynb:cell 1:2:7: syntax error",
+    ))
+    .get_output()
+    .clone();
     let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     let cells = report["cells"].as_array().expect("cells");
     assert_eq!(cells[1]["errors"][0]["line"], 2);
@@ -107,7 +129,10 @@ fn syntax_error_cell_does_not_stop_the_others() {
 fn magics_and_opaque_cells() {
     let report = json_of("tests/fixtures/magics.ipynb");
     let cells = report["cells"].as_array().expect("cells");
-    let kinds: Vec<&str> = cells.iter().map(|c| c["kind"].as_str().expect("kind")).collect();
+    let kinds: Vec<&str> = cells
+        .iter()
+        .map(|c| c["kind"].as_str().expect("kind"))
+        .collect();
     assert!(kinds.contains(&"opaque"));
     let x_from_shell = cells
         .iter()
@@ -116,7 +141,12 @@ fn magics_and_opaque_cells() {
     let captured = cells.iter().any(|c| strings(&c["defs"]).contains(&"out"));
     assert!(captured, "`%%capture out` defines out");
     for cell in cells.iter().filter(|c| c["kind"] == "opaque") {
-        assert!(cell["opaque_reason"].as_str().expect("reason").contains("%%"));
+        assert!(
+            cell["opaque_reason"]
+                .as_str()
+                .expect("reason")
+                .contains("%%")
+        );
     }
 }
 
@@ -199,11 +229,21 @@ fn user_effects_file_is_merged() {
     let nb = dir.path().join("nb.py");
     std::fs::write(&nb, "# %%\nwidget.frobnicate()\ngadget.polish()\n").expect("write");
     let effects = dir.path().join("mine.toml");
-    std::fs::write(&effects, "[methods]\nfrobnicate = { mutates = [\"self\"] }\n").expect("write");
+    std::fs::write(
+        &effects,
+        "[methods]\nfrobnicate = { mutates = [\"self\"] }\n",
+    )
+    .expect("write");
     let nb = nb.to_string_lossy().into_owned();
-    let output = nbsight(&["cells", &nb, "--format", "json"]).code(0).get_output().clone();
+    let output = nbsight(&["cells", &nb, "--format", "json"])
+        .code(0)
+        .get_output()
+        .clone();
     let before: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    assert_eq!(strings(&before["cells"][0]["may_mutate"]), ["gadget", "widget"]);
+    assert_eq!(
+        strings(&before["cells"][0]["may_mutate"]),
+        ["gadget", "widget"]
+    );
     let effects = effects.to_string_lossy().into_owned();
     let output = nbsight(&["cells", &nb, "--format", "json", "--effects", &effects])
         .code(0)
@@ -213,8 +253,11 @@ fn user_effects_file_is_merged() {
     assert_eq!(strings(&after["cells"][0]["mutated"]), ["widget"]);
     assert_eq!(strings(&after["cells"][0]["may_mutate"]), ["gadget"]);
 
-    std::fs::write(dir.path().join("bad.toml"), "[methods]\nx = { mutates = [\"nowhere\"] }\n")
-        .expect("write");
+    std::fs::write(
+        dir.path().join("bad.toml"),
+        "[methods]\nx = { mutates = [\"nowhere\"] }\n",
+    )
+    .expect("write");
     let bad = dir.path().join("bad.toml").to_string_lossy().into_owned();
     nbsight(&["cells", &nb, "--effects", &bad])
         .code(2)

@@ -1,6 +1,10 @@
 //! The names of Python's builtins (3.13). A read of one of them is not a use of
 //! notebook state unless a cell rebinds the name.
 
+use std::sync::LazyLock;
+
+use rustc_hash::FxHashSet;
+
 /// Sorted list of builtin names.
 const BUILTINS: &[&str] = &[
     "ArithmeticError",
@@ -168,7 +172,9 @@ const BUILTINS: &[&str] = &[
 /// `true` when `name` is a builtin (IPython's `display` and `get_ipython`
 /// included, as a kernel provides them).
 pub fn is_builtin(name: &str) -> bool {
-    BUILTINS.binary_search(&name).is_ok()
+    static SET: LazyLock<FxHashSet<&'static str>> =
+        LazyLock::new(|| BUILTINS.iter().copied().collect());
+    SET.contains(name)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! or the header of a compound one, holding their accesses in order.
 
 use ruff_text_size::TextRange;
+use smallvec::SmallVec;
 
 use crate::access::Access;
 
@@ -12,9 +13,9 @@ pub type NodeId = usize;
 /// One evaluation step.
 #[derive(Debug, Clone, Default)]
 pub struct Node {
-    pub accesses: Vec<Access>,
-    pub succ: Vec<NodeId>,
-    pub pred: Vec<NodeId>,
+    pub accesses: SmallVec<[Access; 4]>,
+    pub succ: SmallVec<[NodeId; 2]>,
+    pub pred: SmallVec<[NodeId; 2]>,
     /// The source range of the statement this step belongs to.
     pub range: TextRange,
 }
@@ -66,30 +67,6 @@ impl Cfg {
     /// `true` when there are no nodes (never: entry and exits always exist).
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
-    }
-
-    /// Nodes in reverse post-order from the entry (good order for forward
-    /// problems; reversed, for backward ones). Unreachable nodes come last.
-    pub fn reverse_postorder(&self) -> Vec<NodeId> {
-        let n = self.nodes.len();
-        let mut seen = vec![false; n];
-        let mut post = Vec::with_capacity(n);
-        let mut stack: Vec<(NodeId, usize)> = vec![(Self::ENTRY, 0)];
-        seen[Self::ENTRY] = true;
-        while let Some((node, next)) = stack.pop() {
-            if let Some(&succ) = self.nodes[node].succ.get(next) {
-                stack.push((node, next + 1));
-                if !seen[succ] {
-                    seen[succ] = true;
-                    stack.push((succ, 0));
-                }
-            } else {
-                post.push(node);
-            }
-        }
-        post.reverse();
-        post.extend((0..n).filter(|&i| !seen[i]));
-        post
     }
 }
 

@@ -3,8 +3,8 @@
 //! the library-effects knowledge base by their qualified name.
 
 use ruff_python_ast::statement_visitor::{self, StatementVisitor};
-use ruff_python_ast::{ModModule, Stmt};
 use ruff_python_ast::{Expr, ExprContext};
+use ruff_python_ast::{ModModule, Stmt};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One name bound by an import statement.

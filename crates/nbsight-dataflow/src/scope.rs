@@ -4,6 +4,8 @@
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Pattern, Stmt};
+use std::rc::Rc;
+
 use rustc_hash::FxHashSet;
 
 /// The bindings of one function (or lambda) scope.
@@ -56,44 +58,47 @@ pub enum Resolution {
 }
 
 /// The chain of function scopes enclosing the code being analysed, innermost
-/// last. Class scopes are not in the chain: nested functions do not see them.
+/// first. Class scopes are not in the chain: nested functions do not see them.
+/// Pushing shares the enclosing links instead of copying them.
 #[derive(Debug, Default, Clone)]
 pub struct ScopeChain {
-    scopes: Vec<FunctionScope>,
+    innermost: Option<Rc<Link>>,
+}
+
+#[derive(Debug)]
+struct Link {
+    scope: FunctionScope,
+    outer: Option<Rc<Link>>,
 }
 
 impl ScopeChain {
     /// A chain with one more function scope inside.
     pub fn push(&self, scope: FunctionScope) -> ScopeChain {
-        let mut scopes = self.scopes.clone();
-        scopes.push(scope);
-        ScopeChain { scopes }
+        ScopeChain {
+            innermost: Some(Rc::new(Link {
+                scope,
+                outer: self.innermost.clone(),
+            })),
+        }
     }
 
     /// `true` at module level (or in a class body at module level).
     pub fn is_module(&self) -> bool {
-        self.scopes.is_empty()
+        self.innermost.is_none()
     }
 
     /// Resolves a name as Python does for code in the innermost scope.
     pub fn resolve(&self, name: &str) -> Resolution {
-        let mut scopes = self.scopes.iter().rev();
-        let Some(innermost) = scopes.next() else {
-            return Resolution::Global;
-        };
-        if innermost.globals.contains(name) {
-            return Resolution::Global;
-        }
-        if innermost.locals.contains(name) || innermost.nonlocals.contains(name) {
-            return Resolution::Local;
-        }
-        for scope in scopes {
+        let mut link = self.innermost.as_deref();
+        while let Some(current) = link {
+            let scope = &current.scope;
             if scope.globals.contains(name) {
                 return Resolution::Global;
             }
             if scope.locals.contains(name) || scope.nonlocals.contains(name) {
                 return Resolution::Local;
             }
+            link = current.outer.as_deref();
         }
         Resolution::Global
     }

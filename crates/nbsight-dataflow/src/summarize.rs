@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use fixedbitset::FixedBitSet;
 use ruff_python_ast::{Expr, Stmt};
 use rustc_hash::FxHashSet;
 use serde::Serialize;
@@ -15,8 +14,8 @@ use crate::build::{Context, FunctionSummary, ScopeBuilder, ScopeKind};
 use crate::builtins::is_builtin;
 use crate::cfg::Cfg;
 use crate::scope::ScopeChain;
-use crate::solve::{ReachingRead, dead_at_exit, live_at_entry, reachable, reaching_definitions};
-use crate::symbol::{SymbolTable, root};
+use crate::solve::{Order, ReachingRead, dead_at_exit, live_at_entry, reaching_definitions};
+use crate::symbol::{SymId, Symbol, SymbolTable, root};
 
 /// What one code cell reads and writes (DESIGN.md, "Cell summary"). Symbols
 /// are spelled `df`, `df.col`, `lst[3]`, `d['k']`, `lst[*]`.
@@ -24,17 +23,17 @@ use crate::symbol::{SymbolTable, root};
 pub struct CellSummary {
     /// Live at the cell's entry: read before any write on some path
     /// (builtins excluded).
-    pub uses: BTreeSet<String>,
+    pub uses: BTreeSet<Symbol>,
     /// Builtin names the cell reads (not rebound in the cell first).
-    pub builtins: BTreeSet<String>,
+    pub builtins: BTreeSet<Symbol>,
     /// May be bound, rebound or deleted.
-    pub defs: BTreeSet<String>,
+    pub defs: BTreeSet<Symbol>,
     /// Written on every path, independent of the old value.
-    pub dead: BTreeSet<String>,
+    pub dead: BTreeSet<Symbol>,
     /// Changed in place.
-    pub mutated: BTreeSet<String>,
+    pub mutated: BTreeSet<Symbol>,
     /// Receivers of calls whose effect is unknown (not also in `mutated`).
-    pub may_mutate: BTreeSet<String>,
+    pub may_mutate: BTreeSet<Symbol>,
     /// Modules and objects imported (`numpy`, `sklearn.metrics.accuracy_score`).
     pub imports: BTreeSet<String>,
     /// Functions (and methods, as `Class.method`, and named or anonymous
@@ -64,6 +63,7 @@ impl ModuleAnalysis {
 pub fn analyze_module(body: &[Stmt], ctx: Context<'_>, captured: Option<&str>) -> ModuleAnalysis {
     let mut builder =
         ScopeBuilder::new(ctx, ScopeKind::Module, ScopeChain::default(), String::new());
+    builder.reserve(body);
     builder.visit_body(body);
     if let Some(name) = captured {
         builder.bind_at_end(name);
@@ -78,7 +78,7 @@ pub fn analyze_module(body: &[Stmt], ctx: Context<'_>, captured: Option<&str>) -
     };
     for symbol in sets.live {
         if is_builtin(root(&symbol)) {
-            summary.builtins.insert(root(&symbol).to_string());
+            summary.builtins.insert(Symbol::from(root(&symbol)));
         } else {
             summary.uses.insert(symbol);
         }
@@ -131,10 +131,12 @@ pub(crate) fn function_summary(
 #[derive(Debug, Default)]
 pub(crate) struct ClassExports {
     /// Symbols read at definition time from the enclosing scope.
-    pub reads: BTreeSet<String>,
+    pub reads: BTreeSet<Symbol>,
+    /// Globals the body binds (declared `global`), and whether on every path.
+    pub writes: Vec<(Symbol, bool)>,
     /// Outside objects the body changes in place.
-    pub mutates: BTreeSet<String>,
-    pub may_mutate: BTreeSet<String>,
+    pub mutates: BTreeSet<Symbol>,
+    pub may_mutate: BTreeSet<Symbol>,
     /// Its methods, as `Class.method`.
     pub functions: Vec<(String, FunctionSummary)>,
     pub imports: BTreeSet<String>,
@@ -157,11 +159,18 @@ pub(crate) fn class_exports(
     builder.type_params.push(type_params);
     let builder = builder.build(body);
     let sets = ScopeSets::of(&builder.cfg, &builder.table);
-    let outside = |s: &String| !bound.contains(root(s));
+    let outside = |s: &Symbol| !bound.contains(root(s));
     let mut reads = sets.live;
     reads.extend(builder.escaping_reads);
+    let writes = sets
+        .defs
+        .iter()
+        .filter(|s| outside(s))
+        .map(|s| (s.clone(), sets.dead.contains(s)))
+        .collect();
     ClassExports {
         reads,
+        writes,
         mutates: sets.mutated.into_iter().filter(outside).collect(),
         may_mutate: sets.may_mutate.into_iter().filter(outside).collect(),
         functions: builder.functions,
@@ -172,44 +181,49 @@ pub(crate) fn class_exports(
 
 /// The sets every scope summary is made of.
 struct ScopeSets {
-    live: BTreeSet<String>,
-    defs: BTreeSet<String>,
-    dead: BTreeSet<String>,
-    mutated: BTreeSet<String>,
-    may_mutate: BTreeSet<String>,
+    live: BTreeSet<Symbol>,
+    defs: BTreeSet<Symbol>,
+    dead: BTreeSet<Symbol>,
+    mutated: BTreeSet<Symbol>,
+    may_mutate: BTreeSet<Symbol>,
 }
 
 impl ScopeSets {
     fn of(cfg: &Cfg, table: &SymbolTable) -> Self {
-        let names = |set: FixedBitSet| -> BTreeSet<String> {
-            set.ones()
-                .map(|i| table.name(i as u32).to_string())
-                .collect()
-        };
-        let live = names(live_at_entry(cfg, table));
-        let dead = names(dead_at_exit(cfg, table));
-        let reachable = reachable(cfg);
-        let mut defs = BTreeSet::new();
-        let mut mutated = BTreeSet::new();
-        let mut may_mutate = BTreeSet::new();
-        for (node, _) in cfg.nodes.iter().enumerate().filter(|(i, _)| reachable[*i]) {
-            for access in &cfg.nodes[node].accesses {
-                let name = table.name(access.symbol);
+        let order = Order::of(cfg);
+        let n = table.len();
+        let names =
+            |ids: &[SymId]| -> BTreeSet<Symbol> { ids.iter().map(|&i| table.symbol(i)).collect() };
+        let live = names(&live_at_entry(cfg, table, &order));
+        let dead = names(&dead_at_exit(cfg, table, &order));
+        // Which symbols some reachable access defines, mutates or may mutate.
+        let mut kinds = vec![0u8; n];
+        const DEF: u8 = 1;
+        const MUTATE: u8 = 2;
+        const MAY_MUTATE: u8 = 4;
+        let reachable_nodes = cfg
+            .nodes
+            .iter()
+            .zip(&order.reachable)
+            .filter_map(|(node, &reached)| reached.then_some(node));
+        for node in reachable_nodes {
+            for access in &node.accesses {
+                let flags = &mut kinds[access.symbol as usize];
                 match access.kind {
-                    k if k.is_def() => {
-                        defs.insert(name.to_string());
-                    }
-                    AccessKind::Mutate => {
-                        mutated.insert(name.to_string());
-                    }
-                    AccessKind::MayMutate => {
-                        may_mutate.insert(name.to_string());
-                    }
+                    k if k.is_def() => *flags |= DEF,
+                    AccessKind::Mutate => *flags |= MUTATE,
+                    AccessKind::MayMutate => *flags |= MAY_MUTATE,
                     _ => {}
                 }
             }
         }
-        may_mutate.retain(|s| !mutated.contains(s));
+        let with = |wanted: u8, unless: u8| -> BTreeSet<Symbol> {
+            (0..n as SymId)
+                .filter(|&i| kinds[i as usize] & wanted != 0 && kinds[i as usize] & unless == 0)
+                .map(|i| table.symbol(i))
+                .collect()
+        };
+        let (defs, mutated, may_mutate) = (with(DEF, 0), with(MUTATE, 0), with(MAY_MUTATE, MUTATE));
         ScopeSets {
             live,
             defs,

@@ -34,8 +34,12 @@ fn summary(src: &str) -> CellSummary {
     analyze(src).summary
 }
 
-fn set(items: &[&str]) -> BTreeSet<String> {
+fn strings(items: &[&str]) -> BTreeSet<String> {
     items.iter().map(|s| s.to_string()).collect()
+}
+
+fn set(items: &[&str]) -> BTreeSet<Symbol> {
+    items.iter().map(|s| Symbol::from(*s)).collect()
 }
 
 #[test]
@@ -140,6 +144,13 @@ fn symbols_paths_and_subscripts() {
         "lst[*] is not a definite write"
     );
     assert_eq!(s.uses, set(&["a", "a.b", "i", "lst"]));
+}
+
+#[test]
+fn dots_inside_string_keys_are_not_attribute_paths() {
+    let s = summary("d['a.b'].append(1)\nd['x.y'] = 2\n");
+    assert_eq!(s.mutated, set(&["d", "d['a.b']"]));
+    assert_eq!(s.defs, set(&["d['x.y']"]));
 }
 
 #[test]
@@ -289,20 +300,25 @@ fn lambdas_are_deferred_functions() {
 #[test]
 fn conventional_aliases_yield_to_notebook_assignments() {
     let s = summary("tf.fit(docs)\n");
-    assert!(s.may_mutate.is_empty() && s.mutated.is_empty(), "tf is TensorFlow by convention");
+    assert!(
+        s.may_mutate.is_empty() && s.mutated.is_empty(),
+        "tf is TensorFlow by convention"
+    );
     let s = analyze_in("tf.fit(docs)\n", "tf = TfidfVectorizer()\n").summary;
     assert_eq!(s.mutated, set(&["tf"]), "a notebook's own tf is a value");
 }
 
 #[test]
 fn type_parameters_are_not_globals() {
-    let s = summary("def first[T](xs: list[T]) -> T:\n    return xs[0]\nclass Box[U]:\n    item: U\n");
+    let s =
+        summary("def first[T](xs: list[T]) -> T:\n    return xs[0]\nclass Box[U]:\n    item: U\n");
     assert!(s.uses.is_empty(), "{:?}", s.uses);
 }
 
 #[test]
 fn comprehensions_in_class_bodies_skip_class_attributes() {
-    let s = summary("class C:\n    a = [1]\n    b = [x for x in a]\n    c = [a for _ in range(2)]\n");
+    let s =
+        summary("class C:\n    a = [1]\n    b = [x for x in a]\n    c = [a for _ in range(2)]\n");
     assert_eq!(s.uses, set(&["a"]), "the element `a` is the global one");
 }
 
@@ -350,7 +366,7 @@ fn imports_bind_names() {
     assert_eq!(s.dead, set(&["acc", "os", "pd"]));
     assert_eq!(
         s.imports,
-        set(&["m.*", "os.path", "pandas", "sklearn.metrics.accuracy_score"])
+        strings(&["m.*", "os.path", "pandas", "sklearn.metrics.accuracy_score"])
     );
 }
 
@@ -361,7 +377,7 @@ fn ipython_escapes() {
     );
     assert_eq!(s.uses, set(&["df", "f", "folder", "g", "pkg", "x", "z"]));
     assert_eq!(s.defs, set(&["files", "t", "y"]));
-    assert_eq!(s.magics, set(&["!", "%matplotlib", "%time", "%timeit"]));
+    assert_eq!(s.magics, strings(&["!", "%matplotlib", "%time", "%timeit"]));
 }
 
 #[test]
@@ -401,4 +417,39 @@ fn reaching_definitions_within_a_cell() {
 fn unreachable_code_defines_nothing() {
     let s = summary("def f():\n    return 1\n    global g\n    g = 2\n");
     assert!(s.functions["f"].writes.is_empty());
+}
+
+#[test]
+fn global_declared_in_a_class_body_binds_the_global() {
+    let s = summary("class R:\n    global n\n    n = 0\n");
+    assert_eq!(s.defs, set(&["R", "n"]));
+    assert_eq!(s.dead, set(&["R", "n"]));
+    let s = summary("def h():\n    class K:\n        global gk\n        gk = 1\n");
+    assert_eq!(s.functions["h"].writes, set(&["gk"]));
+}
+
+#[test]
+fn lambdas_in_comprehensions_close_over_the_loop_variable() {
+    let s = summary("fns = [lambda: i + j for i in range(3)]\n");
+    assert_eq!(s.functions["<lambda@1:8>"].reads, set(&["j"]));
+    let s = summary("def mk(r):\n    return [lambda: k + kk for k in r]\n");
+    assert_eq!(s.functions["mk"].reads, set(&["kk"]));
+}
+
+#[test]
+fn dunder_class_is_not_a_global_in_methods() {
+    let s = summary("class S:\n    def m(self):\n        return __class__.__name__\n");
+    assert!(s.functions["S.m"].reads.is_empty());
+}
+
+#[test]
+fn class_attributes_read_before_binding_fall_back_to_globals() {
+    let s = summary("def f():\n    x = 1\n    class C:\n        x = x\n");
+    assert_eq!(s.functions["f"].reads, set(&["x"]));
+}
+
+#[test]
+fn annotated_attribute_without_value_evaluates_the_object() {
+    let s = summary("def fa():\n    obj2.attr: int\n");
+    assert_eq!(s.functions["fa"].reads, set(&["obj2"]));
 }

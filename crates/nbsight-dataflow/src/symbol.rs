@@ -6,10 +6,15 @@
 //! prefixes of a path themselves when they need them, so nothing here parses
 //! symbols back.
 
+use compact_str::CompactString;
 use rustc_hash::FxHashMap;
 
 /// Dense index of a symbol in a [`SymbolTable`].
 pub type SymId = u32;
+
+/// The text of a symbol as summaries hold it (short ones stay inline, without
+/// a heap allocation).
+pub type Symbol = CompactString;
 
 /// The subscript spelling used when the index is not a constant.
 pub const ANY_INDEX: &str = "[*]";
@@ -22,6 +27,40 @@ pub fn is_prefix_or_equal(parent: &str, child: &str) -> bool {
         Some(rest) => rest.starts_with('.') || rest.starts_with('['),
         None => false,
     }
+}
+
+/// The path `symbol` is directly nested in (`d` for `d['a.b']`, `df` for
+/// `df.col`), or `None` for a plain name. Quotes inside subscripts are
+/// respected.
+pub fn parent(symbol: &str) -> Option<&str> {
+    let bytes = symbol.as_bytes();
+    let (mut cut, mut in_brackets, mut quote) = (None, false, None::<u8>);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if let Some(q) = quote {
+            if b == b'\\' {
+                i += 2;
+                continue;
+            }
+            if b == q {
+                quote = None;
+            }
+        } else {
+            match b {
+                b'\'' | b'"' if in_brackets => quote = Some(b),
+                b'[' if !in_brackets => {
+                    cut = Some(i);
+                    in_brackets = true;
+                }
+                b']' if in_brackets => in_brackets = false,
+                b'.' if !in_brackets => cut = Some(i),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    cut.filter(|&c| c > 0).map(|c| &symbol[..c])
 }
 
 /// `true` when one of the two symbols contains the other.
@@ -67,8 +106,10 @@ pub fn python_str_repr(value: &str) -> String {
 /// Interns the symbols of one scope so the solvers can use bit sets.
 #[derive(Debug, Default, Clone)]
 pub struct SymbolTable {
-    ids: FxHashMap<Box<str>, SymId>,
-    names: Vec<Box<str>>,
+    ids: FxHashMap<Symbol, SymId>,
+    names: Vec<Symbol>,
+    /// The id of each symbol's parent path (always interned too).
+    parents: Vec<Option<SymId>>,
 }
 
 impl SymbolTable {
@@ -77,10 +118,35 @@ impl SymbolTable {
         if let Some(&id) = self.ids.get(symbol) {
             return id;
         }
+        let parent = parent(symbol).map(|p| self.intern(p));
         let id = self.names.len() as SymId;
-        self.names.push(symbol.into());
-        self.ids.insert(symbol.into(), id);
+        let symbol = Symbol::from(symbol);
+        self.names.push(symbol.clone());
+        self.parents.push(parent);
+        self.ids.insert(symbol, id);
         id
+    }
+
+    /// The parent path of symbol `id`.
+    pub fn parent(&self, id: SymId) -> Option<SymId> {
+        self.parents[id as usize]
+    }
+
+    /// `true` when `ancestor` is `id` or a path `id` is nested in.
+    pub fn is_ancestor_or_self(&self, ancestor: SymId, id: SymId) -> bool {
+        let mut current = Some(id);
+        while let Some(c) = current {
+            if c == ancestor {
+                return true;
+            }
+            current = self.parents[c as usize];
+        }
+        false
+    }
+
+    /// `true` when one symbol contains the other.
+    pub fn related(&self, a: SymId, b: SymId) -> bool {
+        self.is_ancestor_or_self(a, b) || self.is_ancestor_or_self(b, a)
     }
 
     /// The id of `symbol` if it was interned.
@@ -91,6 +157,11 @@ impl SymbolTable {
     /// The text of symbol `id`.
     pub fn name(&self, id: SymId) -> &str {
         &self.names[id as usize]
+    }
+
+    /// The text of symbol `id`, ready to be kept.
+    pub fn symbol(&self, id: SymId) -> Symbol {
+        self.names[id as usize].clone()
     }
 
     /// How many symbols there are.
@@ -118,6 +189,23 @@ mod tests {
         assert!(!is_prefix_or_equal("lst[*]", "lst[3]"));
         assert!(related("a.b", "a"));
         assert!(!related("a.b", "a.c"));
+    }
+
+    #[test]
+    fn parents_respect_quotes() {
+        assert_eq!(parent("df.col"), Some("df"));
+        assert_eq!(parent("d['a.b']"), Some("d"));
+        assert_eq!(parent("d['a.b'].x"), Some("d['a.b']"));
+        assert_eq!(parent("d['x]y'][0]"), Some("d['x]y']"));
+        assert_eq!(parent("d['it\\'s.']"), Some("d"));
+        assert_eq!(parent("lst[*]"), Some("lst"));
+        assert_eq!(parent("x"), None);
+        let mut table = SymbolTable::default();
+        let leaf = table.intern("a.b[0]");
+        let a = table.get("a").expect("ancestors are interned");
+        assert!(table.is_ancestor_or_self(a, leaf));
+        assert!(table.related(leaf, a));
+        assert!(!table.is_ancestor_or_self(leaf, a));
     }
 
     #[test]

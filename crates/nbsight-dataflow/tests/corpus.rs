@@ -38,7 +38,12 @@ fn every_corpus_notebook_is_analysed() {
             continue;
         };
         let analysis = analyze_notebook(&notebook, &effects);
-        assert_eq!(analysis.cells.len(), notebook.cells.len(), "{}", path.display());
+        assert_eq!(
+            analysis.cells.len(),
+            notebook.cells.len(),
+            "{}",
+            path.display()
+        );
         analysed += 1;
         cells += analysis.cells.len();
         for cell in &analysis.cells {

@@ -76,15 +76,12 @@ fn render_cell(out: &mut String, cell: &CellReport) {
     }
 }
 
-fn row(out: &mut String, label: &str, set: &BTreeSet<String>) {
+fn row<S: AsRef<str>>(out: &mut String, label: &str, set: &BTreeSet<S>) {
     if !set.is_empty() {
         let _ = writeln!(out, "  {label:<11} {}", join(set));
     }
 }
 
-fn join(set: &BTreeSet<String>) -> String {
-    set.iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .join(", ")
+fn join<S: AsRef<str>>(set: &BTreeSet<S>) -> String {
+    set.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", ")
 }

@@ -6,6 +6,7 @@
 use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::Ranged;
+use smallvec::SmallVec;
 
 use super::ScopeBuilder;
 use crate::access::AccessKind;
@@ -86,7 +87,11 @@ impl ScopeBuilder<'_> {
             };
             let name = keyword.arg.as_ref().map(|a| a.to_string());
             let truthy = is_true_constant(&keyword.value);
-            args.keywords.push((name, symbol, truthy));
+            args.keywords.push(KeywordArg {
+                name,
+                symbol,
+                truthy,
+            });
         }
         args
     }
@@ -107,12 +112,12 @@ impl ScopeBuilder<'_> {
                 Target::Keyword(k) => changed.extend(
                     args.keywords
                         .iter()
-                        .filter(|(name, _, _)| name.as_deref() == Some(k.as_str()))
-                        .filter_map(|(_, symbol, _)| symbol.clone()),
+                        .filter(|kw| kw.name.as_deref() == Some(k.as_str()))
+                        .filter_map(|kw| kw.symbol.clone()),
                 ),
                 Target::AllArgs => {
                     changed.extend(args.positional.iter().flatten().cloned());
-                    changed.extend(args.keywords.iter().filter_map(|(_, s, _)| s.clone()));
+                    changed.extend(args.keywords.iter().filter_map(|kw| kw.symbol.clone()));
                 }
             }
         }
@@ -120,7 +125,7 @@ impl ScopeBuilder<'_> {
             let inplace = args
                 .keywords
                 .iter()
-                .any(|(name, _, truthy)| name.as_deref() == Some(kw.as_str()) && *truthy);
+                .any(|k| k.name.as_deref() == Some(kw.as_str()) && k.truthy);
             if inplace {
                 let target = match receiver {
                     Some(receiver) => Some(receiver.to_string()),
@@ -173,9 +178,19 @@ impl ScopeBuilder<'_> {
 /// The symbols passed to a call.
 #[derive(Debug, Default)]
 struct CallArgs {
-    positional: Vec<Option<String>>,
-    /// (keyword, symbol passed, is the constant `True`)
-    keywords: Vec<(Option<String>, Option<String>, bool)>,
+    positional: SmallVec<[Option<String>; 4]>,
+    keywords: SmallVec<[KeywordArg; 2]>,
+}
+
+/// A keyword argument of a call.
+#[derive(Debug)]
+struct KeywordArg {
+    /// The keyword (`None` for `**kwargs`).
+    name: Option<String>,
+    /// The symbol passed, when it is a tracked path.
+    symbol: Option<String>,
+    /// The value is the constant `True` (or a non-zero integer).
+    truthy: bool,
 }
 
 fn is_true_constant(expr: &Expr) -> bool {

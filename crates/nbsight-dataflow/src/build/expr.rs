@@ -12,7 +12,7 @@ use super::{ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::scope::FunctionScope;
 use crate::summarize::function_summary;
-use crate::symbol::{ANY_INDEX, python_str_repr};
+use crate::symbol::{ANY_INDEX, Symbol, parent, python_str_repr};
 
 impl<'a> Visitor<'a> for ScopeBuilder<'_> {
     fn visit_expr(&mut self, expr: &'a Expr) {
@@ -79,7 +79,7 @@ impl ScopeBuilder<'_> {
                     && bound.contains(id)
                     && self.tracks(id)
                 {
-                    self.escaping_reads.insert(id.to_string());
+                    self.escaping_reads.insert(Symbol::from(id));
                     return None;
                 }
                 self.tracks(id).then(|| id.to_string())
@@ -126,8 +126,8 @@ impl ScopeBuilder<'_> {
                     self.write_kind()
                 };
                 self.emit(&symbol, kind, target.range());
-                if let Some(cut) = symbol.rfind(['.', '[']) {
-                    self.emit_mutation(&symbol[..cut], AccessKind::Mutate, target.range());
+                if let Some(object) = parent(&symbol) {
+                    self.emit_mutation(object, AccessKind::Mutate, target.range());
                 }
             }
             Expr::Tuple(t) => t.elts.iter().for_each(|e| self.store(e)),
@@ -155,8 +155,8 @@ impl ScopeBuilder<'_> {
                     AccessKind::Delete
                 };
                 self.emit(&symbol, kind, target.range());
-                if let Some(cut) = symbol.rfind(['.', '[']) {
-                    self.emit_mutation(&symbol[..cut], AccessKind::Mutate, target.range());
+                if let Some(object) = parent(&symbol) {
+                    self.emit_mutation(object, AccessKind::Mutate, target.range());
                 }
             }
             Expr::Tuple(t) => t.elts.iter().for_each(|e| self.delete(e)),
@@ -227,7 +227,24 @@ impl ScopeBuilder<'_> {
             }
         }
         let scope = FunctionScope::of_lambda(lambda.parameters.as_deref(), &lambda.body);
-        let chain = self.chain.push(scope);
+        // Enclosing comprehensions are scopes too: their variables are the
+        // lambda's free variables, not globals.
+        let comprehension_vars: rustc_hash::FxHashSet<String> = self
+            .comprehension_locals
+            .iter()
+            .flatten()
+            .cloned()
+            .collect();
+        let chain = if comprehension_vars.is_empty() {
+            self.chain.push(scope)
+        } else {
+            self.chain
+                .push(FunctionScope {
+                    locals: comprehension_vars,
+                    ..FunctionScope::default()
+                })
+                .push(scope)
+        };
         let summary = function_summary(self.ctx, chain, &[], Some(&lambda.body));
         self.add_function(&name, summary);
     }

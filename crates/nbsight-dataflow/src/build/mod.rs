@@ -19,7 +19,7 @@ use crate::cfg::{Cfg, NodeId};
 use crate::effects::Effects;
 use crate::imports::ImportEnv;
 use crate::scope::{Resolution, ScopeChain};
-use crate::symbol::SymbolTable;
+use crate::symbol::{Symbol, SymbolTable, parent};
 
 /// What the analysis knows beyond the code of the cell itself.
 #[derive(Debug, Clone, Copy)]
@@ -48,13 +48,13 @@ pub(crate) enum ScopeKind {
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct FunctionSummary {
     /// Globals (and paths under them) it may read, live at its entry.
-    pub reads: BTreeSet<String>,
+    pub reads: BTreeSet<Symbol>,
     /// Globals it may bind or unbind (declared `global`).
-    pub writes: BTreeSet<String>,
+    pub writes: BTreeSet<Symbol>,
     /// Globals it changes in place.
-    pub mutates: BTreeSet<String>,
+    pub mutates: BTreeSet<Symbol>,
     /// Globals it calls methods of whose effect is unknown.
-    pub may_mutate: BTreeSet<String>,
+    pub may_mutate: BTreeSet<Symbol>,
 }
 
 impl FunctionSummary {
@@ -97,7 +97,7 @@ pub(crate) struct ScopeBuilder<'c> {
     /// Global names read where the scope's own bindings are invisible (a
     /// comprehension inside a class body reads the global, not the class
     /// attribute): they bypass this scope's liveness.
-    pub(crate) escaping_reads: BTreeSet<String>,
+    pub(crate) escaping_reads: BTreeSet<Symbol>,
     loops: Vec<LoopTargets>,
     /// Where an exception raised at this point goes (innermost handler last).
     raise_targets: Vec<NodeId>,
@@ -144,6 +144,7 @@ impl<'c> ScopeBuilder<'c> {
 
     /// Walks `body` and closes the graph.
     pub(crate) fn build(mut self, body: &[Stmt]) -> Self {
+        self.reserve(body);
         self.visit_body(body);
         self.finish()
     }
@@ -156,6 +157,11 @@ impl<'c> ScopeBuilder<'c> {
     }
 
     // ----- nodes ---------------------------------------------------------
+
+    /// Makes room for the nodes a body of this size usually needs.
+    pub(crate) fn reserve(&mut self, body: &[Stmt]) {
+        self.cfg.nodes.reserve(body.len() * 2 + 2);
+    }
 
     /// Starts a new node for a statement, reached from the current one.
     fn begin(&mut self, range: TextRange) -> NodeId {
@@ -229,14 +235,10 @@ impl<'c> ScopeBuilder<'c> {
     /// Records an in-place change of `symbol` and of every path it is nested
     /// in (changing `df.col` changes `df`).
     fn emit_mutation(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
-        let mut end = symbol.len();
-        loop {
-            let part = &symbol[..end];
-            self.emit(part, kind, range);
-            match part.rfind(['.', '[']) {
-                Some(cut) if cut > 0 => end = cut,
-                _ => break,
-            }
+        let mut part = Some(symbol);
+        while let Some(current) = part {
+            self.emit(current, kind, range);
+            part = parent(current);
         }
     }
 

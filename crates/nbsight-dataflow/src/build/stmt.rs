@@ -12,6 +12,7 @@ use crate::cfg::Cfg;
 use crate::imports::bindings_of;
 use crate::scope::{FunctionScope, pattern_bindings};
 use crate::summarize::{class_exports, function_summary};
+use crate::symbol::root;
 
 impl ScopeBuilder<'_> {
     pub(crate) fn visit_body(&mut self, body: &[Stmt]) {
@@ -48,9 +49,16 @@ impl ScopeBuilder<'_> {
                 if self.kind != ScopeKind::Function {
                     self.visit_annotation(&s.annotation);
                 }
-                if let Some(value) = &s.value {
-                    self.visit_expr(value);
-                    self.store(&s.target);
+                match &s.value {
+                    Some(value) => {
+                        self.visit_expr(value);
+                        self.store(&s.target);
+                    }
+                    // `obj.attr: int` still evaluates `obj`.
+                    None if !s.target.is_name_expr() => {
+                        self.path_base(&s.target, AccessKind::BaseRead);
+                    }
+                    None => {}
                 }
             }
             Stmt::TypeAlias(s) => {
@@ -366,6 +374,10 @@ impl ScopeBuilder<'_> {
         self.type_params.pop();
         let mut scope = FunctionScope::of_function(Some(&def.parameters), &def.body);
         scope.locals.extend(type_params);
+        if matches!(self.kind, ScopeKind::Class { .. }) {
+            // Methods get the implicit `__class__` cell, not a global.
+            scope.locals.insert("__class__".to_string());
+        }
         let chain = self.chain.push(scope);
         let summary = function_summary(self.ctx, chain, &def.body, None);
         self.define_function(def.name.as_str(), summary, def.range);
@@ -400,13 +412,29 @@ impl ScopeBuilder<'_> {
         let exports = class_exports(
             self.ctx,
             self.chain.clone(),
-            bound,
+            bound.clone(),
             type_params,
             qualname,
             &class.body,
         );
         for symbol in &exports.reads {
-            self.read_symbol(symbol, class.range);
+            if bound.contains(root(symbol)) {
+                // A class attribute read before the class binds it is looked
+                // up in the module's globals, whatever the enclosing scopes.
+                self.emit(symbol, AccessKind::Read, class.range);
+            } else {
+                self.read_symbol(symbol, class.range);
+            }
+        }
+        for (symbol, definite) in &exports.writes {
+            if self.tracks(root(symbol)) {
+                let kind = if *definite && self.conditional == 0 {
+                    AccessKind::Write
+                } else {
+                    AccessKind::MayWrite
+                };
+                self.emit(symbol, kind, class.range);
+            }
         }
         for symbol in &exports.mutates {
             self.emit_mutation(symbol, AccessKind::Mutate, class.range);

@@ -1,56 +1,54 @@
 //! Liveness (Algorithm 1 of nbsafety, on accesses): the symbols whose value at
 //! the scope's entry may be read on some path before being rebound.
 
-use fixedbitset::FixedBitSet;
+use super::bits::{self, BitMatrix};
+use super::{Order, descendants};
+use crate::cfg::Cfg;
+use crate::symbol::{SymId, SymbolTable};
 
-use super::kill_sets;
-use crate::cfg::{Cfg, NodeId};
-use crate::symbol::SymbolTable;
-
-/// The symbols live at the entry of `cfg`.
-pub fn live_at_entry(cfg: &Cfg, table: &SymbolTable) -> FixedBitSet {
+/// The symbols live at the entry of `cfg`, in id order.
+pub fn live_at_entry(cfg: &Cfg, table: &SymbolTable, order: &Order) -> Vec<SymId> {
     let n = table.len();
-    let kills = kill_sets(table);
+    let nested = descendants(table);
+    let rows = cfg.len();
     // gen/kill per node, from its accesses taken backwards.
-    let transfer: Vec<(FixedBitSet, FixedBitSet)> = cfg
-        .nodes
-        .iter()
-        .map(|node| {
-            let mut gen_set = FixedBitSet::with_capacity(n);
-            let mut kill = FixedBitSet::with_capacity(n);
-            for access in node.accesses.iter().rev() {
-                if access.kind.is_definite_write() {
-                    let killed = &kills[access.symbol as usize];
-                    kill.union_with(killed);
-                    gen_set.difference_with(killed);
-                }
-                if access.kind.is_read() {
-                    gen_set.insert(access.symbol as usize);
+    let mut gen_sets = BitMatrix::new(rows, n, false);
+    let mut kills = BitMatrix::new(rows, n, false);
+    for (id, node) in cfg.nodes.iter().enumerate() {
+        for access in node.accesses.iter().rev() {
+            if access.kind.is_definite_write() {
+                let written = access.symbol as usize;
+                for &s in std::iter::once(&access.symbol).chain(&nested[written]) {
+                    bits::insert(kills.row_mut(id), s as usize);
+                    bits::remove(gen_sets.row_mut(id), s as usize);
                 }
             }
-            (gen_set, kill)
-        })
-        .collect();
-
-    let order: Vec<NodeId> = cfg.reverse_postorder().into_iter().rev().collect();
-    let mut live_in = vec![FixedBitSet::with_capacity(n); cfg.len()];
-    let mut out = FixedBitSet::with_capacity(n);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &node in &order {
-            out.clear();
-            for &succ in &cfg.nodes[node].succ {
-                out.union_with(&live_in[succ]);
-            }
-            let (gen_set, kill) = &transfer[node];
-            out.difference_with(kill);
-            out.union_with(gen_set);
-            if out != live_in[node] {
-                live_in[node].clone_from(&out);
-                changed = true;
+            if access.kind.is_read() {
+                bits::insert(gen_sets.row_mut(id), access.symbol as usize);
             }
         }
     }
-    std::mem::take(&mut live_in[Cfg::ENTRY])
+
+    let mut live_in = BitMatrix::new(rows, n, false);
+    let mut out = vec![0u64; live_in.words()];
+    loop {
+        let mut changed = false;
+        for &node in order.rpo.iter().rev() {
+            out.fill(0);
+            for &succ in &cfg.nodes[node].succ {
+                bits::union_with(&mut out, live_in.row(succ));
+            }
+            bits::transfer(&mut out, kills.row(node), gen_sets.row(node));
+            if out != live_in.row(node) {
+                live_in.row_mut(node).copy_from_slice(&out);
+                changed = true;
+            }
+        }
+        if order.acyclic || !changed {
+            break;
+        }
+    }
+    bits::ones(live_in.row(Cfg::ENTRY), n)
+        .map(|i| i as SymId)
+        .collect()
 }

@@ -5,8 +5,9 @@
 
 use fixedbitset::FixedBitSet;
 
+use super::Order;
 use crate::cfg::{Cfg, NodeId};
-use crate::symbol::{SymId, SymbolTable, is_prefix_or_equal, related};
+use crate::symbol::{SymId, SymbolTable};
 
 /// Where a value read may come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,7 +60,7 @@ pub fn reaching_definitions(cfg: &Cfg, table: &SymbolTable) -> Vec<ReachingRead>
         .map(|w| {
             let mut set = FixedBitSet::with_capacity(n_sites);
             for (i, (_, s)) in sites.iter().enumerate() {
-                if is_prefix_or_equal(table.name(w), table.name(*s)) {
+                if table.is_ancestor_or_self(w, *s) {
                     set.insert(i);
                 }
             }
@@ -83,14 +84,14 @@ pub fn reaching_definitions(cfg: &Cfg, table: &SymbolTable) -> Vec<ReachingRead>
         }
     };
 
-    let order = cfg.reverse_postorder();
+    let order = Order::of(cfg);
     let mut outs = vec![FixedBitSet::with_capacity(n_sites); cfg.len()];
     outs[Cfg::ENTRY].insert_range(..n_syms);
     let mut changed = true;
     let mut state = FixedBitSet::with_capacity(n_sites);
     while changed {
         changed = false;
-        for &node in &order {
+        for &node in &order.rpo {
             if node == Cfg::ENTRY {
                 continue;
             }
@@ -107,10 +108,9 @@ pub fn reaching_definitions(cfg: &Cfg, table: &SymbolTable) -> Vec<ReachingRead>
     }
 
     // Replay each reachable node to answer its reads in order.
-    let reachable = super::reachable(cfg);
     let mut reads = Vec::new();
-    for &node in &order {
-        if !reachable[node] || node == Cfg::ENTRY {
+    for &node in &order.rpo {
+        if !order.reachable[node] || node == Cfg::ENTRY {
             continue;
         }
         state.clear();
@@ -119,16 +119,15 @@ pub fn reaching_definitions(cfg: &Cfg, table: &SymbolTable) -> Vec<ReachingRead>
         }
         for (i, access) in cfg.nodes[node].accesses.iter().enumerate() {
             if access.kind.is_read() {
-                let name = table.name(access.symbol);
+                let read = access.symbol;
                 let mut defs: Vec<DefSite> = state
                     .ones()
-                    .filter(|&site| related(table.name(sites[site].1), name))
+                    .filter(|&site| table.related(sites[site].1, read))
                     .filter(|&site| {
-                        // The entry value of an unrelated-but-nested symbol is
-                        // not a separate source: keep entry only for the
-                        // symbol's own prefixes.
+                        // The entry value of a path nested in the one read is
+                        // part of the read path's own entry value.
                         sites[site].0 != DefSite::Entry
-                            || is_prefix_or_equal(table.name(sites[site].1), name)
+                            || table.is_ancestor_or_self(sites[site].1, read)
                     })
                     .map(|site| sites[site].0)
                     .collect();

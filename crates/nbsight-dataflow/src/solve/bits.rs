@@ -1,0 +1,105 @@
+//! Dense bit rows for the solvers: a matrix of one row per CFG node in a
+//! single allocation, and the few row operations the equations need. Cells
+//! have tens of symbols and nodes, so per-node bit sets would cost more in
+//! allocation than in arithmetic.
+
+/// `rows` rows of `bits` bits each.
+#[derive(Debug, Clone)]
+pub(crate) struct BitMatrix {
+    words: usize,
+    data: Vec<u64>,
+}
+
+impl BitMatrix {
+    /// A matrix with every bit cleared (or set, with `full`).
+    pub fn new(rows: usize, bits: usize, full: bool) -> Self {
+        let words = bits.div_ceil(64);
+        let fill = if full { u64::MAX } else { 0 };
+        BitMatrix {
+            words,
+            data: vec![fill; rows * words],
+        }
+    }
+
+    /// Words per row.
+    pub fn words(&self) -> usize {
+        self.words
+    }
+
+    pub fn row(&self, row: usize) -> &[u64] {
+        &self.data[row * self.words..(row + 1) * self.words]
+    }
+
+    pub fn row_mut(&mut self, row: usize) -> &mut [u64] {
+        &mut self.data[row * self.words..(row + 1) * self.words]
+    }
+}
+
+pub(crate) fn insert(row: &mut [u64], bit: usize) {
+    row[bit / 64] |= 1 << (bit % 64);
+}
+
+pub(crate) fn remove(row: &mut [u64], bit: usize) {
+    row[bit / 64] &= !(1 << (bit % 64));
+}
+
+pub(crate) fn union_with(dst: &mut [u64], src: &[u64]) {
+    dst.iter_mut().zip(src).for_each(|(d, s)| *d |= s);
+}
+
+pub(crate) fn intersect_with(dst: &mut [u64], src: &[u64]) {
+    dst.iter_mut().zip(src).for_each(|(d, s)| *d &= s);
+}
+
+/// `dst = (dst - kill) | gen`.
+pub(crate) fn transfer(dst: &mut [u64], kill: &[u64], gen_set: &[u64]) {
+    for ((d, k), g) in dst.iter_mut().zip(kill).zip(gen_set) {
+        *d = (*d & !k) | g;
+    }
+}
+
+/// The set bits below `limit`, in increasing order.
+pub(crate) fn ones(row: &[u64], limit: usize) -> impl Iterator<Item = usize> + '_ {
+    row.iter().enumerate().flat_map(move |(w, &word)| {
+        let mut word = word;
+        std::iter::from_fn(move || {
+            if word == 0 {
+                return None;
+            }
+            let bit = word.trailing_zeros() as usize;
+            word &= word - 1;
+            Some(w * 64 + bit)
+        })
+        .filter(move |&b| b < limit)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_and_operations() {
+        let mut m = BitMatrix::new(3, 70, false);
+        assert_eq!(m.words(), 2);
+        insert(m.row_mut(1), 3);
+        insert(m.row_mut(1), 69);
+        let other = m.row(1).to_vec();
+        union_with(m.row_mut(2), &other);
+        assert_eq!(ones(m.row(2), 70).collect::<Vec<_>>(), vec![3, 69]);
+        remove(m.row_mut(2), 3);
+        assert_eq!(ones(m.row(2), 70).collect::<Vec<_>>(), vec![69]);
+        let full = BitMatrix::new(1, 70, true);
+        assert_eq!(
+            ones(full.row(0), 70).count(),
+            70,
+            "bits past the limit are ignored"
+        );
+        let mut d = full.row(0).to_vec();
+        intersect_with(&mut d, m.row(1));
+        assert_eq!(ones(&d, 70).collect::<Vec<_>>(), vec![3, 69]);
+        let mut t = vec![0b1111u64, 0];
+        transfer(&mut t, &[0b0011, 0], &[0b1_0000, 0]);
+        assert_eq!(t[0], 0b1_1100);
+    }
+}
