@@ -13,7 +13,7 @@ pub type NodeId = usize;
 /// One evaluation step.
 #[derive(Debug, Clone, Default)]
 pub struct Node {
-    pub accesses: SmallVec<[Access; 4]>,
+    pub accesses: SmallVec<[Access; 2]>,
     pub succ: SmallVec<[NodeId; 2]>,
     pub pred: SmallVec<[NodeId; 2]>,
     /// The source range of the statement this step belongs to.
@@ -73,5 +73,30 @@ impl Cfg {
 impl Default for Cfg {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_stay_small() {
+        // Cells build thousands of nodes: keep them compact.
+        assert!(
+            std::mem::size_of::<Node>() <= 96,
+            "{}",
+            std::mem::size_of::<Node>()
+        );
+    }
+
+    #[test]
+    fn edges_are_added_once() {
+        let mut cfg = Cfg::new();
+        let a = cfg.add_node(TextRange::default());
+        cfg.add_edge(Cfg::ENTRY, a);
+        cfg.add_edge(Cfg::ENTRY, a);
+        assert_eq!(cfg.nodes[Cfg::ENTRY].succ.as_slice(), &[a]);
+        assert_eq!(cfg.nodes[a].pred.as_slice(), &[Cfg::ENTRY]);
     }
 }

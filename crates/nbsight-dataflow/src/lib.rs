@@ -19,9 +19,12 @@ pub mod scope;
 pub mod solve;
 pub mod summarize;
 pub mod symbol;
+pub mod symbol_set;
 
 pub use build::{Context, FunctionSummary};
 pub use cell::{CellAnalysis, NotebookAnalysis, analyze_notebook};
 pub use effects::Effects;
 pub use imports::ImportEnv;
 pub use summarize::{CellSummary, ModuleAnalysis, analyze_module};
+pub use symbol::Symbol;
+pub use symbol_set::SymbolSet;

@@ -16,6 +16,7 @@ use crate::cfg::Cfg;
 use crate::scope::ScopeChain;
 use crate::solve::{Order, ReachingRead, dead_at_exit, live_at_entry, reaching_definitions};
 use crate::symbol::{SymId, Symbol, SymbolTable, root};
+use crate::symbol_set::SymbolSet;
 
 /// What one code cell reads and writes (DESIGN.md, "Cell summary"). Symbols
 /// are spelled `df`, `df.col`, `lst[3]`, `d['k']`, `lst[*]`.
@@ -23,17 +24,17 @@ use crate::symbol::{SymId, Symbol, SymbolTable, root};
 pub struct CellSummary {
     /// Live at the cell's entry: read before any write on some path
     /// (builtins excluded).
-    pub uses: BTreeSet<Symbol>,
+    pub uses: SymbolSet,
     /// Builtin names the cell reads (not rebound in the cell first).
-    pub builtins: BTreeSet<Symbol>,
+    pub builtins: SymbolSet,
     /// May be bound, rebound or deleted.
-    pub defs: BTreeSet<Symbol>,
+    pub defs: SymbolSet,
     /// Written on every path, independent of the old value.
-    pub dead: BTreeSet<Symbol>,
+    pub dead: SymbolSet,
     /// Changed in place.
-    pub mutated: BTreeSet<Symbol>,
+    pub mutated: SymbolSet,
     /// Receivers of calls whose effect is unknown (not also in `mutated`).
-    pub may_mutate: BTreeSet<Symbol>,
+    pub may_mutate: SymbolSet,
     /// Modules and objects imported (`numpy`, `sklearn.metrics.accuracy_score`).
     pub imports: BTreeSet<String>,
     /// Functions (and methods, as `Class.method`, and named or anonymous
@@ -69,20 +70,22 @@ pub fn analyze_module(body: &[Stmt], ctx: Context<'_>, captured: Option<&str>) -
         builder.bind_at_end(name);
     }
     let builder = builder.finish();
-    let sets = ScopeSets::of(&builder.cfg, &builder.table);
+    let sets = ScopeSets::of(&builder.cfg, &builder.table, NEEDS_DEAD);
 
     let mut summary = CellSummary {
         imports: builder.imports,
         magics: builder.magics,
         ..CellSummary::default()
     };
-    for symbol in sets.live {
-        if is_builtin(root(&symbol)) {
-            summary.builtins.insert(Symbol::from(root(&symbol)));
-        } else {
-            summary.uses.insert(symbol);
-        }
-    }
+    let (builtins, uses): (Vec<Symbol>, Vec<Symbol>) = sets
+        .live
+        .into_iter()
+        .partition(|symbol| is_builtin(root(symbol)));
+    summary.uses = SymbolSet::from_sorted(uses);
+    summary.builtins = builtins
+        .iter()
+        .map(|symbol| Symbol::from(root(symbol)))
+        .collect();
     summary.defs = sets.defs;
     summary.dead = sets.dead;
     summary.mutated = sets.mutated;
@@ -110,7 +113,7 @@ pub(crate) fn function_summary(
         Some(expr) => builder.build_expr(expr),
         None => builder.build(body),
     };
-    let sets = ScopeSets::of(&builder.cfg, &builder.table);
+    let sets = ScopeSets::of(&builder.cfg, &builder.table, !NEEDS_DEAD);
     let mut summary = FunctionSummary {
         reads: sets
             .live
@@ -131,12 +134,12 @@ pub(crate) fn function_summary(
 #[derive(Debug, Default)]
 pub(crate) struct ClassExports {
     /// Symbols read at definition time from the enclosing scope.
-    pub reads: BTreeSet<Symbol>,
+    pub reads: SymbolSet,
     /// Globals the body binds (declared `global`), and whether on every path.
     pub writes: Vec<(Symbol, bool)>,
     /// Outside objects the body changes in place.
-    pub mutates: BTreeSet<Symbol>,
-    pub may_mutate: BTreeSet<Symbol>,
+    pub mutates: SymbolSet,
+    pub may_mutate: SymbolSet,
     /// Its methods, as `Class.method`.
     pub functions: Vec<(String, FunctionSummary)>,
     pub imports: BTreeSet<String>,
@@ -158,7 +161,7 @@ pub(crate) fn class_exports(
     let mut builder = ScopeBuilder::new(ctx, kind, chain, qualname);
     builder.type_params.push(type_params);
     let builder = builder.build(body);
-    let sets = ScopeSets::of(&builder.cfg, &builder.table);
+    let sets = ScopeSets::of(&builder.cfg, &builder.table, NEEDS_DEAD);
     let outside = |s: &Symbol| !bound.contains(root(s));
     let mut reads = sets.live;
     reads.extend(builder.escaping_reads);
@@ -179,28 +182,38 @@ pub(crate) fn class_exports(
     }
 }
 
+/// Passed to [`ScopeSets::of`] where the DEAD set is used.
+const NEEDS_DEAD: bool = true;
+
 /// The sets every scope summary is made of.
 struct ScopeSets {
-    live: BTreeSet<Symbol>,
-    defs: BTreeSet<Symbol>,
-    dead: BTreeSet<Symbol>,
-    mutated: BTreeSet<Symbol>,
-    may_mutate: BTreeSet<Symbol>,
+    live: SymbolSet,
+    defs: SymbolSet,
+    dead: SymbolSet,
+    mutated: SymbolSet,
+    may_mutate: SymbolSet,
 }
 
 impl ScopeSets {
-    fn of(cfg: &Cfg, table: &SymbolTable) -> Self {
+    /// `with_dead`: run the DEAD analysis too (function summaries do not
+    /// need it).
+    fn of(cfg: &Cfg, table: &SymbolTable, with_dead: bool) -> Self {
         let order = Order::of(cfg);
         let n = table.len();
-        let names =
-            |ids: &[SymId]| -> BTreeSet<Symbol> { ids.iter().map(|&i| table.symbol(i)).collect() };
-        let live = names(&live_at_entry(cfg, table, &order));
-        let dead = names(&dead_at_exit(cfg, table, &order));
-        // Which symbols some reachable access defines, mutates or may mutate.
-        let mut kinds = vec![0u8; n];
-        const DEF: u8 = 1;
-        const MUTATE: u8 = 2;
-        const MAY_MUTATE: u8 = 4;
+        const LIVE: u8 = 1;
+        const DEAD: u8 = 2;
+        const DEF: u8 = 4;
+        const MUTATE: u8 = 8;
+        const MAY_MUTATE: u8 = 16;
+        let mut flags = vec![0u8; n];
+        for id in live_at_entry(cfg, table, &order) {
+            flags[id as usize] |= LIVE;
+        }
+        if with_dead {
+            for id in dead_at_exit(cfg, table, &order) {
+                flags[id as usize] |= DEAD;
+            }
+        }
         let reachable_nodes = cfg
             .nodes
             .iter()
@@ -208,22 +221,33 @@ impl ScopeSets {
             .filter_map(|(node, &reached)| reached.then_some(node));
         for node in reachable_nodes {
             for access in &node.accesses {
-                let flags = &mut kinds[access.symbol as usize];
+                let flag = &mut flags[access.symbol as usize];
                 match access.kind {
-                    k if k.is_def() => *flags |= DEF,
-                    AccessKind::Mutate => *flags |= MUTATE,
-                    AccessKind::MayMutate => *flags |= MAY_MUTATE,
+                    k if k.is_def() => *flag |= DEF,
+                    AccessKind::Mutate => *flag |= MUTATE,
+                    AccessKind::MayMutate => *flag |= MAY_MUTATE,
                     _ => {}
                 }
             }
         }
-        let with = |wanted: u8, unless: u8| -> BTreeSet<Symbol> {
-            (0..n as SymId)
-                .filter(|&i| kinds[i as usize] & wanted != 0 && kinds[i as usize] & unless == 0)
-                .map(|i| table.symbol(i))
-                .collect()
+        // Sort the scope's symbols by name once; every set is then a filter.
+        let mut by_name: Vec<SymId> = (0..n as SymId)
+            .filter(|&i| flags[i as usize] != 0)
+            .collect();
+        by_name.sort_unstable_by(|&a, &b| table.name(a).cmp(table.name(b)));
+        let with = |wanted: u8, unless: u8| -> SymbolSet {
+            SymbolSet::from_sorted(
+                by_name
+                    .iter()
+                    .filter(|&&i| {
+                        flags[i as usize] & wanted != 0 && flags[i as usize] & unless == 0
+                    })
+                    .map(|&i| table.symbol(i))
+                    .collect(),
+            )
         };
-        let (defs, mutated, may_mutate) = (with(DEF, 0), with(MUTATE, 0), with(MAY_MUTATE, MUTATE));
+        let (live, dead, defs) = (with(LIVE, 0), with(DEAD, 0), with(DEF, 0));
+        let (mutated, may_mutate) = (with(MUTATE, 0), with(MAY_MUTATE, MUTATE));
         ScopeSets {
             live,
             defs,

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use super::*;
 use crate::effects::Effects;
 use crate::imports::ImportEnv;
+use crate::symbol_set::SymbolSet;
 
 fn analyze(src: &str) -> ModuleAnalysis {
     analyze_in(src, "")
@@ -38,7 +39,7 @@ fn strings(items: &[&str]) -> BTreeSet<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
-fn set(items: &[&str]) -> BTreeSet<Symbol> {
+fn set(items: &[&str]) -> SymbolSet {
     items.iter().map(|s| Symbol::from(*s)).collect()
 }
 

@@ -113,6 +113,17 @@ pub struct SymbolTable {
 }
 
 impl SymbolTable {
+    /// A table with room for `n` symbols.
+    pub fn with_capacity(n: usize) -> Self {
+        let mut ids = FxHashMap::default();
+        ids.reserve(n);
+        SymbolTable {
+            ids,
+            names: Vec::with_capacity(n),
+            parents: Vec::with_capacity(n),
+        }
+    }
+
     /// The id of `symbol`, adding it when it is new.
     pub fn intern(&mut self, symbol: &str) -> SymId {
         if let Some(&id) = self.ids.get(symbol) {

@@ -6,8 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use nbsight_dataflow::symbol::Symbol;
-use nbsight_dataflow::{CellSummary, FunctionSummary, NotebookAnalysis};
+use nbsight_dataflow::{CellSummary, FunctionSummary, NotebookAnalysis, SymbolSet};
 use nbsight_notebook::{CellKind, CodeForm, Notebook};
 use serde::Serialize;
 
@@ -28,15 +27,15 @@ pub struct CellReport {
     pub id: String,
     pub kind: &'static str,
     pub execution_count: Option<i64>,
-    pub uses: BTreeSet<Symbol>,
-    pub defs: BTreeSet<Symbol>,
-    pub dead: BTreeSet<Symbol>,
-    pub mutated: BTreeSet<Symbol>,
-    pub may_mutate: BTreeSet<Symbol>,
+    pub uses: SymbolSet,
+    pub defs: SymbolSet,
+    pub dead: SymbolSet,
+    pub mutated: SymbolSet,
+    pub may_mutate: SymbolSet,
     pub imports: BTreeSet<String>,
     pub functions: BTreeMap<String, FunctionSummary>,
     pub errors: Vec<ErrorReport>,
-    pub builtins: BTreeSet<Symbol>,
+    pub builtins: SymbolSet,
     pub magics: BTreeSet<String>,
     pub has_outputs: bool,
     #[serde(skip_serializing_if = "Option::is_none")]

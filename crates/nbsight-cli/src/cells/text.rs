@@ -1,7 +1,6 @@
 //! The human-readable table of `nbsight cells`: one block per cell, only the
 //! rows that have something to say.
 
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use super::json::{CellReport, CellsReport};
@@ -76,12 +75,20 @@ fn render_cell(out: &mut String, cell: &CellReport) {
     }
 }
 
-fn row<S: AsRef<str>>(out: &mut String, label: &str, set: &BTreeSet<S>) {
-    if !set.is_empty() {
-        let _ = writeln!(out, "  {label:<11} {}", join(set));
+fn row<'a, S: AsRef<str> + 'a>(
+    out: &mut String,
+    label: &str,
+    set: impl IntoIterator<Item = &'a S>,
+) {
+    let text = join(set);
+    if !text.is_empty() {
+        let _ = writeln!(out, "  {label:<11} {text}");
     }
 }
 
-fn join<S: AsRef<str>>(set: &BTreeSet<S>) -> String {
-    set.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", ")
+fn join<'a, S: AsRef<str> + 'a>(set: impl IntoIterator<Item = &'a S>) -> String {
+    set.into_iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join(", ")
 }

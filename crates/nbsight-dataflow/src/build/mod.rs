@@ -20,6 +20,7 @@ use crate::effects::Effects;
 use crate::imports::ImportEnv;
 use crate::scope::{Resolution, ScopeChain};
 use crate::symbol::{Symbol, SymbolTable, parent};
+use crate::symbol_set::SymbolSet;
 
 /// What the analysis knows beyond the code of the cell itself.
 #[derive(Debug, Clone, Copy)]
@@ -48,13 +49,13 @@ pub(crate) enum ScopeKind {
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct FunctionSummary {
     /// Globals (and paths under them) it may read, live at its entry.
-    pub reads: BTreeSet<Symbol>,
+    pub reads: SymbolSet,
     /// Globals it may bind or unbind (declared `global`).
-    pub writes: BTreeSet<Symbol>,
+    pub writes: SymbolSet,
     /// Globals it changes in place.
-    pub mutates: BTreeSet<Symbol>,
+    pub mutates: SymbolSet,
     /// Globals it calls methods of whose effect is unknown.
-    pub may_mutate: BTreeSet<Symbol>,
+    pub may_mutate: SymbolSet,
 }
 
 impl FunctionSummary {
@@ -126,7 +127,7 @@ impl<'c> ScopeBuilder<'c> {
             chain,
             qualname,
             cfg,
-            table: SymbolTable::default(),
+            table: SymbolTable::with_capacity(32),
             current: first,
             conditional: 0,
             comprehension_locals: Vec::new(),
@@ -160,7 +161,7 @@ impl<'c> ScopeBuilder<'c> {
 
     /// Makes room for the nodes a body of this size usually needs.
     pub(crate) fn reserve(&mut self, body: &[Stmt]) {
-        self.cfg.nodes.reserve(body.len() * 2 + 2);
+        self.cfg.nodes.reserve(body.len() + 2);
     }
 
     /// Starts a new node for a statement, reached from the current one.
