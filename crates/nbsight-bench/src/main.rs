@@ -8,7 +8,6 @@
 //! the `full / parse` ratio against the target of 2.0, and the slowest notebooks.
 //! It never asserts anything about time.
 
-
 /// nbsight allocates many small objects (AST nodes, symbols, CFG nodes);
 /// mimalloc serves them faster than the system allocator.
 #[global_allocator]

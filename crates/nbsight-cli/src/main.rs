@@ -6,7 +6,6 @@
 //! failing a CI job for (cells with syntax errors, error diagnostics); 2 usage
 //! errors or an input that could not be read at all.
 
-
 /// nbsight allocates many small objects (AST nodes, symbols, CFG nodes);
 /// mimalloc serves them faster than the system allocator.
 #[global_allocator]

@@ -52,5 +52,7 @@ impl AccessKind {
 pub struct Access {
     pub symbol: SymId,
     pub kind: AccessKind,
+    /// The first access of a statement (a node may hold several statements).
+    pub starts_statement: bool,
     pub range: TextRange,
 }

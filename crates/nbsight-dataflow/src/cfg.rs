@@ -1,6 +1,6 @@
 //! The control-flow graph of one scope (a cell's module-level code, a class body
-//! or a function body). Nodes are evaluation steps, usually one simple statement
-//! or the header of a compound one, holding their accesses in order.
+//! or a function body). Nodes are basic blocks: runs of simple statements, or
+//! the header of a compound one, holding their accesses in evaluation order.
 
 use ruff_text_size::TextRange;
 use smallvec::SmallVec;
@@ -10,14 +10,18 @@ use crate::access::Access;
 /// Index of a node in a [`Cfg`].
 pub type NodeId = usize;
 
-/// One evaluation step.
+/// A basic block: one or more statements evaluated in sequence (or the
+/// header of a compound statement, or an empty join point).
 #[derive(Debug, Clone, Default)]
 pub struct Node {
     pub accesses: SmallVec<[Access; 2]>,
     pub succ: SmallVec<[NodeId; 2]>,
     pub pred: SmallVec<[NodeId; 2]>,
-    /// The source range of the statement this step belongs to.
+    /// The source range of the (first) statement of the node.
     pub range: TextRange,
+    /// More simple statements may be appended to this node: nothing but
+    /// its predecessor edge leads into it, now or later.
+    pub open: bool,
 }
 
 /// A control-flow graph with one entry, one normal exit and one exit for
@@ -84,7 +88,7 @@ mod tests {
     fn nodes_stay_small() {
         // Cells build thousands of nodes: keep them compact.
         assert!(
-            std::mem::size_of::<Node>() <= 96,
+            std::mem::size_of::<Node>() <= 104,
             "{}",
             std::mem::size_of::<Node>()
         );

@@ -2,6 +2,7 @@
 //! imported from them, so calls like `np.random.shuffle(x)` can be looked up in
 //! the library-effects knowledge base by their qualified name.
 
+use ruff_python_ast::name::Name;
 use ruff_python_ast::statement_visitor::{self, StatementVisitor};
 use ruff_python_ast::{Expr, ExprContext};
 use ruff_python_ast::{ModModule, Stmt};
@@ -78,7 +79,7 @@ pub fn bindings_of(stmt: &Stmt) -> Vec<ImportBinding> {
 pub struct ImportEnv {
     names: FxHashMap<String, String>,
     /// Names some cell binds at module level other than by importing them.
-    assigned: FxHashSet<String>,
+    assigned: FxHashSet<Name>,
 }
 
 impl ImportEnv {
@@ -121,11 +122,11 @@ impl ImportEnv {
 
 /// Names bound at module level by assignments, loops, `with`, `def`, `class`
 /// (compound statements entered, function and class bodies not).
-fn collect_assigned(body: &[Stmt], out: &mut FxHashSet<String>) {
-    fn targets(expr: &Expr, out: &mut FxHashSet<String>) {
+fn collect_assigned(body: &[Stmt], out: &mut FxHashSet<Name>) {
+    fn targets(expr: &Expr, out: &mut FxHashSet<Name>) {
         match expr {
             Expr::Name(name) if name.ctx == ExprContext::Store => {
-                out.insert(name.id.to_string());
+                out.insert(name.id.clone());
             }
             Expr::Tuple(t) => t.elts.iter().for_each(|e| targets(e, out)),
             Expr::List(l) => l.elts.iter().for_each(|e| targets(e, out)),
@@ -139,10 +140,10 @@ fn collect_assigned(body: &[Stmt], out: &mut FxHashSet<String>) {
             Stmt::AnnAssign(s) => targets(&s.target, out),
             Stmt::AugAssign(s) => targets(&s.target, out),
             Stmt::FunctionDef(s) => {
-                out.insert(s.name.to_string());
+                out.insert(s.name.id.clone());
             }
             Stmt::ClassDef(s) => {
-                out.insert(s.name.to_string());
+                out.insert(s.name.id.clone());
             }
             Stmt::For(s) => {
                 targets(&s.target, out);

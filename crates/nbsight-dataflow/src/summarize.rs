@@ -3,6 +3,7 @@
 //! the rest of nbsight reads (USE, DEF, DEAD, MUTATED, MAY_MUTATE, imports,
 //! functions' free globals).
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use ruff_python_ast::{Expr, Stmt};
@@ -14,7 +15,7 @@ use crate::build::{Context, FunctionSummary, ScopeBuilder, ScopeKind};
 use crate::builtins::is_builtin;
 use crate::cfg::Cfg;
 use crate::scope::ScopeChain;
-use crate::solve::{Order, ReachingRead, dead_at_exit, live_at_entry, reaching_definitions};
+use crate::solve::{ReachingRead, Scratch, dead_at_exit, live_at_entry, reaching_definitions};
 use crate::symbol::{SymId, Symbol, SymbolTable, root};
 use crate::symbol_set::SymbolSet;
 
@@ -198,7 +199,9 @@ impl ScopeSets {
     /// `with_dead`: run the DEAD analysis too (function summaries do not
     /// need it).
     fn of(cfg: &Cfg, table: &SymbolTable, with_dead: bool) -> Self {
-        let order = Order::of(cfg);
+        thread_local! {
+            static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+        }
         let n = table.len();
         const LIVE: u8 = 1;
         const DEAD: u8 = 2;
@@ -206,30 +209,25 @@ impl ScopeSets {
         const MUTATE: u8 = 8;
         const MAY_MUTATE: u8 = 16;
         let mut flags = vec![0u8; n];
-        for id in live_at_entry(cfg, table, &order) {
-            flags[id as usize] |= LIVE;
-        }
-        if with_dead {
-            for id in dead_at_exit(cfg, table, &order) {
-                flags[id as usize] |= DEAD;
+        SCRATCH.with_borrow_mut(|scratch| {
+            scratch.order.compute(cfg);
+            live_at_entry(cfg, table, scratch, |id| flags[id as usize] |= LIVE);
+            if with_dead {
+                dead_at_exit(cfg, table, scratch, |id| flags[id as usize] |= DEAD);
             }
-        }
-        let reachable_nodes = cfg
-            .nodes
-            .iter()
-            .zip(&order.reachable)
-            .filter_map(|(node, &reached)| reached.then_some(node));
-        for node in reachable_nodes {
-            for access in &node.accesses {
-                let flag = &mut flags[access.symbol as usize];
-                match access.kind {
-                    k if k.is_def() => *flag |= DEF,
-                    AccessKind::Mutate => *flag |= MUTATE,
-                    AccessKind::MayMutate => *flag |= MAY_MUTATE,
-                    _ => {}
+            let reachable = &scratch.order.reachable;
+            for (node, _) in cfg.nodes.iter().zip(reachable).filter(|(_, r)| **r) {
+                for access in &node.accesses {
+                    let flag = &mut flags[access.symbol as usize];
+                    match access.kind {
+                        k if k.is_def() => *flag |= DEF,
+                        AccessKind::Mutate => *flag |= MUTATE,
+                        AccessKind::MayMutate => *flag |= MAY_MUTATE,
+                        _ => {}
+                    }
                 }
             }
-        }
+        });
         // Sort the scope's symbols by name once; every set is then a filter.
         let mut by_name: Vec<SymId> = (0..n as SymId)
             .filter(|&i| flags[i as usize] != 0)

@@ -12,6 +12,7 @@ use super::ScopeBuilder;
 use crate::access::AccessKind;
 use crate::builtins::is_builtin;
 use crate::effects::{Effect, Target};
+use crate::symbol::Symbol;
 
 impl ScopeBuilder<'_> {
     pub(crate) fn call(&mut self, call: &ast::ExprCall) {
@@ -104,10 +105,10 @@ impl ScopeBuilder<'_> {
         args: &CallArgs,
         call: &ast::ExprCall,
     ) {
-        let mut changed: Vec<String> = Vec::new();
+        let mut changed: SmallVec<[Symbol; 2]> = SmallVec::new();
         for target in &effect.mutates {
             match target {
-                Target::Receiver => changed.extend(receiver.map(str::to_string)),
+                Target::Receiver => changed.extend(receiver.map(Symbol::from)),
                 Target::Arg(i) => changed.extend(args.positional.get(*i).cloned().flatten()),
                 Target::Keyword(k) => changed.extend(
                     args.keywords
@@ -128,7 +129,7 @@ impl ScopeBuilder<'_> {
                 .any(|k| k.name.as_deref() == Some(kw.as_str()) && k.truthy);
             if inplace {
                 let target = match receiver {
-                    Some(receiver) => Some(receiver.to_string()),
+                    Some(receiver) => Some(Symbol::from(receiver)),
                     None => args.positional.first().cloned().flatten(),
                 };
                 changed.extend(target);
@@ -178,7 +179,7 @@ impl ScopeBuilder<'_> {
 /// The symbols passed to a call.
 #[derive(Debug, Default)]
 struct CallArgs {
-    positional: SmallVec<[Option<String>; 4]>,
+    positional: SmallVec<[Option<Symbol>; 4]>,
     keywords: SmallVec<[KeywordArg; 2]>,
 }
 
@@ -188,7 +189,7 @@ struct KeywordArg {
     /// The keyword (`None` for `**kwargs`).
     name: Option<String>,
     /// The symbol passed, when it is a tracked path.
-    symbol: Option<String>,
+    symbol: Option<Symbol>,
     /// The value is the constant `True` (or a non-zero integer).
     truthy: bool,
 }

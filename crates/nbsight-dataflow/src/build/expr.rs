@@ -61,7 +61,7 @@ impl ScopeBuilder<'_> {
     /// Evaluates `expr` as a path and records `kind` for it (and `BaseRead`
     /// for the paths it is nested in). Returns the symbol when `expr` is a path
     /// this scope tracks; anything else is evaluated as a plain expression.
-    pub(crate) fn path(&mut self, expr: &Expr, kind: AccessKind) -> Option<String> {
+    pub(crate) fn path(&mut self, expr: &Expr, kind: AccessKind) -> Option<Symbol> {
         // The paths `expr` is nested in are read only to get to it.
         let symbol = self.path_base(expr, AccessKind::BaseRead)?;
         self.emit(&symbol, kind, expr.range());
@@ -70,7 +70,7 @@ impl ScopeBuilder<'_> {
 
     /// The symbol `expr` names, evaluating (and reading with `base_kind`) the
     /// paths it is nested in but not recording an access for `expr` itself.
-    pub(crate) fn path_base(&mut self, expr: &Expr, base_kind: AccessKind) -> Option<String> {
+    pub(crate) fn path_base(&mut self, expr: &Expr, base_kind: AccessKind) -> Option<Symbol> {
         match expr {
             Expr::Name(name) => {
                 let id = name.id.as_str();
@@ -82,11 +82,13 @@ impl ScopeBuilder<'_> {
                     self.escaping_reads.insert(Symbol::from(id));
                     return None;
                 }
-                self.tracks(id).then(|| id.to_string())
+                self.tracks(id).then(|| Symbol::from(id))
             }
             Expr::Attribute(attr) => {
-                let base = self.path(&attr.value, base_kind)?;
-                Some(format!("{base}.{}", attr.attr))
+                let mut path = self.path(&attr.value, base_kind)?;
+                path.push('.');
+                path.push_str(attr.attr.as_str());
+                Some(path)
             }
             Expr::Subscript(sub) => {
                 let base = self.path(&sub.value, base_kind);
@@ -94,11 +96,16 @@ impl ScopeBuilder<'_> {
                 if index.is_none() {
                     self.visit_expr(&sub.slice);
                 }
-                let base = base?;
-                Some(match index {
-                    Some(index) => format!("{base}[{index}]"),
-                    None => format!("{base}{ANY_INDEX}"),
-                })
+                let mut path = base?;
+                match index {
+                    Some(index) => {
+                        path.push('[');
+                        path.push_str(&index);
+                        path.push(']');
+                    }
+                    None => path.push_str(ANY_INDEX),
+                }
+                Some(path)
             }
             _ => {
                 self.visit_expr(expr);

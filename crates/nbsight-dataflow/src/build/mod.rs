@@ -104,6 +104,8 @@ pub(crate) struct ScopeBuilder<'c> {
     raise_targets: Vec<NodeId>,
     /// Replaces access ranges while walking code parsed out of a magic.
     range_override: Option<TextRange>,
+    /// The next access starts a statement appended to a block.
+    statement_start: bool,
     /// Name given to the next lambda (`f = lambda: ...`).
     lambda_name: Option<String>,
     pub(crate) functions: Vec<(String, FunctionSummary)>,
@@ -121,13 +123,14 @@ impl<'c> ScopeBuilder<'c> {
         let mut cfg = Cfg::new();
         let first = cfg.add_node(TextRange::default());
         cfg.add_edge(Cfg::ENTRY, first);
+        cfg.nodes[first].open = true;
         ScopeBuilder {
             ctx,
             kind,
             chain,
             qualname,
             cfg,
-            table: SymbolTable::with_capacity(32),
+            table: SymbolTable::with_capacity(16),
             current: first,
             conditional: 0,
             comprehension_locals: Vec::new(),
@@ -136,6 +139,7 @@ impl<'c> ScopeBuilder<'c> {
             loops: Vec::new(),
             raise_targets: Vec::new(),
             range_override: None,
+            statement_start: false,
             lambda_name: None,
             functions: Vec::new(),
             imports: BTreeSet::new(),
@@ -162,6 +166,21 @@ impl<'c> ScopeBuilder<'c> {
     /// Makes room for the nodes a body of this size usually needs.
     pub(crate) fn reserve(&mut self, body: &[Stmt]) {
         self.cfg.nodes.reserve(body.len() + 2);
+    }
+
+    /// Continues the current basic block with a simple statement, or starts
+    /// a new one. Inside `try` every statement gets its own node: an exception
+    /// after one statement must not look as if the next ones ran.
+    fn step(&mut self, range: TextRange) -> NodeId {
+        let current = self.current;
+        let node = &self.cfg.nodes[current];
+        if node.open && node.succ.is_empty() && self.raise_targets.is_empty() {
+            self.statement_start = true;
+            return current;
+        }
+        let node = self.begin(range);
+        self.cfg.nodes[node].open = true;
+        node
     }
 
     /// Starts a new node for a statement, reached from the current one.
@@ -226,9 +245,13 @@ impl<'c> ScopeBuilder<'c> {
         let symbol = self.table.intern(symbol);
         let range = self.range_override.unwrap_or(range);
         let current = self.current;
-        self.cfg.nodes[current].accesses.push(Access {
+        let node = &mut self.cfg.nodes[current];
+        let starts_statement =
+            std::mem::take(&mut self.statement_start) || node.accesses.is_empty();
+        node.accesses.push(Access {
             symbol,
             kind,
+            starts_statement,
             range,
         });
     }

@@ -24,11 +24,11 @@ impl ScopeBuilder<'_> {
     fn statement(&mut self, stmt: &Stmt) {
         match stmt {
             Stmt::Expr(s) => {
-                self.begin(s.range);
+                self.step(s.range);
                 self.visit_expr(&s.value);
             }
             Stmt::Assign(s) => {
-                self.begin(s.range);
+                self.step(s.range);
                 if let ([Expr::Name(target)], Expr::Lambda(_)) = (s.targets.as_slice(), &*s.value) {
                     self.lambda_name = Some(target.id.to_string());
                 }
@@ -39,13 +39,13 @@ impl ScopeBuilder<'_> {
                 }
             }
             Stmt::AugAssign(s) => {
-                self.begin(s.range);
+                self.step(s.range);
                 self.aug_target_load(&s.target);
                 self.visit_expr(&s.value);
                 self.store(&s.target);
             }
             Stmt::AnnAssign(s) => {
-                self.begin(s.range);
+                self.step(s.range);
                 if self.kind != ScopeKind::Function {
                     self.visit_annotation(&s.annotation);
                 }
@@ -62,17 +62,17 @@ impl ScopeBuilder<'_> {
                 }
             }
             Stmt::TypeAlias(s) => {
-                self.begin(s.range);
+                self.step(s.range);
                 self.store(&s.name);
             }
             Stmt::Delete(s) => {
-                self.begin(s.range);
+                self.step(s.range);
                 for target in &s.targets {
                     self.delete(target);
                 }
             }
             Stmt::Return(s) => {
-                self.begin(s.range);
+                self.step(s.range);
                 if let Some(value) = &s.value {
                     self.visit_expr(value);
                 }
@@ -81,7 +81,7 @@ impl ScopeBuilder<'_> {
                 self.unreachable();
             }
             Stmt::Raise(s) => {
-                self.begin(s.range);
+                self.step(s.range);
                 if let Some(exc) = &s.exc {
                     self.visit_expr(exc);
                 }
@@ -93,7 +93,7 @@ impl ScopeBuilder<'_> {
                 self.unreachable();
             }
             Stmt::Assert(s) => {
-                self.begin(s.range);
+                self.step(s.range);
                 self.visit_expr(&s.test);
                 if let Some(msg) = &s.msg {
                     self.conditional += 1;
@@ -102,7 +102,7 @@ impl ScopeBuilder<'_> {
                 }
             }
             Stmt::Import(_) | Stmt::ImportFrom(_) => {
-                self.begin(stmt.range());
+                self.step(stmt.range());
                 for binding in bindings_of(stmt) {
                     self.imports.insert(binding.imported.clone());
                     if binding.name != "*" && self.tracks(&binding.name) {
@@ -146,7 +146,7 @@ impl ScopeBuilder<'_> {
             Stmt::FunctionDef(def) => self.function_def(def),
             Stmt::ClassDef(class) => self.class_def(class),
             Stmt::IpyEscapeCommand(s) => {
-                self.begin(s.range);
+                self.step(s.range);
                 self.escape_statement(s);
             }
         }
@@ -354,7 +354,7 @@ impl ScopeBuilder<'_> {
     }
 
     fn function_def(&mut self, def: &ast::StmtFunctionDef) {
-        self.begin(def.range);
+        self.step(def.range);
         let type_params = type_param_names(def.type_params.as_deref());
         self.type_params.push(type_params.clone());
         for decorator in &def.decorator_list {
@@ -399,7 +399,7 @@ impl ScopeBuilder<'_> {
     }
 
     fn class_def(&mut self, class: &ast::StmtClassDef) {
-        self.begin(class.range);
+        self.step(class.range);
         let type_params = type_param_names(class.type_params.as_deref());
         for decorator in &class.decorator_list {
             self.visit_expr(&decorator.expression);

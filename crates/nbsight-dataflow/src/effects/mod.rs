@@ -52,13 +52,18 @@ pub struct Effects {
     /// Wildcard entries keyed by the text before the `*` (`numpy.`,
     /// `pandas.read_`).
     wildcards: FxHashMap<String, Effect>,
-    /// The distinct lengths of the keys of `wildcards`, longest first, so a
-    /// lookup probes each candidate prefix of a name once.
-    wildcard_lens: Vec<usize>,
+    /// The keys of `wildcards` grouped by their first dotted part (`numpy`),
+    /// longest first: a lookup only compares the prefixes of its own package.
+    wildcards_by_package: FxHashMap<String, Vec<String>>,
     /// Bare method names.
     methods: FxHashMap<String, Effect>,
     /// `alias -> module path`.
     aliases: FxHashMap<String, String>,
+}
+
+/// The first dotted part of a qualified name (`numpy` for `numpy.random.x`).
+fn package_of(qualified: &str) -> &str {
+    qualified.split('.').next().unwrap_or(qualified)
 }
 
 /// How many entries of each kind a knowledge base holds.
@@ -142,10 +147,17 @@ impl Effects {
         self.methods.extend(parsed.methods);
         if !parsed.wildcards.is_empty() {
             self.wildcards.extend(parsed.wildcards);
-            let mut lens: Vec<usize> = self.wildcards.keys().map(String::len).collect();
-            lens.sort_unstable_by(|a, b| b.cmp(a));
-            lens.dedup();
-            self.wildcard_lens = lens;
+            let mut by_package: FxHashMap<String, Vec<String>> = FxHashMap::default();
+            for prefix in self.wildcards.keys() {
+                by_package
+                    .entry(package_of(prefix).to_string())
+                    .or_default()
+                    .push(prefix.clone());
+            }
+            for prefixes in by_package.values_mut() {
+                prefixes.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+            }
+            self.wildcards_by_package = by_package;
         }
         Ok(())
     }
@@ -157,10 +169,11 @@ impl Effects {
         if let Some(effect) = self.functions.get(qualified) {
             return Some(effect);
         }
-        self.wildcard_lens
+        let prefixes = self.wildcards_by_package.get(package_of(qualified))?;
+        prefixes
             .iter()
-            .filter(|&&len| len < qualified.len() && qualified.is_char_boundary(len))
-            .find_map(|&len| self.wildcards.get(&qualified[..len]))
+            .find(|prefix| prefix.len() < qualified.len() && qualified.starts_with(prefix.as_str()))
+            .and_then(|prefix| self.wildcards.get(prefix))
     }
 
     /// The effect of the method with this bare name (`append`, `dropna`).

@@ -4,21 +4,20 @@
 //! allocation than in arithmetic.
 
 /// `rows` rows of `bits` bits each.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct BitMatrix {
     words: usize,
     data: Vec<u64>,
 }
 
 impl BitMatrix {
-    /// A matrix with every bit cleared (or set, with `full`).
-    pub fn new(rows: usize, bits: usize, full: bool) -> Self {
-        let words = bits.div_ceil(64);
+    /// Makes this `rows` x `bits`, every bit cleared (or set, with `full`),
+    /// reusing the allocation.
+    pub fn reset(&mut self, rows: usize, bits: usize, full: bool) {
+        self.words = bits.div_ceil(64);
         let fill = if full { u64::MAX } else { 0 };
-        BitMatrix {
-            words,
-            data: vec![fill; rows * words],
-        }
+        self.data.clear();
+        self.data.resize(rows * self.words, fill);
     }
 
     /// Words per row.
@@ -80,7 +79,8 @@ mod tests {
 
     #[test]
     fn rows_and_operations() {
-        let mut m = BitMatrix::new(3, 70, false);
+        let mut m = BitMatrix::default();
+        m.reset(3, 70, false);
         assert_eq!(m.words(), 2);
         insert(m.row_mut(1), 3);
         insert(m.row_mut(1), 69);
@@ -89,7 +89,8 @@ mod tests {
         assert_eq!(ones(m.row(2), 70).collect::<Vec<_>>(), vec![3, 69]);
         remove(m.row_mut(2), 3);
         assert_eq!(ones(m.row(2), 70).collect::<Vec<_>>(), vec![69]);
-        let full = BitMatrix::new(1, 70, true);
+        let mut full = BitMatrix::default();
+        full.reset(1, 70, true);
         assert_eq!(
             ones(full.row(0), 70).count(),
             70,

@@ -3,39 +3,65 @@
 //! statement that does not read them, so their value at the end does not depend
 //! on their value at the start.
 
-use super::Order;
-use super::bits::{self, BitMatrix};
+use super::Scratch;
+use super::bits;
 use crate::access::AccessKind;
 use crate::cfg::Cfg;
 use crate::symbol::{SymId, SymbolTable};
 
-/// The symbols dead at the normal exit of `cfg`, in id order (none when the
-/// exit is never reached normally).
-pub fn dead_at_exit(cfg: &Cfg, table: &SymbolTable, order: &Order) -> Vec<SymId> {
+/// Calls `dead` with each symbol dead at the normal exit of `cfg`, in id order
+/// (none when the exit is never reached normally). `scratch.order` must be the
+/// order of `cfg`.
+pub fn dead_at_exit(
+    cfg: &Cfg,
+    table: &SymbolTable,
+    scratch: &mut Scratch,
+    mut dead: impl FnMut(SymId),
+) {
     let n = table.len();
+    let Scratch {
+        order,
+        gen_sets,
+        states: dead_out,
+        row: dead_in,
+        ..
+    } = scratch;
     if !order.reachable[Cfg::EXIT] {
-        return Vec::new();
+        return;
     }
     let rows = cfg.len();
     // DEF[s] - USE[s] of each node.
-    let mut gen_sets = BitMatrix::new(rows, n, false);
+    gen_sets.reset(rows, n, false);
     for (id, node) in cfg.nodes.iter().enumerate() {
-        for access in &node.accesses {
-            if !access.kind.is_definite_write() {
-                continue;
+        // Statement by statement: the composition of `x -> (DEF - USE) | x`
+        // over a block is the union of the statements' DEF - USE.
+        let accesses = node.accesses.as_slice();
+        let mut start = 0;
+        while start < accesses.len() {
+            let end = accesses[start + 1..]
+                .iter()
+                .position(|a| a.starts_statement)
+                .map_or(accesses.len(), |p| start + 1 + p);
+            let statement = &accesses[start..end];
+            for access in statement {
+                if !access.kind.is_definite_write() {
+                    continue;
+                }
+                let read = statement.iter().any(|other| {
+                    other.kind == AccessKind::Read && table.related(other.symbol, access.symbol)
+                });
+                if !read {
+                    bits::insert(gen_sets.row_mut(id), access.symbol as usize);
+                }
             }
-            let read = node.accesses.iter().any(|other| {
-                other.kind == AccessKind::Read && table.related(other.symbol, access.symbol)
-            });
-            if !read {
-                bits::insert(gen_sets.row_mut(id), access.symbol as usize);
-            }
+            start = end;
         }
     }
 
-    let mut dead_out = BitMatrix::new(rows, n, true);
+    dead_out.reset(rows, n, true);
     dead_out.row_mut(Cfg::ENTRY).fill(0);
-    let mut dead_in = vec![0u64; dead_out.words()];
+    dead_in.clear();
+    dead_in.resize(dead_out.words(), 0);
     loop {
         let mut changed = false;
         for &node in &order.rpo {
@@ -44,11 +70,11 @@ pub fn dead_at_exit(cfg: &Cfg, table: &SymbolTable, order: &Order) -> Vec<SymId>
             }
             dead_in.fill(u64::MAX);
             for &pred in &cfg.nodes[node].pred {
-                bits::intersect_with(&mut dead_in, dead_out.row(pred));
+                bits::intersect_with(dead_in, dead_out.row(pred));
             }
-            bits::union_with(&mut dead_in, gen_sets.row(node));
-            if dead_in != dead_out.row(node) {
-                dead_out.row_mut(node).copy_from_slice(&dead_in);
+            bits::union_with(dead_in, gen_sets.row(node));
+            if order.acyclic || *dead_in != dead_out.row(node) {
+                dead_out.row_mut(node).copy_from_slice(dead_in);
                 changed = true;
             }
         }
@@ -56,7 +82,7 @@ pub fn dead_at_exit(cfg: &Cfg, table: &SymbolTable, order: &Order) -> Vec<SymId>
             break;
         }
     }
-    bits::ones(dead_out.row(Cfg::EXIT), n)
-        .map(|i| i as SymId)
-        .collect()
+    for i in bits::ones(dead_out.row(Cfg::EXIT), n) {
+        dead(i as SymId);
+    }
 }

@@ -1,19 +1,33 @@
 //! Liveness (Algorithm 1 of nbsafety, on accesses): the symbols whose value at
 //! the scope's entry may be read on some path before being rebound.
 
-use super::bits::{self, BitMatrix};
-use super::{Order, descendants};
+use super::Scratch;
+use super::bits;
 use crate::cfg::Cfg;
 use crate::symbol::{SymId, SymbolTable};
 
-/// The symbols live at the entry of `cfg`, in id order.
-pub fn live_at_entry(cfg: &Cfg, table: &SymbolTable, order: &Order) -> Vec<SymId> {
+/// Calls `live` with each symbol live at the entry of `cfg`, in id order.
+/// `scratch.order` must be the order of `cfg`.
+pub fn live_at_entry(
+    cfg: &Cfg,
+    table: &SymbolTable,
+    scratch: &mut Scratch,
+    mut live: impl FnMut(SymId),
+) {
     let n = table.len();
-    let nested = descendants(table);
     let rows = cfg.len();
+    scratch.compute_descendants(table);
+    let Scratch {
+        order,
+        gen_sets,
+        kills,
+        states: live_in,
+        row: out,
+        nested,
+    } = scratch;
     // gen/kill per node, from its accesses taken backwards.
-    let mut gen_sets = BitMatrix::new(rows, n, false);
-    let mut kills = BitMatrix::new(rows, n, false);
+    gen_sets.reset(rows, n, false);
+    kills.reset(rows, n, false);
     for (id, node) in cfg.nodes.iter().enumerate() {
         for access in node.accesses.iter().rev() {
             if access.kind.is_definite_write() {
@@ -29,18 +43,20 @@ pub fn live_at_entry(cfg: &Cfg, table: &SymbolTable, order: &Order) -> Vec<SymId
         }
     }
 
-    let mut live_in = BitMatrix::new(rows, n, false);
-    let mut out = vec![0u64; live_in.words()];
+    live_in.reset(rows, n, false);
+    out.clear();
+    out.resize(live_in.words(), 0);
     loop {
         let mut changed = false;
         for &node in order.rpo.iter().rev() {
             out.fill(0);
             for &succ in &cfg.nodes[node].succ {
-                bits::union_with(&mut out, live_in.row(succ));
+                bits::union_with(out, live_in.row(succ));
             }
-            bits::transfer(&mut out, kills.row(node), gen_sets.row(node));
-            if out != live_in.row(node) {
-                live_in.row_mut(node).copy_from_slice(&out);
+            bits::transfer(out, kills.row(node), gen_sets.row(node));
+            // Without loops one pass is exact: no need to look for changes.
+            if order.acyclic || *out != live_in.row(node) {
+                live_in.row_mut(node).copy_from_slice(out);
                 changed = true;
             }
         }
@@ -48,7 +64,7 @@ pub fn live_at_entry(cfg: &Cfg, table: &SymbolTable, order: &Order) -> Vec<SymId
             break;
         }
     }
-    bits::ones(live_in.row(Cfg::ENTRY), n)
-        .map(|i| i as SymId)
-        .collect()
+    for i in bits::ones(live_in.row(Cfg::ENTRY), n) {
+        live(i as SymId);
+    }
 }
