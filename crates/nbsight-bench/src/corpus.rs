@@ -8,45 +8,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use nbsight_notebook::load_ipynb_bytes;
 
-/// Every `.ipynb` file under `root` (recursively, symlinks not followed), plus a
-/// message for each directory that could not be read.
-pub fn find_notebooks(root: &Path) -> (Vec<PathBuf>, Vec<String>) {
-    let mut found = Vec::new();
-    let mut problems = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let entries = match fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(e) => {
-                problems.push(format!("{}: cannot read directory: {e}", dir.display()));
-                continue;
-            }
-        };
-        for entry in entries {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    problems.push(format!("{}: cannot read entry: {e}", dir.display()));
-                    continue;
-                }
-            };
-            let path = entry.path();
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => pending.push(path),
-                Ok(t) if t.is_file() && is_ipynb(&path) => found.push(path),
-                Ok(_) => {}
-                Err(e) => problems.push(format!("{}: {e}", path.display())),
-            }
-        }
-    }
-    found.sort();
-    (found, problems)
-}
-
-fn is_ipynb(path: &Path) -> bool {
-    path.extension().is_some_and(|ext| ext == "ipynb")
-}
-
 /// A notebook ready to be measured.
 #[derive(Debug)]
 pub struct Prepared {
@@ -80,24 +41,5 @@ impl Prepared {
     /// Bytes of Python source parsed per run.
     pub fn source_bytes(&self) -> usize {
         self.sources.iter().map(String::len).sum()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn recognises_ipynb_extension() {
-        assert!(is_ipynb(Path::new("a/b c.ipynb")));
-        assert!(!is_ipynb(Path::new("a/b.py")));
-        assert!(!is_ipynb(Path::new("ipynb")));
-    }
-
-    #[test]
-    fn missing_root_is_a_problem_not_a_panic() {
-        let (found, problems) = find_notebooks(Path::new("/nonexistent/nbsight-bench"));
-        assert!(found.is_empty());
-        assert_eq!(problems.len(), 1);
     }
 }

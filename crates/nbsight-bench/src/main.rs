@@ -25,7 +25,8 @@ use std::process::ExitCode;
 use clap::Parser;
 use nbsight_dataflow::Effects;
 
-use corpus::{Prepared, find_notebooks};
+use corpus::Prepared;
+use nbsight_notebook::find_notebooks;
 use report::{Format, Report, Row};
 
 /// Untimed runs of each phase before measuring a notebook.
@@ -67,7 +68,10 @@ fn main() -> ExitCode {
     let mut skipped = Vec::new();
     let mut paths = Vec::new();
     for dir in &dirs {
-        let (found, problems) = find_notebooks(dir);
+        let nbsight_notebook::Discovery {
+            notebooks: found,
+            problems,
+        } = find_notebooks(dir);
         paths.extend(found);
         skipped.extend(problems);
     }

@@ -2,9 +2,11 @@
 //! imported from them, so calls like `np.random.shuffle(x)` can be looked up in
 //! the library-effects knowledge base by their qualified name.
 
+use ruff_python_ast::Expr;
 use ruff_python_ast::name::Name;
 use ruff_python_ast::statement_visitor::{self, StatementVisitor};
-use ruff_python_ast::{Expr, ExprContext};
+
+use crate::scope::for_each_target_name;
 use ruff_python_ast::{ModModule, Stmt};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -124,15 +126,9 @@ impl ImportEnv {
 /// (compound statements entered, function and class bodies not).
 fn collect_assigned(body: &[Stmt], out: &mut FxHashSet<Name>) {
     fn targets(expr: &Expr, out: &mut FxHashSet<Name>) {
-        match expr {
-            Expr::Name(name) if name.ctx == ExprContext::Store => {
-                out.insert(name.id.clone());
-            }
-            Expr::Tuple(t) => t.elts.iter().for_each(|e| targets(e, out)),
-            Expr::List(l) => l.elts.iter().for_each(|e| targets(e, out)),
-            Expr::Starred(s) => targets(&s.value, out),
-            _ => {}
-        }
+        for_each_target_name(expr, &mut |name| {
+            out.insert(name.clone());
+        });
     }
     for stmt in body {
         match stmt {

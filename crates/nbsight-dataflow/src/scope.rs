@@ -263,6 +263,18 @@ impl<'a> Visitor<'a> for Collector {
     }
 }
 
+/// Calls `f` with every name an assignment target binds (`a, (b, *c)` gives
+/// `a`, `b`, `c`); attributes and subscripts bind no name.
+pub fn for_each_target_name(target: &Expr, f: &mut impl FnMut(&ruff_python_ast::name::Name)) {
+    match target {
+        Expr::Name(name) if name.ctx == ExprContext::Store => f(&name.id),
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| for_each_target_name(e, f)),
+        Expr::List(l) => l.elts.iter().for_each(|e| for_each_target_name(e, f)),
+        Expr::Starred(s) => for_each_target_name(&s.value, f),
+        _ => {}
+    }
+}
+
 /// The names a `match` pattern binds (its own level only; sub-patterns are
 /// reported when they are visited).
 pub fn pattern_bindings(pattern: &Pattern) -> Vec<&str> {

@@ -454,3 +454,26 @@ fn annotated_attribute_without_value_evaluates_the_object() {
     let s = summary("def fa():\n    obj2.attr: int\n");
     assert_eq!(s.functions["fa"].reads, set(&["obj2"]));
 }
+
+#[test]
+fn crabs_count_loop_under_plain_liveness() {
+    // seed-notes.md: plain liveness says `count` is live at entry (the
+    // first iteration's `i == 0` branch is not known to run). Settling it
+    // needs value feasibility, which the flow analysis adds on top.
+    let s = summary(
+        "for i in range(3):\n    if i == 0:\n        count = 0\n    else:\n        count = count + 1\n",
+    );
+    assert_eq!(s.uses, set(&["count"]));
+    assert_eq!(s.defs, set(&["count", "i"]));
+    assert!(
+        s.dead.is_empty(),
+        "the loop may run zero times for all we know here"
+    );
+}
+
+#[test]
+fn statements_in_one_block_keep_statement_level_dead() {
+    let s = summary("y = x\nx = 2\nz = 1\nz = z + y\n");
+    assert_eq!(s.uses, set(&["x"]));
+    assert_eq!(s.dead, set(&["x", "y", "z"]));
+}

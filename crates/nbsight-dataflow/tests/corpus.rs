@@ -2,23 +2,9 @@
 //! repository; skipped when absent) is analysed without a panic, and the
 //! analysis finds what real notebooks contain.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use nbsight_dataflow::{Effects, analyze_notebook};
-
-fn notebooks(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            notebooks(&path, out);
-        } else if path.extension().is_some_and(|e| e == "ipynb") {
-            out.push(path);
-        }
-    }
-}
 
 #[test]
 fn every_corpus_notebook_is_analysed() {
@@ -27,9 +13,7 @@ fn every_corpus_notebook_is_analysed() {
         eprintln!("corpus not found at {}; skipped", corpus.display());
         return;
     }
-    let mut paths = Vec::new();
-    notebooks(&corpus, &mut paths);
-    paths.sort();
+    let paths = nbsight_notebook::find_notebooks(&corpus).notebooks;
     let effects = Effects::builtin();
     let (mut analysed, mut cells, mut summarised, mut with_errors) = (0, 0, 0, 0);
     let mut uses = 0;

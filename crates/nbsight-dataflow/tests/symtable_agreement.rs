@@ -112,20 +112,6 @@ struct Tally {
     disagreements: Vec<Disagreement>,
 }
 
-fn notebooks(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            notebooks(&path, out);
-        } else if path.extension().is_some_and(|e| e == "ipynb") {
-            out.push(path);
-        }
-    }
-}
-
 /// The root names of symbols (`df` for `df.col`).
 fn roots<'a, S: AsRef<str> + 'a>(symbols: impl IntoIterator<Item = &'a S>) -> Names {
     symbols
@@ -518,10 +504,11 @@ fn show(names: &Names) -> String {
 fn function_and_cell_scopes_agree_with_python_symtable() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut paths = Vec::new();
-    notebooks(&manifest.join("../../tests/fixtures"), &mut paths);
+    paths
+        .extend(nbsight_notebook::find_notebooks(&manifest.join("../../tests/fixtures")).notebooks);
     let fixtures = paths.len();
     let corpus = manifest.join("../../../shared/corpus");
-    notebooks(&corpus, &mut paths);
+    paths.extend(nbsight_notebook::find_notebooks(&corpus).notebooks);
     paths.sort();
 
     let effects = Effects::builtin();

@@ -20,6 +20,7 @@
 mod assemble;
 mod cell;
 mod diagnostic;
+mod discover;
 mod error;
 mod form;
 mod ids;
@@ -33,6 +34,7 @@ mod percent;
 
 pub use cell::{Cell, CellKind, CellOrigin};
 pub use diagnostic::{Diagnostic, Severity};
+pub use discover::{Discovery, find_notebooks, is_ipynb};
 pub use error::LoadError;
 pub use form::{CellMagic, CodeForm, OpaqueReason};
 pub use ids::content_id;

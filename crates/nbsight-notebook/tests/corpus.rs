@@ -1,23 +1,9 @@
 //! Every `.ipynb` of the shared corpus (`../shared/corpus` beside the repository)
 //! loads without panicking and all its Python cells parse. Skipped when absent.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use nbsight_notebook::load_path;
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "ipynb") {
-            out.push(path);
-        }
-    }
-}
 
 #[test]
 fn corpus_notebooks_load_and_parse() {
@@ -25,9 +11,7 @@ fn corpus_notebooks_load_and_parse() {
     if !root.is_dir() {
         return;
     }
-    let mut paths = Vec::new();
-    collect(&root, &mut paths);
-    paths.sort();
+    let paths = nbsight_notebook::find_notebooks(&root).notebooks;
     let (mut loaded, mut failed, mut cells, mut python, mut with_errors, mut opaque) =
         (0, 0, 0, 0, 0, 0);
     for path in &paths {

@@ -4,9 +4,7 @@
 //! {"reads", "writes"}}, "errors": [{"line", "column", "message"}]}]}`, plus
 //! extra fields (`builtins`, `magics`, `has_outputs`, `opaque_reason`, ...).
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use nbsight_dataflow::{CellSummary, FunctionSummary, NotebookAnalysis, SymbolSet};
+use nbsight_dataflow::{CellSummary, NotebookAnalysis};
 use nbsight_notebook::{CellKind, CodeForm, Notebook};
 use serde::Serialize;
 
@@ -27,16 +25,11 @@ pub struct CellReport {
     pub id: String,
     pub kind: &'static str,
     pub execution_count: Option<i64>,
-    pub uses: SymbolSet,
-    pub defs: SymbolSet,
-    pub dead: SymbolSet,
-    pub mutated: SymbolSet,
-    pub may_mutate: SymbolSet,
-    pub imports: BTreeSet<String>,
-    pub functions: BTreeMap<String, FunctionSummary>,
+    /// `uses`, `defs`, `dead`, `mutated`, `may_mutate`, `imports`,
+    /// `functions`, `builtins`, `magics` (empty for cells not analysed).
+    #[serde(flatten)]
+    pub summary: CellSummary,
     pub errors: Vec<ErrorReport>,
-    pub builtins: SymbolSet,
-    pub magics: BTreeSet<String>,
     pub has_outputs: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cell_magic: Option<String>,
@@ -74,17 +67,6 @@ impl CellsReport {
                     .as_ref()
                     .map(|m| m.summary.clone())
                     .unwrap_or_default();
-                let CellSummary {
-                    uses,
-                    builtins,
-                    defs,
-                    dead,
-                    mutated,
-                    may_mutate,
-                    imports,
-                    functions,
-                    magics,
-                } = summary;
                 let (kind, opaque_reason, cell_magic) = match (&cell.kind, &cell.form) {
                     (CellKind::Markdown, _) => ("markdown", None, None),
                     (CellKind::Raw, _) => ("raw", None, None),
@@ -102,13 +84,7 @@ impl CellsReport {
                     id: cell.id.clone(),
                     kind,
                     execution_count: cell.execution_count,
-                    uses,
-                    defs,
-                    dead,
-                    mutated,
-                    may_mutate,
-                    imports,
-                    functions,
+                    summary,
                     errors: analysed
                         .errors
                         .iter()
@@ -118,8 +94,6 @@ impl CellsReport {
                             message: e.message.clone(),
                         })
                         .collect(),
-                    builtins,
-                    magics,
                     has_outputs: cell.has_outputs(),
                     cell_magic,
                     opaque_reason,

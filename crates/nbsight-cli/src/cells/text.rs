@@ -48,14 +48,14 @@ fn render_cell(out: &mut String, cell: &CellReport) {
             error.line, error.column, error.message
         );
     }
-    row(out, "uses", &cell.uses);
-    row(out, "defs", &cell.defs);
-    row(out, "dead", &cell.dead);
-    row(out, "mutated", &cell.mutated);
-    row(out, "may mutate", &cell.may_mutate);
-    row(out, "imports", &cell.imports);
-    row(out, "magics", &cell.magics);
-    for (name, function) in &cell.functions {
+    row(out, "uses", &cell.summary.uses);
+    row(out, "defs", &cell.summary.defs);
+    row(out, "dead", &cell.summary.dead);
+    row(out, "mutated", &cell.summary.mutated);
+    row(out, "may mutate", &cell.summary.may_mutate);
+    row(out, "imports", &cell.summary.imports);
+    row(out, "magics", &cell.summary.magics);
+    for (name, function) in &cell.summary.functions {
         let mut parts = Vec::new();
         for (label, set) in [
             ("reads", &function.reads),

@@ -4,13 +4,13 @@
 //! own scope) and lambdas (deferred bodies, summarised like functions).
 
 use ruff_python_ast::visitor::{self, Visitor};
-use ruff_python_ast::{self as ast, Expr, ExprContext};
+use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::Ranged;
 use rustc_hash::FxHashSet;
 
 use super::{ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
-use crate::scope::FunctionScope;
+use crate::scope::{FunctionScope, for_each_target_name};
 use crate::summarize::function_summary;
 use crate::symbol::{ANY_INDEX, Symbol, parent, python_str_repr};
 
@@ -116,10 +116,22 @@ impl ScopeBuilder<'_> {
 
     /// Binds an assignment target (`x`, `a.b`, `d['k']`, tuples, starred).
     pub(crate) fn store(&mut self, target: &Expr) {
+        let kind = self.write_kind();
+        self.bind_target(target, kind);
+    }
+
+    /// `del target`.
+    pub(crate) fn delete(&mut self, target: &Expr) {
+        self.bind_target(target, AccessKind::Delete);
+    }
+
+    /// Binds (`Write`/`MayWrite`) or unbinds (`Delete`) an assignment or `del`
+    /// target. Storing into `a.b` or `a[k]` also changes `a` in place; a
+    /// non-constant subscript only may bind.
+    fn bind_target(&mut self, target: &Expr, kind: AccessKind) {
         match target {
             Expr::Name(name) => {
                 if self.tracks(name.id.as_str()) {
-                    let kind = self.write_kind();
                     self.emit(name.id.as_str(), kind, name.range);
                 }
             }
@@ -130,44 +142,16 @@ impl ScopeBuilder<'_> {
                 let kind = if symbol.ends_with(ANY_INDEX) {
                     AccessKind::MayWrite
                 } else {
-                    self.write_kind()
+                    kind
                 };
                 self.emit(&symbol, kind, target.range());
                 if let Some(object) = parent(&symbol) {
                     self.emit_mutation(object, AccessKind::Mutate, target.range());
                 }
             }
-            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.store(e)),
-            Expr::List(l) => l.elts.iter().for_each(|e| self.store(e)),
-            Expr::Starred(s) => self.store(&s.value),
-            other => self.visit_expr(other),
-        }
-    }
-
-    /// `del target`.
-    pub(crate) fn delete(&mut self, target: &Expr) {
-        match target {
-            Expr::Name(name) => {
-                if self.tracks(name.id.as_str()) {
-                    self.emit(name.id.as_str(), AccessKind::Delete, name.range);
-                }
-            }
-            Expr::Attribute(_) | Expr::Subscript(_) => {
-                let Some(symbol) = self.path_base(target, AccessKind::BaseRead) else {
-                    return;
-                };
-                let kind = if symbol.ends_with(ANY_INDEX) {
-                    AccessKind::MayWrite
-                } else {
-                    AccessKind::Delete
-                };
-                self.emit(&symbol, kind, target.range());
-                if let Some(object) = parent(&symbol) {
-                    self.emit_mutation(object, AccessKind::Mutate, target.range());
-                }
-            }
-            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.delete(e)),
-            Expr::List(l) => l.elts.iter().for_each(|e| self.delete(e)),
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.bind_target(e, kind)),
+            Expr::List(l) => l.elts.iter().for_each(|e| self.bind_target(e, kind)),
+            Expr::Starred(s) => self.bind_target(&s.value, kind),
             other => self.visit_expr(other),
         }
     }
@@ -192,7 +176,9 @@ impl ScopeBuilder<'_> {
     fn comprehension(&mut self, generators: &[ast::Comprehension], elts: &[&Expr]) {
         let mut locals = FxHashSet::default();
         for generator in generators {
-            collect_target_names(&generator.target, &mut locals);
+            for_each_target_name(&generator.target, &mut |name| {
+                locals.insert(name.to_string());
+            });
         }
         let mut generators = generators.iter();
         let Some(first) = generators.next() else {
@@ -288,17 +274,5 @@ fn constant_index(slice: &Expr) -> Option<String> {
         Expr::BooleanLiteral(b) => Some(if b.value { "True" } else { "False" }.to_string()),
         Expr::NoneLiteral(_) => Some("None".to_string()),
         _ => None,
-    }
-}
-
-fn collect_target_names(target: &Expr, names: &mut FxHashSet<String>) {
-    match target {
-        Expr::Name(name) if name.ctx == ExprContext::Store => {
-            names.insert(name.id.to_string());
-        }
-        Expr::Tuple(t) => t.elts.iter().for_each(|e| collect_target_names(e, names)),
-        Expr::List(l) => l.elts.iter().for_each(|e| collect_target_names(e, names)),
-        Expr::Starred(s) => collect_target_names(&s.value, names),
-        _ => {}
     }
 }

@@ -8,7 +8,7 @@ use rustc_hash::FxHashSet;
 
 use super::{LoopTargets, ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
-use crate::cfg::Cfg;
+use crate::cfg::{Cfg, NodeId};
 use crate::imports::bindings_of;
 use crate::scope::{FunctionScope, pattern_bindings};
 use crate::summarize::{class_exports, function_summary};
@@ -187,18 +187,9 @@ impl ScopeBuilder<'_> {
         let head = self.begin(s.test.range());
         self.visit_expr(&s.test);
         let exit = self.cfg.add_node(TextRange::default());
-        self.loops.push(LoopTargets { head, exit });
-        self.visit_body(&s.body);
-        let body_end = self.current;
-        self.cfg.add_edge(body_end, head);
-        self.loops.pop();
-        self.current = head;
+        self.loop_body(head, exit, &s.body);
         if !is_always_true(&s.test) {
-            let else_start = self.join(&[head]);
-            self.enter(else_start);
-            self.visit_body(&s.orelse);
-            let current = self.current;
-            self.cfg.add_edge(current, exit);
+            self.loop_else(head, exit, &s.orelse);
         }
         self.current = exit;
     }
@@ -211,17 +202,28 @@ impl ScopeBuilder<'_> {
         self.current = head;
         self.begin(s.target.range());
         self.store(&s.target);
+        self.loop_body(head, exit, &s.body);
+        self.loop_else(head, exit, &s.orelse);
+        self.current = exit;
+    }
+
+    /// A loop body from the current node, looping back to `head`; `break`
+    /// goes to `exit`, `continue` to `head`.
+    fn loop_body(&mut self, head: NodeId, exit: NodeId, body: &[Stmt]) {
         self.loops.push(LoopTargets { head, exit });
-        self.visit_body(&s.body);
+        self.visit_body(body);
         let body_end = self.current;
         self.cfg.add_edge(body_end, head);
         self.loops.pop();
+    }
+
+    /// A loop's `else`, run when the loop ends without `break`.
+    fn loop_else(&mut self, head: NodeId, exit: NodeId, orelse: &[Stmt]) {
         let else_start = self.join(&[head]);
         self.enter(else_start);
-        self.visit_body(&s.orelse);
+        self.visit_body(orelse);
         let current = self.current;
         self.cfg.add_edge(current, exit);
-        self.current = exit;
     }
 
     fn try_statement(&mut self, s: &ast::StmtTry) {
