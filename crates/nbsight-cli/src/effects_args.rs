@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use nbsight_dataflow::Effects;
+use nbsight_dataflow::effects::{EFFECTS_ENV_VAR, paths_from_env_value};
 
 /// Options selecting the library-effects knowledge base.
 #[derive(Debug, Args)]
@@ -20,12 +21,8 @@ pub struct EffectsArgs {
 impl EffectsArgs {
     /// The built-in knowledge base with the user's files merged in.
     pub fn load(&self) -> anyhow::Result<Effects> {
-        let mut files: Vec<PathBuf> = std::env::var_os("NBSIGHT_EFFECTS")
-            .map(|v| {
-                std::env::split_paths(&v)
-                    .filter(|p| !p.as_os_str().is_empty())
-                    .collect()
-            })
+        let mut files: Vec<PathBuf> = std::env::var_os(EFFECTS_ENV_VAR)
+            .map(|value| paths_from_env_value(&value))
             .unwrap_or_default();
         files.extend(self.files.iter().cloned());
         Effects::with_user_files(&files).context("cannot load the library-effects files")

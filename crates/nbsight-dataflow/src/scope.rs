@@ -82,11 +82,6 @@ impl ScopeChain {
         }
     }
 
-    /// `true` at module level (or in a class body at module level).
-    pub fn is_module(&self) -> bool {
-        self.innermost.is_none()
-    }
-
     /// Resolves a name as Python does for code in the innermost scope.
     pub fn resolve(&self, name: &str) -> Resolution {
         let mut link = self.innermost.as_deref();

@@ -71,7 +71,7 @@ pub fn analyze_module(body: &[Stmt], ctx: Context<'_>, captured: Option<&str>) -
         builder.bind_at_end(name);
     }
     let builder = builder.finish();
-    let sets = ScopeSets::of(&builder.cfg, &builder.table, NEEDS_DEAD);
+    let sets = ScopeSets::of(&builder.cfg, &builder.table, Dead::Compute);
 
     let mut summary = CellSummary {
         imports: builder.imports,
@@ -114,7 +114,7 @@ pub(crate) fn function_summary(
         Some(expr) => builder.build_expr(expr),
         None => builder.build(body),
     };
-    let sets = ScopeSets::of(&builder.cfg, &builder.table, !NEEDS_DEAD);
+    let sets = ScopeSets::of(&builder.cfg, &builder.table, Dead::Skip);
     let mut summary = FunctionSummary {
         reads: sets
             .live
@@ -162,7 +162,7 @@ pub(crate) fn class_exports(
     let mut builder = ScopeBuilder::new(ctx, kind, chain, qualname);
     builder.type_params.push(type_params);
     let builder = builder.build(body);
-    let sets = ScopeSets::of(&builder.cfg, &builder.table, NEEDS_DEAD);
+    let sets = ScopeSets::of(&builder.cfg, &builder.table, Dead::Compute);
     let outside = |s: &Symbol| !bound.contains(root(s));
     let mut reads = sets.live;
     reads.extend(builder.escaping_reads);
@@ -183,8 +183,13 @@ pub(crate) fn class_exports(
     }
 }
 
-/// Passed to [`ScopeSets::of`] where the DEAD set is used.
-const NEEDS_DEAD: bool = true;
+/// Whether [`ScopeSets::of`] runs the DEAD analysis (function summaries do
+/// not use it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dead {
+    Compute,
+    Skip,
+}
 
 /// The sets every scope summary is made of.
 struct ScopeSets {
@@ -196,9 +201,7 @@ struct ScopeSets {
 }
 
 impl ScopeSets {
-    /// `with_dead`: run the DEAD analysis too (function summaries do not
-    /// need it).
-    fn of(cfg: &Cfg, table: &SymbolTable, with_dead: bool) -> Self {
+    fn of(cfg: &Cfg, table: &SymbolTable, dead: Dead) -> Self {
         thread_local! {
             static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
         }
@@ -212,7 +215,7 @@ impl ScopeSets {
         SCRATCH.with_borrow_mut(|scratch| {
             scratch.order.compute(cfg);
             live_at_entry(cfg, table, scratch, |id| flags[id as usize] |= LIVE);
-            if with_dead {
+            if dead == Dead::Compute {
                 dead_at_exit(cfg, table, scratch, |id| flags[id as usize] |= DEAD);
             }
             let reachable = &scratch.order.reachable;

@@ -74,15 +74,17 @@ impl ScopeBuilder<'_> {
         match expr {
             Expr::Name(name) => {
                 let id = name.id.as_str();
+                if !self.tracks(id) {
+                    return None;
+                }
                 if let ScopeKind::Class { bound } = &self.kind
                     && !self.comprehension_locals.is_empty()
                     && bound.contains(id)
-                    && self.tracks(id)
                 {
                     self.escaping_reads.insert(Symbol::from(id));
                     return None;
                 }
-                self.tracks(id).then(|| Symbol::from(id))
+                Some(Symbol::from(id))
             }
             Expr::Attribute(attr) => {
                 let mut path = self.path(&attr.value, base_kind)?;
