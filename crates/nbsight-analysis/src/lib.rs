@@ -7,5 +7,18 @@ pub mod rules;
 pub use finding::{Finding, Severity};
 pub use rules::{Rule, RuleSet, UnknownSelector};
 pub mod check;
+pub mod domain;
+pub mod engine;
+pub mod impact;
+pub mod leakage;
+pub mod transformer;
+pub mod model;
+pub mod program;
+pub mod rerun;
+pub mod state;
+pub mod whatif;
+pub mod vars;
 
 pub use check::check_notebook;
+pub use state::{History, NotebookState};
+pub use whatif::{Event, WhatIfError, WhatIfOptions, WhatIfReport, what_if};

@@ -15,10 +15,12 @@ pub enum Rule {
     MultiTestLeakage,
     IsolatedCell,
     UnusedDefinition,
+    /// What-if only: a cell could read a stale value after the event.
+    StaleStateRisk,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 7] = [
+    pub const ALL: [Rule; 8] = [
         Rule::UndefinedOnRunAll,
         Rule::StaleSavedOutput,
         Rule::PreprocessingLeakage,
@@ -26,6 +28,7 @@ impl Rule {
         Rule::MultiTestLeakage,
         Rule::IsolatedCell,
         Rule::UnusedDefinition,
+        Rule::StaleStateRisk,
     ];
 
     /// The stable code. `NBS0xx` Run-All and state rules, `NBS1xx` leakage,
@@ -39,6 +42,7 @@ impl Rule {
             Rule::MultiTestLeakage => "NBS103",
             Rule::IsolatedCell => "NBS201",
             Rule::UnusedDefinition => "NBS202",
+            Rule::StaleStateRisk => "NBS003",
         }
     }
 
@@ -52,6 +56,7 @@ impl Rule {
             Rule::MultiTestLeakage => "multi-test-leakage",
             Rule::IsolatedCell => "isolated-cell",
             Rule::UnusedDefinition => "unused-definition",
+            Rule::StaleStateRisk => "stale-state-risk",
         }
     }
 
@@ -75,6 +80,9 @@ impl Rule {
             }
             Rule::IsolatedCell => "A cell neither reads nor provides anything other cells use",
             Rule::UnusedDefinition => "A name is defined but no later cell reads it",
+            Rule::StaleStateRisk => {
+                "(whatif only) After the event, running a cell before the cell it depends on reads a stale value"
+            }
         }
     }
 
@@ -82,6 +90,7 @@ impl Rule {
         match self {
             Rule::UndefinedOnRunAll => Severity::Error,
             Rule::StaleSavedOutput
+            | Rule::StaleStateRisk
             | Rule::PreprocessingLeakage
             | Rule::OverlapLeakage
             | Rule::MultiTestLeakage => Severity::Warning,
@@ -91,7 +100,12 @@ impl Rule {
 
     /// On unless the user deselects it.
     pub fn enabled_by_default(self) -> bool {
-        self.severity() != Severity::Info
+        self.severity() != Severity::Info && self.is_check_rule()
+    }
+
+    /// Reported by `nbsight check` (the others only by `nbsight whatif`).
+    pub fn is_check_rule(self) -> bool {
+        self != Rule::StaleStateRisk
     }
 
     pub fn from_name(name: &str) -> Option<Rule> {

@@ -12,6 +12,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod cells;
+mod check;
 mod effects_args;
 
 use std::process::ExitCode;
@@ -30,6 +31,9 @@ struct Cli {
 enum Command {
     /// Show what every cell reads, writes, mutates and imports.
     Cells(cells::CellsArgs),
+    /// Check notebooks for hidden-state and data-leakage problems (exit 1 when
+    /// something is found).
+    Check(check::CheckArgs),
 }
 
 /// How a command ended.
@@ -44,6 +48,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Cells(args) => cells::run(&args),
+        Command::Check(args) => check::run(&args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -3,7 +3,7 @@
 //! A cell that does not parse gets its syntax errors and no summary; the other
 //! cells are analysed all the same.
 
-use nbsight_notebook::{CodeForm, Notebook, ParsedCell, SyntaxIssue};
+use nbsight_notebook::{Cell, CodeForm, Notebook, ParsedCell, SyntaxIssue};
 
 use crate::build::Context;
 use crate::effects::Effects;
@@ -53,18 +53,11 @@ pub fn analyze_notebook(notebook: &Notebook, effects: &Effects) -> NotebookAnaly
                 errors: parsed.errors,
                 module: None,
             },
-            Some(parsed) => {
-                let captured = capture_variable(&cell.form);
-                let ctx = Context {
-                    source: parsed.source(),
-                    ..ctx
-                };
-                CellAnalysis {
-                    index: cell.index,
-                    errors: Vec::new(),
-                    module: Some(analyze_module(&parsed.module.body, ctx, captured)),
-                }
-            }
+            Some(parsed) => CellAnalysis {
+                index: cell.index,
+                errors: Vec::new(),
+                module: Some(analyze_cell(cell, &parsed, ctx)),
+            },
             None => CellAnalysis {
                 index: cell.index,
                 errors: Vec::new(),
@@ -73,6 +66,16 @@ pub fn analyze_notebook(notebook: &Notebook, effects: &Effects) -> NotebookAnaly
         })
         .collect();
     NotebookAnalysis { cells, imports }
+}
+
+/// Analyses one parsed Python cell (`ctx.source` is replaced by the parsed
+/// text).
+pub fn analyze_cell(cell: &Cell, parsed: &ParsedCell, ctx: Context<'_>) -> ModuleAnalysis {
+    let ctx = Context {
+        source: parsed.source(),
+        ..ctx
+    };
+    analyze_module(&parsed.module.body, ctx, capture_variable(&cell.form))
 }
 
 /// The variable `%%capture [options] out` stores the cell's output in.

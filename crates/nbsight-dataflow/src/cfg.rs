@@ -6,6 +6,7 @@ use ruff_text_size::TextRange;
 use smallvec::SmallVec;
 
 use crate::access::Access;
+use crate::call_site::CallSite;
 
 /// Index of a node in a [`Cfg`].
 pub type NodeId = usize;
@@ -29,6 +30,8 @@ pub struct Node {
 #[derive(Debug, Clone)]
 pub struct Cfg {
     pub nodes: Vec<Node>,
+    /// Calls with an ML or I/O role, in evaluation order.
+    pub calls: Vec<CallSite>,
 }
 
 impl Cfg {
@@ -43,6 +46,7 @@ impl Cfg {
     pub fn new() -> Self {
         Cfg {
             nodes: vec![Node::default(), Node::default(), Node::default()],
+            calls: Vec::new(),
         }
     }
 

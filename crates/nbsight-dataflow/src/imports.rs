@@ -77,7 +77,7 @@ pub fn bindings_of(stmt: &Stmt) -> Vec<ImportBinding> {
 /// The import bindings of a whole notebook: name -> qualified path. Built from
 /// every import statement of every cell (at any depth); when a name is imported
 /// twice differently, the first one seen wins.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ImportEnv {
     names: FxHashMap<String, String>,
     /// Names some cell binds at module level other than by importing them.

@@ -11,6 +11,7 @@
 pub mod access;
 pub mod build;
 pub mod builtins;
+pub mod call_site;
 pub mod cell;
 pub mod cfg;
 pub mod effects;
@@ -22,7 +23,8 @@ pub mod symbol;
 pub mod symbol_set;
 
 pub use build::{Context, FunctionSummary};
-pub use cell::{CellAnalysis, NotebookAnalysis, analyze_notebook};
+pub use call_site::{CallSite, Operand};
+pub use cell::{CellAnalysis, NotebookAnalysis, analyze_cell, analyze_notebook};
 pub use effects::Effects;
 pub use imports::ImportEnv;
 pub use summarize::{CellSummary, ModuleAnalysis, analyze_module};

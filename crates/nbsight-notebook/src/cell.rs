@@ -4,7 +4,8 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::form::CodeForm;
+use crate::form::{CodeForm, classify};
+use crate::language::Language;
 use crate::magic::{blank_cell_magic, uncomment_percent_magics};
 use crate::parse::{ParsedCell, parse_python};
 
@@ -57,6 +58,34 @@ pub struct Cell {
 }
 
 impl Cell {
+    /// A code cell with `source` that has never run (an inserted cell), at
+    /// position `index` of a notebook in `language`.
+    pub fn new_code(index: usize, source: &str, language: &Language) -> Cell {
+        Cell {
+            index,
+            id: crate::ids::content_id(CellKind::Code, source),
+            id_from_file: false,
+            kind: CellKind::Code,
+            source: source.to_string(),
+            execution_count: None,
+            output_count: 0,
+            form: classify(CellKind::Code, source, language, false),
+            origin: CellOrigin::Ipynb,
+        }
+    }
+
+    /// This cell with its source replaced (an edit): same id and position,
+    /// form recomputed; saved count and outputs kept (they belong to the old
+    /// source until it runs).
+    pub fn edited(&self, source: &str, language: &Language) -> Cell {
+        Cell {
+            source: source.to_string(),
+            form: classify(self.kind, source, language, false),
+            origin: CellOrigin::Ipynb,
+            ..self.clone()
+        }
+    }
+
     /// Does the cell have saved outputs?
     pub fn has_outputs(&self) -> bool {
         self.output_count > 0

@@ -1,16 +1,19 @@
 //! Calls and their effects: a call on an imported module's function is looked
 //! up by qualified name, a method call by method name, in the library-effects
 //! knowledge base; what the entry says is changed becomes a `Mutate` access; a
-//! method nobody knows makes its receiver `MayMutate`.
+//! method nobody knows makes its receiver `MayMutate`. Calls whose entry has
+//! roles are recorded as [`CallSite`]s for the leakage analysis.
 
+use compact_str::CompactString;
 use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr};
-use ruff_text_size::Ranged;
+use ruff_text_size::{Ranged, TextRange};
 use smallvec::SmallVec;
 
 use super::ScopeBuilder;
 use crate::access::AccessKind;
 use crate::builtins::is_builtin;
+use crate::call_site::{CallSite, Operand};
 use crate::effects::{Effect, Target};
 use crate::symbol::Symbol;
 
@@ -25,14 +28,17 @@ impl ScopeBuilder<'_> {
                     let args = self.arguments(&call.arguments);
                     if let Some(effect) = self.ctx.effects.function(&qualified) {
                         self.apply(effect, None, &args, call);
+                        self.record(effect, &qualified, false, Operand::Other(TextRange::default()), args, call);
                     }
                     return;
                 }
                 let receiver = self.path(&attr.value, AccessKind::Read);
+                let receiver_operand = self.operand(&attr.value, receiver.clone());
                 let args = self.arguments(&call.arguments);
                 match (self.ctx.effects.method(attr.attr.as_str()), receiver) {
                     (Some(effect), receiver) => {
                         self.apply(effect, receiver.as_deref(), &args, call);
+                        self.record(effect, attr.attr.as_str(), true, receiver_operand, args, call);
                     }
                     (None, Some(receiver)) => {
                         self.emit_mutation(&receiver, AccessKind::MayMutate, call.range());
@@ -49,14 +55,66 @@ impl ScopeBuilder<'_> {
                     None => None,
                 };
                 let args = self.arguments(&call.arguments);
-                if let Some(effect) = qualified.and_then(|q| self.ctx.effects.function(&q)) {
+                if let Some(qualified) = qualified
+                    && let Some(effect) = self.ctx.effects.function(&qualified)
+                {
                     self.apply(effect, None, &args, call);
+                    self.record(effect, &qualified, false, Operand::Other(TextRange::default()), args, call);
                 }
             }
             func => {
                 self.visit_expr(func);
                 self.arguments(&call.arguments);
             }
+        }
+    }
+
+    /// Records a call whose entry has roles.
+    fn record(
+        &mut self,
+        effect: &Effect,
+        callee: &str,
+        method: bool,
+        receiver: Operand,
+        args: CallArgs,
+        call: &ast::ExprCall,
+    ) {
+        if effect.roles.is_empty() {
+            return;
+        }
+        let current = self.current;
+        let site = CallSite {
+            node: current,
+            at: self.cfg.nodes[current].accesses.len() as u32,
+            new_statement: self.statement_start,
+            callee: CompactString::from(callee),
+            method,
+            roles: effect.roles.iter().copied().collect(),
+            receiver,
+            first_str: args.first_str,
+            args: args.positional_operands,
+            keywords: args
+                .keywords
+                .into_iter()
+                .map(|kw| (kw.name.map(CompactString::from), kw.operand))
+                .collect(),
+            range: self.range_override.unwrap_or(call.range()),
+        };
+        self.cfg.calls.push(site);
+    }
+
+    /// What `expr` (just evaluated) denotes as a call operand: its path, the
+    /// recorded call it starts with (`f(x)`, `f(x).values`), or other code.
+    fn operand(&self, expr: &Expr, symbol: Option<Symbol>) -> Operand {
+        if let Some(symbol) = symbol {
+            return Operand::Symbol(symbol);
+        }
+        let range = expr.range();
+        match self.cfg.calls.last() {
+            Some(last) if last.range.start() == range.start() && range.contains_range(last.range) => {
+                Operand::Call(self.cfg.calls.len() as u32 - 1)
+            }
+            _ => Operand::Other(range),
         }
     }
 
@@ -74,6 +132,12 @@ impl ScopeBuilder<'_> {
                     None
                 }
             };
+            if args.positional.is_empty()
+                && let Expr::StringLiteral(literal) = arg
+            {
+                args.first_str = Some(CompactString::from(literal.value.to_str()));
+            }
+            args.positional_operands.push(self.operand(arg, symbol.clone()));
             args.positional.push(symbol);
         }
         for keyword in &arguments.keywords {
@@ -88,10 +152,12 @@ impl ScopeBuilder<'_> {
             };
             let name = keyword.arg.as_ref().map(|a| a.to_string());
             let truthy = is_true_constant(&keyword.value);
+            let operand = self.operand(&keyword.value, symbol.clone());
             args.keywords.push(KeywordArg {
                 name,
                 symbol,
                 truthy,
+                operand,
             });
         }
         args
@@ -180,6 +246,10 @@ impl ScopeBuilder<'_> {
 #[derive(Debug, Default)]
 struct CallArgs {
     positional: SmallVec<[Option<Symbol>; 4]>,
+    /// The positional arguments as call operands.
+    positional_operands: SmallVec<[Operand; 3]>,
+    /// The first positional argument when it is a string literal.
+    first_str: Option<CompactString>,
     keywords: SmallVec<[KeywordArg; 2]>,
 }
 
@@ -192,6 +262,7 @@ struct KeywordArg {
     symbol: Option<Symbol>,
     /// The value is the constant `True` (or a non-zero integer).
     truthy: bool,
+    operand: Operand,
 }
 
 fn is_true_constant(expr: &Expr) -> bool {

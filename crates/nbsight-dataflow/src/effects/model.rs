@@ -168,6 +168,13 @@ impl fmt::Display for Returns {
 }
 
 /// The part a call plays in an ML pipeline or in the notebook's I/O.
+///
+/// Most roles describe what the call itself does (`fit`, `split`,
+/// `read-file`). Four describe the object a constructor builds, so that an
+/// analysis can follow it to its later method calls: `transformer`,
+/// `sampler` and `pipeline` are only on constructors, and `cross-validate`
+/// is on functions that cross-validate when called and on constructors of
+/// estimators whose `fit` cross-validates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
     /// Learns parameters from data (`fit`).
@@ -176,14 +183,28 @@ pub enum Role {
     FitTransform,
     /// Applies learned parameters to data (`transform`).
     Transform,
+    /// Constructs a transformer: an object whose `fit` learns statistics from
+    /// data that its `transform` later applies (`transformer`), e.g.
+    /// `StandardScaler()`, `PCA()`, `TfidfVectorizer()`.
+    Transformer,
     /// Splits data into train and test parts (`split`).
     Split,
+    /// Fits and evaluates on folds of the data it is given
+    /// (`cross-validate`): `cross_val_score(...)`, or the constructor of an
+    /// estimator whose `fit` does so (`GridSearchCV(...)`, `RidgeCV()`).
+    CrossValidate,
     /// Predicts from a fitted model (`predict`).
     Predict,
     /// Scores or evaluates predictions (`evaluate`).
     Evaluate,
     /// Over- or under-samples data (`resample`).
     Resample,
+    /// Constructs a sampler whose `fit_resample` over- or under-samples data
+    /// (`sampler`), e.g. imbalanced-learn's `SMOTE()`.
+    Sampler,
+    /// Constructs a pipeline or composite of estimators, whose `fit` fits
+    /// each step on the data it is given (`pipeline`).
+    Pipeline,
     /// Reads a file or other external resource (`read-file`).
     ReadFile,
     /// Writes a file (`write-file`).
@@ -200,14 +221,18 @@ pub enum Role {
 
 impl Role {
     /// Every variant, in declaration order.
-    pub const ALL: [Role; 13] = [
+    pub const ALL: [Role; 17] = [
         Role::Fit,
         Role::FitTransform,
         Role::Transform,
+        Role::Transformer,
         Role::Split,
+        Role::CrossValidate,
         Role::Predict,
         Role::Evaluate,
         Role::Resample,
+        Role::Sampler,
+        Role::Pipeline,
         Role::ReadFile,
         Role::WriteFile,
         Role::DeleteFile,
@@ -222,10 +247,14 @@ impl Role {
             Role::Fit => "fit",
             Role::FitTransform => "fit-transform",
             Role::Transform => "transform",
+            Role::Transformer => "transformer",
             Role::Split => "split",
+            Role::CrossValidate => "cross-validate",
             Role::Predict => "predict",
             Role::Evaluate => "evaluate",
             Role::Resample => "resample",
+            Role::Sampler => "sampler",
+            Role::Pipeline => "pipeline",
             Role::ReadFile => "read-file",
             Role::WriteFile => "write-file",
             Role::DeleteFile => "delete-file",

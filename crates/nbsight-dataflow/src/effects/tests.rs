@@ -92,6 +92,18 @@ fn builtin_entries_are_consistent() {
             !(effect.has_role(Role::GlobalRandom) && effect.has_role(Role::SeedRandom)),
             "`{name}` both seeds and draws"
         );
+        // Roles describing the object a constructor builds are on pure
+        // function entries only.
+        if [Role::Transformer, Role::Sampler, Role::Pipeline]
+            .into_iter()
+            .any(|role| effect.has_role(role))
+        {
+            assert!(
+                !effects.methods.contains_key(name),
+                "method `{name}` has a constructor role"
+            );
+            assert!(effect.is_pure(), "constructor `{name}` mutates");
+        }
     }
 }
 
@@ -710,7 +722,21 @@ fn sklearn_entries() {
     assert!(function(&e, "sklearn.model_selection.cross_val_score").is_pure());
     assert!(function(&e, "sklearn.model_selection.GridSearchCV").is_pure());
     assert!(function(&e, "sklearn.preprocessing.StandardScaler").is_pure());
-    assert!(function(&e, "sklearn.decomposition.PCA").roles.is_empty());
+    assert_eq!(
+        function(&e, "sklearn.decomposition.PCA").roles,
+        vec![Role::Transformer]
+    );
+    // models and other constructors keep the pure `sklearn.*` entry
+    assert!(
+        function(&e, "sklearn.linear_model.LogisticRegression")
+            .roles
+            .is_empty()
+    );
+    assert!(
+        function(&e, "sklearn.ensemble.RandomForestClassifier")
+            .roles
+            .is_empty()
+    );
     assert!(function(&e, "sklearn.metrics.accuracy_score").has_role(Role::Evaluate));
     assert!(!function(&e, "sklearn.metrics.pairwise.rbf_kernel").has_role(Role::Evaluate));
     assert!(function(&e, "sklearn.utils.resample").has_role(Role::Resample));
@@ -770,4 +796,468 @@ fn deep_learning_entries() {
     assert!(method(&e, "add").mutates_receiver());
     assert!(method(&e, "evaluate").has_role(Role::Evaluate));
     assert!(method(&e, "zero_").mutates_receiver());
+}
+
+// ---- ML roles of constructors and cross-validation -------------------------------
+
+/// The entry of `name` is its own exact entry, not a wildcard's, and it is a
+/// pure constructor or function (no mutation, no `inplace` switch).
+fn exact_pure_function<'a>(effects: &'a Effects, name: &str) -> &'a Effect {
+    let found = function(effects, name);
+    let exact = effects
+        .functions
+        .get(name)
+        .unwrap_or_else(|| panic!("no exact entry for `{name}`"));
+    assert!(
+        std::ptr::eq(found, exact),
+        "`{name}` resolves to a wildcard"
+    );
+    assert!(found.is_pure(), "`{name}` is not pure");
+    found
+}
+
+#[test]
+fn new_roles_parse_and_print() {
+    for (text, role) in [
+        ("transformer", Role::Transformer),
+        ("cross-validate", Role::CrossValidate),
+        ("sampler", Role::Sampler),
+        ("pipeline", Role::Pipeline),
+    ] {
+        assert_eq!(text.parse::<Role>(), Ok(role));
+        assert_eq!(role.to_string(), text);
+        assert!(Role::ALL.contains(&role));
+    }
+    let mut effects = Effects::empty();
+    let text = "[functions]\n\"a.B\" = { roles = [\"transformer\", \"cross-validate\", \"sampler\", \"pipeline\"] }\n";
+    assert!(effects.merge_toml(text, "t").is_ok());
+    assert_eq!(function(&effects, "a.B").roles.len(), 4);
+}
+
+#[test]
+fn transformer_constructors() {
+    let e = builtin();
+    for name in [
+        "sklearn.preprocessing.StandardScaler",
+        "sklearn.preprocessing.MinMaxScaler",
+        "sklearn.preprocessing.MaxAbsScaler",
+        "sklearn.preprocessing.RobustScaler",
+        "sklearn.preprocessing.Normalizer",
+        "sklearn.preprocessing.QuantileTransformer",
+        "sklearn.preprocessing.PowerTransformer",
+        "sklearn.preprocessing.OneHotEncoder",
+        "sklearn.preprocessing.OrdinalEncoder",
+        "sklearn.preprocessing.LabelEncoder",
+        "sklearn.preprocessing.LabelBinarizer",
+        "sklearn.preprocessing.MultiLabelBinarizer",
+        "sklearn.preprocessing.PolynomialFeatures",
+        "sklearn.preprocessing.KBinsDiscretizer",
+        "sklearn.preprocessing.Binarizer",
+        "sklearn.preprocessing.FunctionTransformer",
+        "sklearn.preprocessing.SplineTransformer",
+        "sklearn.preprocessing.TargetEncoder",
+        "sklearn.impute.SimpleImputer",
+        "sklearn.impute.KNNImputer",
+        "sklearn.impute.IterativeImputer",
+        "sklearn.impute.MissingIndicator",
+        "sklearn.feature_selection.SelectKBest",
+        "sklearn.feature_selection.SelectPercentile",
+        "sklearn.feature_selection.VarianceThreshold",
+        "sklearn.feature_selection.RFE",
+        "sklearn.feature_selection.RFECV",
+        "sklearn.feature_selection.SelectFromModel",
+        "sklearn.feature_selection.SequentialFeatureSelector",
+        "sklearn.feature_selection.GenericUnivariateSelect",
+        "sklearn.feature_selection.SelectFpr",
+        "sklearn.feature_selection.SelectFdr",
+        "sklearn.feature_selection.SelectFwe",
+        "sklearn.decomposition.PCA",
+        "sklearn.decomposition.TruncatedSVD",
+        "sklearn.decomposition.KernelPCA",
+        "sklearn.decomposition.IncrementalPCA",
+        "sklearn.decomposition.NMF",
+        "sklearn.decomposition.FastICA",
+        "sklearn.decomposition.FactorAnalysis",
+        "sklearn.decomposition.LatentDirichletAllocation",
+        "sklearn.decomposition.SparsePCA",
+        "sklearn.decomposition.DictionaryLearning",
+        "sklearn.feature_extraction.text.CountVectorizer",
+        "sklearn.feature_extraction.text.TfidfVectorizer",
+        "sklearn.feature_extraction.text.TfidfTransformer",
+        "sklearn.feature_extraction.text.HashingVectorizer",
+        "sklearn.feature_extraction.DictVectorizer",
+        "sklearn.manifold.TSNE",
+        "sklearn.manifold.Isomap",
+        "sklearn.manifold.LocallyLinearEmbedding",
+        "sklearn.manifold.MDS",
+        "sklearn.manifold.SpectralEmbedding",
+        "sklearn.random_projection.GaussianRandomProjection",
+        "sklearn.random_projection.SparseRandomProjection",
+        "sklearn.compose.ColumnTransformer",
+        "umap.UMAP",
+        "tensorflow.keras.preprocessing.text.Tokenizer",
+        "keras.preprocessing.text.Tokenizer",
+    ] {
+        let effect = exact_pure_function(&e, name);
+        assert!(effect.has_role(Role::Transformer), "{name}");
+        assert!(
+            !effect.has_role(Role::Fit),
+            "{name}: a constructor fits nothing"
+        );
+    }
+    // a wildcard for a package of transformers
+    let encoder = function(&e, "category_encoders.TargetEncoder");
+    assert!(encoder.is_pure() && encoder.has_role(Role::Transformer));
+    // functions of the same modules are not constructors
+    assert!(!function(&e, "sklearn.preprocessing.scale").has_role(Role::Transformer));
+    assert!(!function(&e, "sklearn.preprocessing.normalize").has_role(Role::Transformer));
+    assert!(!function(&e, "sklearn.preprocessing.label_binarize").has_role(Role::Transformer));
+    // stateless transformers say so
+    assert!(
+        function(&e, "sklearn.feature_extraction.text.HashingVectorizer")
+            .note
+            .as_deref()
+            .is_some_and(|note| note.contains("stateless"))
+    );
+}
+
+#[test]
+fn cross_validate_replaces_evaluate_and_predict() {
+    let e = builtin();
+    for name in [
+        "sklearn.model_selection.cross_val_score",
+        "sklearn.model_selection.cross_validate",
+        "sklearn.model_selection.cross_val_predict",
+        "sklearn.model_selection.learning_curve",
+        "sklearn.model_selection.validation_curve",
+        "sklearn.model_selection.permutation_test_score",
+        "sklearn.cross_validation.cross_val_score",
+        "sklearn.cross_validation.cross_val_predict",
+        "sklearn.cross_validation.permutation_test_score",
+        "sklearn.learning_curve.learning_curve",
+        "sklearn.learning_curve.validation_curve",
+        "xgboost.cv",
+        "lightgbm.cv",
+        "catboost.cv",
+    ] {
+        let effect = exact_pure_function(&e, name);
+        assert_eq!(effect.roles, vec![Role::CrossValidate], "{name}");
+        assert!(!effect.has_role(Role::Evaluate), "{name}");
+        assert!(!effect.has_role(Role::Predict), "{name}");
+    }
+    for name in [
+        "sklearn.model_selection.GridSearchCV",
+        "sklearn.model_selection.RandomizedSearchCV",
+        "sklearn.model_selection.HalvingGridSearchCV",
+        "sklearn.model_selection.HalvingRandomSearchCV",
+        "sklearn.grid_search.GridSearchCV",
+        "sklearn.grid_search.RandomizedSearchCV",
+        "sklearn.linear_model.LogisticRegressionCV",
+        "sklearn.linear_model.RidgeCV",
+        "sklearn.linear_model.LassoCV",
+        "sklearn.linear_model.ElasticNetCV",
+        "sklearn.linear_model.LarsCV",
+        "sklearn.linear_model.LassoLarsCV",
+        "sklearn.linear_model.RidgeClassifierCV",
+    ] {
+        let effect = exact_pure_function(&e, name);
+        assert_eq!(effect.roles, vec![Role::CrossValidate], "{name}");
+    }
+    let rfecv = function(&e, "sklearn.feature_selection.RFECV");
+    assert!(rfecv.has_role(Role::CrossValidate) && rfecv.has_role(Role::Transformer));
+    // the metrics keep `evaluate`; the splitters keep `split`
+    assert!(!function(&e, "sklearn.metrics.f1_score").has_role(Role::CrossValidate));
+    assert!(!function(&e, "sklearn.model_selection.KFold").has_role(Role::CrossValidate));
+}
+
+#[test]
+fn samplers_and_resampling() {
+    let e = builtin();
+    for name in [
+        "imblearn.over_sampling.SMOTE",
+        "imblearn.over_sampling.ADASYN",
+        "imblearn.over_sampling.RandomOverSampler",
+        "imblearn.over_sampling.BorderlineSMOTE",
+        "imblearn.over_sampling.SVMSMOTE",
+        "imblearn.under_sampling.RandomUnderSampler",
+        "imblearn.under_sampling.NearMiss",
+        "imblearn.under_sampling.TomekLinks",
+        "imblearn.combine.SMOTEENN",
+        "imblearn.combine.SMOTETomek",
+        "imblearn.FunctionSampler",
+    ] {
+        let effect = function(&e, name);
+        assert!(effect.is_pure(), "{name}");
+        assert_eq!(effect.roles, vec![Role::Sampler], "{name}");
+    }
+    // models of imblearn.ensemble are not samplers
+    assert!(
+        function(&e, "imblearn.ensemble.BalancedRandomForestClassifier")
+            .roles
+            .is_empty()
+    );
+    let fit_resample = method(&e, "fit_resample");
+    assert!(fit_resample.has_role(Role::Resample) && fit_resample.mutates_receiver());
+    let resample = function(&e, "sklearn.utils.resample");
+    assert!(resample.has_role(Role::Resample) && resample.is_pure());
+    assert!(function(&e, "imblearn.datasets.make_imbalance").has_role(Role::Resample));
+    // pandas' time resampling is not the ML role
+    assert!(method(&e, "resample").roles.is_empty());
+    for name in ["flow", "flow_from_directory", "flow_from_dataframe"] {
+        let effect = method(&e, name);
+        assert!(
+            effect.has_role(Role::Resample) && effect.is_pure(),
+            "{name}"
+        );
+    }
+    assert!(method(&e, "flow_from_directory").has_role(Role::ReadFile));
+}
+
+#[test]
+fn pipeline_constructors() {
+    let e = builtin();
+    for name in [
+        "sklearn.pipeline.Pipeline",
+        "sklearn.pipeline.make_pipeline",
+        "imblearn.pipeline.Pipeline",
+        "imblearn.pipeline.make_pipeline",
+    ] {
+        let effect = exact_pure_function(&e, name);
+        assert_eq!(effect.roles, vec![Role::Pipeline], "{name}");
+    }
+    for name in [
+        "sklearn.compose.ColumnTransformer",
+        "sklearn.compose.make_column_transformer",
+        "sklearn.pipeline.FeatureUnion",
+        "sklearn.pipeline.make_union",
+    ] {
+        let effect = exact_pure_function(&e, name);
+        assert!(effect.has_role(Role::Pipeline), "{name}");
+        assert!(effect.has_role(Role::Transformer), "{name}");
+    }
+    assert!(
+        function(&e, "sklearn.compose.make_column_selector")
+            .roles
+            .is_empty()
+    );
+}
+
+// ---- in-place operations, views, files and random state --------------------------
+
+#[test]
+fn inplace_and_always_mutating_methods() {
+    let e = builtin();
+    for name in [
+        "dropna",
+        "fillna",
+        "drop",
+        "rename",
+        "reset_index",
+        "set_index",
+        "sort_values",
+        "sort_index",
+        "replace",
+        "drop_duplicates",
+        "interpolate",
+        "where",
+        "mask",
+        "clip",
+        "query",
+        "eval",
+        "set_axis",
+        "rename_axis",
+        "bfill",
+        "ffill",
+    ] {
+        let effect = method(&e, name);
+        assert_eq!(effect.inplace.as_deref(), Some("inplace"), "{name}");
+        assert!(!effect.mutates_receiver(), "{name}");
+        assert_eq!(effect.returns, Returns::Fresh, "{name}");
+    }
+    let astype = method(&e, "astype");
+    assert!(astype.is_pure() && astype.returns == Returns::Fresh);
+    for name in [
+        "update",
+        "insert",
+        "pop",
+        "append",
+        "extend",
+        "clear",
+        "sort",
+        "shuffle",
+        "fill",
+        "resize",
+        "put",
+        "itemset",
+        "setflags",
+        "setdefault",
+        "add",
+        "discard",
+        "remove",
+        "__setitem__",
+    ] {
+        let effect = method(&e, name);
+        assert!(effect.mutates_receiver(), "{name}");
+        assert!(effect.inplace.is_none(), "{name}");
+    }
+    assert!(method(&e, "append").note.is_some());
+    assert!(method(&e, "shuffle").mutates.contains(&Target::Arg(0)));
+    // pandas' `.at` indexer shares the name of ufunc.at: no method entry
+    assert!(e.method("at").is_none());
+}
+
+#[test]
+fn numpy_in_place_functions_and_views() {
+    let e = builtin();
+    for name in [
+        "numpy.copyto",
+        "numpy.put",
+        "numpy.place",
+        "numpy.putmask",
+        "numpy.fill_diagonal",
+        "numpy.random.shuffle",
+    ] {
+        let effect = function(&e, name);
+        assert_eq!(effect.mutates, vec![Target::Arg(0)], "{name}");
+        assert_eq!(effect.returns, Returns::Nothing, "{name}");
+    }
+    assert!(function(&e, "numpy.random.shuffle").has_role(Role::GlobalRandom));
+    for name in [
+        "numpy.reshape",
+        "numpy.ravel",
+        "numpy.transpose",
+        "numpy.swapaxes",
+        "numpy.squeeze",
+        "numpy.expand_dims",
+    ] {
+        let effect = function(&e, name);
+        assert_eq!(effect.returns, Returns::View, "{name}");
+        assert!(effect.is_pure(), "{name}");
+    }
+    for name in [
+        "reshape",
+        "ravel",
+        "transpose",
+        "swapaxes",
+        "squeeze",
+        "view",
+        "to_numpy",
+    ] {
+        let effect = method(&e, name);
+        assert_eq!(effect.returns, Returns::View, "{name}");
+        assert!(effect.is_pure(), "{name}");
+    }
+    assert!(method(&e, "to_numpy").note.is_some());
+}
+
+#[test]
+fn file_roles() {
+    let e = builtin();
+    let read = [
+        "builtins.open",
+        "pandas.read_csv",
+        "pandas.read_json",
+        "numpy.load",
+        "numpy.loadtxt",
+        "numpy.genfromtxt",
+        "pickle.load",
+        "joblib.load",
+        "json.load",
+    ];
+    let write = [
+        "numpy.save",
+        "numpy.savez",
+        "numpy.savetxt",
+        "os.makedirs",
+        "os.mkdir",
+        "shutil.copy",
+        "shutil.copyfile",
+        "pickle.dump",
+        "joblib.dump",
+        "json.dump",
+        "matplotlib.pyplot.savefig",
+    ];
+    let delete = ["os.remove", "os.unlink", "os.rmdir", "shutil.rmtree"];
+    let write_and_delete = ["os.rename", "os.replace", "shutil.move"];
+    for name in read {
+        assert!(function(&e, name).has_role(Role::ReadFile), "{name}");
+    }
+    for name in write {
+        assert!(function(&e, name).has_role(Role::WriteFile), "{name}");
+    }
+    for name in delete {
+        assert!(function(&e, name).has_role(Role::DeleteFile), "{name}");
+    }
+    for name in write_and_delete {
+        let effect = function(&e, name);
+        assert!(
+            effect.has_role(Role::WriteFile) && effect.has_role(Role::DeleteFile),
+            "{name}"
+        );
+    }
+    assert!(
+        function(&e, "builtins.open")
+            .note
+            .as_deref()
+            .is_some_and(|note| note.contains("mode"))
+    );
+    for name in ["read_text", "read_bytes"] {
+        assert!(method(&e, name).has_role(Role::ReadFile), "{name}");
+    }
+    for name in [
+        "write_text",
+        "write_bytes",
+        "mkdir",
+        "savefig",
+        "to_csv",
+        "to_excel",
+        "to_parquet",
+        "to_pickle",
+        "to_json",
+        "to_feather",
+        "to_hdf",
+        "to_orc",
+    ] {
+        assert!(method(&e, name).has_role(Role::WriteFile), "{name}");
+    }
+    for name in ["to_excel", "to_pickle", "to_feather", "to_hdf", "savefig"] {
+        assert_eq!(method(&e, name).returns, Returns::Nothing, "{name}");
+    }
+    assert!(method(&e, "unlink").has_role(Role::DeleteFile));
+    // `rename` follows pandas (df.rename(columns=...)); Path.rename is in the note
+    let rename = method(&e, "rename");
+    assert!(rename.roles.is_empty());
+    assert!(
+        rename
+            .note
+            .as_deref()
+            .is_some_and(|note| note.contains("pathlib"))
+    );
+}
+
+#[test]
+fn random_state_roles() {
+    let e = builtin();
+    for name in [
+        "numpy.random.seed",
+        "random.seed",
+        "tensorflow.random.set_seed",
+        "torch.manual_seed",
+        "torch.random.manual_seed",
+    ] {
+        let effect = function(&e, name);
+        assert!(effect.has_role(Role::SeedRandom), "{name}");
+        assert!(!effect.has_role(Role::GlobalRandom), "{name}");
+    }
+    for name in [
+        "numpy.random.rand",
+        "numpy.random.randint",
+        "numpy.random.choice",
+        "numpy.random.permutation",
+        "random.random",
+        "random.choice",
+        "random.sample",
+    ] {
+        assert!(function(&e, name).has_role(Role::GlobalRandom), "{name}");
+    }
 }

@@ -1,0 +1,98 @@
+//! Abstract domains (NBLyzer sec. 3.2): a lattice with join and widening, a
+//! transfer function per statement, the propagation condition φ between cells
+//! and the seeding of an event's source cell. Domains combine as products
+//! (`(A, B)`), which run together in one pass; the engine knows nothing else
+//! about them, so a new domain needs no change to it.
+
+use std::fmt::Debug;
+
+use crate::model::{CellInfo, NotebookModel};
+use crate::program::{Program, Stmt};
+use crate::rules::Rule;
+use crate::vars::VarSet;
+
+/// A problem a domain finds while interpreting a statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alarm {
+    pub rule: Rule,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+/// Where a statement is being interpreted.
+#[derive(Debug, Clone, Copy)]
+pub struct StmtCtx<'a> {
+    pub model: &'a NotebookModel,
+    /// The cell's index in the notebook.
+    pub cell: usize,
+    pub program: &'a Program,
+    /// The statement's block is inside a loop.
+    pub in_loop: bool,
+}
+
+/// Collects alarms when `on` (the final pass after a fixpoint).
+#[derive(Debug, Default)]
+pub struct Alarms {
+    pub on: bool,
+    pub list: Vec<Alarm>,
+}
+
+impl Alarms {
+    pub fn push(&mut self, alarm: Alarm) {
+        if self.on && !self.list.iter().any(|a| a.rule == alarm.rule && a.line == alarm.line) {
+            self.list.push(alarm);
+        }
+    }
+}
+
+/// An abstract domain.
+pub trait Domain: Clone + Debug {
+    /// The lattice order: `self ⊑ other`.
+    fn leq(&self, other: &Self) -> bool;
+    /// `self := self ⊔ other`.
+    fn join(&mut self, other: &Self);
+    /// `self := previous ∇ self`, for domains of unbounded height; finite
+    /// domains keep the default (a join).
+    fn widen(&mut self, previous: &Self) {
+        self.join(previous);
+    }
+    /// Interprets one statement.
+    fn transfer(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms);
+    /// φ(σ, pre(c)): does the state propagate to `cell`?
+    fn phi(&self, cell: &CellInfo) -> bool;
+    /// Marks what an event's source cell changes, after it ran (`extra`: more
+    /// variables the event changes, e.g. what the old version of an edited
+    /// cell wrote).
+    fn seed(&mut self, _cell: &CellInfo, _extra: &VarSet) {}
+}
+
+impl<A: Domain, B: Domain> Domain for (A, B) {
+    fn leq(&self, other: &Self) -> bool {
+        self.0.leq(&other.0) && self.1.leq(&other.1)
+    }
+
+    fn join(&mut self, other: &Self) {
+        self.0.join(&other.0);
+        self.1.join(&other.1);
+    }
+
+    fn widen(&mut self, previous: &Self) {
+        self.0.widen(&previous.0);
+        self.1.widen(&previous.1);
+    }
+
+    fn transfer(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
+        self.0.transfer(stmt, ctx, alarms);
+        self.1.transfer(stmt, ctx, alarms);
+    }
+
+    fn phi(&self, cell: &CellInfo) -> bool {
+        self.0.phi(cell) || self.1.phi(cell)
+    }
+
+    fn seed(&mut self, cell: &CellInfo, extra: &VarSet) {
+        self.0.seed(cell, extra);
+        self.1.seed(cell, extra);
+    }
+}

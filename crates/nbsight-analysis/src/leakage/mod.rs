@@ -1,0 +1,587 @@
+//! The ML data-leakage domain (NBLyzer sec. 4.2, made precise). Each variable
+//! maps to what its data went through ([`value::Val`]): statistics fitted
+//! before a split (the seed's *reset* rule, driven by the knowledge base's
+//! `fit-transform`/`transformer` roles), resampling before a split, the side of
+//! a split (`split` role), the model it is or comes from (`fit`). Everything
+//! else propagates with a join over what a statement reads (the seed prints a
+//! meet; see seed-notes). At a `predict`/`evaluate` sink the model's training
+//! data and the test data are compared:
+//! - both carry the same `Fitted` tag → preprocessing leakage;
+//! - both carry the same `Resampled` tag → overlap leakage;
+//! - the same test split evaluates a second model (or a model trained in a
+//!   loop) → multi-test leakage.
+//!
+//! Cross-validation (`cross-validate` role) on data with `Fitted`/`Resampled`
+//! tags leaks too; a `Pipeline` fitted inside it does not.
+//!
+//! φ = pre(c) ≠ ∅ ∧ pre(c) ⊆ bound variables (seed sec. 4.2.1).
+
+pub mod value;
+
+use nbsight_dataflow::effects::Role;
+use smallvec::SmallVec;
+
+use crate::domain::{Alarm, Alarms, Domain, StmtCtx};
+use crate::model::{CellInfo, NotebookModel};
+use crate::program::{Call, Op, Stmt, WriteKind};
+use crate::rules::Rule;
+use crate::vars::{self, Var, VarSet};
+use value::{Side, Site, Tag, Val, kind, site, site_call, site_cell};
+
+/// A trained model: the data it was trained on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Trained {
+    site: Site,
+    data: Val,
+    in_loop: bool,
+}
+
+/// The leakage state.
+#[derive(Debug, Clone, Default)]
+pub struct Leak {
+    /// The notebook has calls with ML roles; otherwise only `bound` is kept.
+    active: bool,
+    /// Variables bound on the path (for φ).
+    bound: VarSet,
+    /// Variables with a non-empty value, sorted by variable.
+    vals: Vec<(Var, Val)>,
+    /// Models trained, sorted by site.
+    trained: Vec<Trained>,
+    /// For each test split, the models evaluated on it (sorted).
+    evals: Vec<(Site, SmallVec<[Site; 2]>)>,
+}
+
+impl Leak {
+    /// The initial state for `model`'s notebook.
+    pub fn new(model: &NotebookModel) -> Self {
+        let active = model.code_cells().any(|c| {
+            c.program()
+                .is_some_and(|p| p.calls.iter().any(|call| call.roles.iter().any(|r| is_ml(*r))))
+        });
+        Leak {
+            active,
+            ..Leak::default()
+        }
+    }
+
+    /// Variables bound on the path.
+    pub fn bound(&self) -> &VarSet {
+        &self.bound
+    }
+
+    /// Whether the notebook has anything this domain looks at.
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+
+    fn get(&self, v: Var) -> Option<&Val> {
+        self.vals
+            .binary_search_by_key(&v, |(k, _)| *k)
+            .ok()
+            .map(|i| &self.vals[i].1)
+    }
+
+    fn set(&mut self, v: Var, val: Val) {
+        match self.vals.binary_search_by_key(&v, |(k, _)| *k) {
+            Ok(i) if val.is_empty() => {
+                self.vals.remove(i);
+            }
+            Ok(i) => self.vals[i].1 = val,
+            Err(_) if val.is_empty() => {}
+            Err(i) => self.vals.insert(i, (v, val)),
+        }
+    }
+
+    fn join_into(&mut self, v: Var, val: &Val) {
+        let mut joined = self.get(v).cloned().unwrap_or_default();
+        joined.join(val);
+        self.set(v, joined);
+    }
+
+    fn value_of(&self, op: &Op, results: &[Val], first_call: u32) -> Val {
+        match op {
+            Op::Var(v) => self.get(*v).cloned().unwrap_or_default(),
+            Op::Call(c) => results
+                .get((c - first_call) as usize)
+                .cloned()
+                .unwrap_or_default(),
+            Op::Reads(vs) => {
+                let mut val = Val::default();
+                for v in vs {
+                    if let Some(x) = self.get(*v) {
+                        val.join(x);
+                    }
+                }
+                val
+            }
+        }
+    }
+
+    fn trained(&self, site: Site) -> Option<&Trained> {
+        self.trained
+            .binary_search_by_key(&site, |t| t.site)
+            .ok()
+            .map(|i| &self.trained[i])
+    }
+
+    fn train(&mut self, site: Site, data: Val, in_loop: bool) {
+        let trained = Trained {
+            site,
+            data: data.data(),
+            in_loop,
+        };
+        match self.trained.binary_search_by_key(&site, |t| t.site) {
+            Ok(i) => {
+                let old = &mut self.trained[i];
+                old.data.join(&trained.data);
+                old.in_loop |= in_loop;
+            }
+            Err(i) => self.trained.insert(i, trained),
+        }
+    }
+
+    /// Records that `model` was evaluated on test split `split`; returns the
+    /// models evaluated on it so far.
+    fn evaluated(&mut self, split: Site, model: Site) -> usize {
+        let i = match self.evals.binary_search_by_key(&split, |(s, _)| *s) {
+            Ok(i) => i,
+            Err(i) => {
+                self.evals.insert(i, (split, SmallVec::new()));
+                i
+            }
+        };
+        let models = &mut self.evals[i].1;
+        if let Err(at) = models.binary_search(&model) {
+            models.insert(at, model);
+        }
+        models.len()
+    }
+
+    /// Interprets one call; returns the value of its result.
+    fn call(
+        &mut self,
+        call: &Call,
+        here: Site,
+        data: Val,
+        recv: Val,
+        ctx: &StmtCtx<'_>,
+        alarms: &mut Alarms,
+    ) -> Val {
+        let receiver_var = match (&call.receiver, call.method) {
+            (Op::Var(v), true) => Some(*v),
+            _ => None,
+        };
+        if !call.method && is_constructor(call) {
+            let mut k = 0;
+            for (role, bit) in [
+                (Role::Transformer, kind::TRANSFORMER),
+                (Role::Sampler, kind::SAMPLER),
+                (Role::Pipeline, kind::PIPELINE),
+                (Role::CrossValidate, kind::CV),
+            ] {
+                if call.has(role) {
+                    k |= bit;
+                }
+            }
+            return Val {
+                tags: SmallVec::new(),
+                kind: k,
+            };
+        }
+        if call.has(Role::CrossValidate) {
+            self.cross_validated(call, &data, ctx, alarms);
+            return Val::default();
+        }
+        if call.has(Role::Split) && !call.method {
+            return data.data();
+        }
+        if call.has(Role::Resample) {
+            let mut res = data.data();
+            if !data.is_split() {
+                res.add(Tag::Resampled(here));
+            }
+            return res;
+        }
+        if call.has(Role::FitTransform) {
+            let mut res = data.data();
+            if !data.is_split() {
+                res.add(Tag::Fitted(here));
+                if let Some(v) = receiver_var {
+                    let mut fitted = recv.clone();
+                    fitted.add(Tag::Fitted(here));
+                    self.set(v, fitted);
+                }
+            }
+            return res;
+        }
+        if call.has(Role::Fit) {
+            if call.method && recv.kind & kind::TRANSFORMER != 0 {
+                let mut fitted = recv.clone();
+                if !data.is_split() {
+                    fitted.add(Tag::Fitted(here));
+                }
+                if let Some(v) = receiver_var {
+                    self.set(v, fitted.clone());
+                }
+                return fitted;
+            }
+            if recv.kind & kind::SAMPLER != 0 {
+                return recv;
+            }
+            if recv.kind & kind::CV != 0 {
+                self.cross_validated(call, &data, ctx, alarms);
+            }
+            if call.has(Role::Predict) {
+                // fit_predict: clustering or outlier detection on the data.
+                let mut res = data.data();
+                res.add(Tag::Model(here));
+                return res;
+            }
+            self.train(here, data, ctx.in_loop);
+            let mut model = Val {
+                tags: SmallVec::new(),
+                kind: recv.kind,
+            };
+            model.add(Tag::Model(here));
+            if let Some(v) = receiver_var {
+                self.set(v, model.clone());
+            }
+            return model;
+        }
+        if call.has(Role::Transform) {
+            let mut res = data.data();
+            for tag in recv.leaky() {
+                res.add(tag);
+            }
+            return res;
+        }
+        if call.has(Role::Predict) || call.has(Role::Evaluate) {
+            let mut models: SmallVec<[Site; 2]> = recv.models().collect();
+            models.extend(data.models());
+            models.sort_unstable();
+            models.dedup();
+            for &m in &models {
+                self.check_evaluation(m, call, &data, ctx, alarms);
+            }
+            let mut res = data.data();
+            for m in models {
+                res.add(Tag::Model(m));
+            }
+            return res;
+        }
+        if call.has(Role::ReadFile) {
+            return Val::default();
+        }
+        let mut res = data;
+        res.join(&recv.data());
+        res
+    }
+
+    /// Cross-validation (or a CV search's `fit`) on data whose statistics or
+    /// rows were prepared on all of it.
+    fn cross_validated(&self, call: &Call, data: &Val, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
+        for tag in data.leaky() {
+            let (rule, what) = match tag {
+                Tag::Fitted(s) => (Rule::PreprocessingLeakage, fitted_text(ctx.model, s)),
+                Tag::Resampled(s) => (Rule::OverlapLeakage, resampled_text(ctx.model, s)),
+                _ => continue,
+            };
+            alarms.push(Alarm {
+                rule,
+                line: call.line,
+                column: call.column,
+                message: format!(
+                    "`{}` cross-validates on data {what}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline",
+                    short(&call.callee)
+                ),
+            });
+        }
+    }
+
+    /// A model trained at `model` meets test data at a predict/evaluate call.
+    fn check_evaluation(
+        &mut self,
+        model: Site,
+        call: &Call,
+        data: &Val,
+        ctx: &StmtCtx<'_>,
+        alarms: &mut Alarms,
+    ) {
+        let Some(trained) = self.trained(model).cloned() else {
+            return;
+        };
+        // Test data: the test side of a split whose train side trained the model.
+        let splits: SmallVec<[Site; 2]> = data
+            .tags
+            .iter()
+            .filter_map(|t| match t {
+                Tag::Split(s, Side::Test) if trained.data.has(Tag::Split(*s, Side::Train)) => {
+                    Some(*s)
+                }
+                _ => None,
+            })
+            .collect();
+        if splits.is_empty() {
+            return;
+        }
+        let test_name = test_data_name(call, ctx);
+        for tag in data.leaky() {
+            if !trained.data.has(tag) {
+                continue;
+            }
+            let (rule, what) = match tag {
+                Tag::Fitted(s) => (Rule::PreprocessingLeakage, fitted_text(ctx.model, s)),
+                Tag::Resampled(s) => (Rule::OverlapLeakage, resampled_text(ctx.model, s)),
+                _ => continue,
+            };
+            let fix = match rule {
+                Rule::OverlapLeakage => {
+                    "test rows (or copies of them) are also in the training set; resample the training split only"
+                }
+                _ => {
+                    "statistics of the test rows leak into training; fit it on the training split only, or use a Pipeline"
+                }
+            };
+            alarms.push(Alarm {
+                rule,
+                line: call.line,
+                column: call.column,
+                message: format!(
+                    "`{}` evaluates the model trained {} on {test_name}, but the training and test data were both {what}, before the split {} separated them: {fix}",
+                    short(&call.callee),
+                    site_text(ctx.model, model),
+                    site_text(ctx.model, splits[0]),
+                ),
+            });
+        }
+        for split in splits {
+            let count = self.evaluated(split, model);
+            if count >= 2 || trained.in_loop {
+                let why = if count >= 2 {
+                    format!("{count} different models are evaluated on it")
+                } else {
+                    format!(
+                        "the model is trained in a loop {} and each candidate is evaluated on it",
+                        site_text(ctx.model, model)
+                    )
+                };
+                alarms.push(Alarm {
+                    rule: Rule::MultiTestLeakage,
+                    line: call.line,
+                    column: call.column,
+                    message: format!(
+                        "the test set of the split {} is used to choose among models: {why}; choose on a validation split or with cross-validation, and touch the test set once",
+                        site_text(ctx.model, split)
+                    ),
+                });
+            }
+        }
+    }
+}
+
+impl Domain for Leak {
+    fn leq(&self, other: &Self) -> bool {
+        vars::is_subset(&self.bound, &other.bound)
+            && self
+                .vals
+                .iter()
+                .all(|(v, val)| other.get(*v).is_some_and(|o| val.leq(o)))
+            && self.trained.iter().all(|t| {
+                other
+                    .trained(t.site)
+                    .is_some_and(|o| t.data.leq(&o.data) && (!t.in_loop || o.in_loop))
+            })
+            && self.evals.iter().all(|(s, models)| {
+                other
+                    .evals
+                    .binary_search_by_key(s, |(k, _)| *k)
+                    .is_ok_and(|i| models.iter().all(|m| other.evals[i].1.contains(m)))
+            })
+    }
+
+    fn join(&mut self, other: &Self) {
+        self.active |= other.active;
+        vars::union_with(&mut self.bound, &other.bound);
+        for (v, val) in &other.vals {
+            self.join_into(*v, val);
+        }
+        for t in &other.trained {
+            self.train(t.site, t.data.clone(), t.in_loop);
+        }
+        for (s, models) in &other.evals {
+            for &m in models {
+                self.evaluated(*s, m);
+            }
+        }
+    }
+
+    fn transfer(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
+        if self.active {
+            self.interpret(stmt, ctx, alarms);
+        } else {
+            for &(v, kind) in &stmt.writes {
+                match kind {
+                    WriteKind::Delete => vars::remove(&mut self.bound, v),
+                    _ => vars::insert(&mut self.bound, v),
+                }
+            }
+        }
+    }
+
+    fn phi(&self, cell: &CellInfo) -> bool {
+        self.active && !cell.pre.is_clear() && vars::is_subset(&cell.pre, &self.bound)
+    }
+}
+
+impl Leak {
+    fn interpret(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
+        let calls = &ctx.program.calls[stmt.calls.start as usize..stmt.calls.end as usize];
+        let mut results: SmallVec<[Val; 2]> = SmallVec::new();
+        for (i, call) in calls.iter().enumerate() {
+            let index = stmt.calls.start + i as u32;
+            let mut data = Val::default();
+            for arg in &call.args {
+                data.join(&self.value_of(arg, &results, stmt.calls.start));
+            }
+            let recv = if call.method {
+                self.value_of(&call.receiver, &results, stmt.calls.start)
+            } else {
+                Val::default()
+            };
+            let res = self.call(call, site(ctx.cell, index), data, recv, ctx, alarms);
+            results.push(res);
+        }
+        let mut value = Val::default();
+        if calls.is_empty() {
+            for &v in &stmt.reads {
+                if let Some(x) = self.get(v) {
+                    value.join(&x.clone());
+                }
+            }
+        } else {
+            for (call, res) in calls.iter().zip(&results) {
+                if !call.consumed {
+                    value.join(res);
+                }
+            }
+            for &v in &stmt.free_reads {
+                if let Some(x) = self.get(v) {
+                    value.join(&x.clone());
+                }
+            }
+        }
+        // The targets of a split alternate train, test (x_tr, x_te, y_tr, y_te).
+        let split = calls
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, c)| !c.consumed)
+            .filter(|(_, c)| c.has(Role::Split) && !c.method)
+            .map(|(i, _)| site(ctx.cell, stmt.calls.start + i as u32));
+        let mut position = 0;
+        for &(v, kind) in &stmt.writes {
+            match kind {
+                WriteKind::Strong => {
+                    let mut val = value.clone();
+                    if let Some(s) = split {
+                        let side = if position % 2 == 0 { Side::Train } else { Side::Test };
+                        val.add(Tag::Split(s, side));
+                        position += 1;
+                    }
+                    self.set(v, val);
+                    vars::insert(&mut self.bound, v);
+                }
+                WriteKind::Weak => {
+                    self.join_into(v, &value);
+                    vars::insert(&mut self.bound, v);
+                }
+                WriteKind::Delete => {
+                    self.set(v, Val::default());
+                    vars::remove(&mut self.bound, v);
+                }
+            }
+        }
+    }
+}
+
+/// Roles that make the notebook worth the leakage domain's time.
+fn is_ml(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Fit
+            | Role::FitTransform
+            | Role::Split
+            | Role::Predict
+            | Role::Evaluate
+            | Role::Resample
+            | Role::CrossValidate
+    )
+}
+
+/// A class constructor (`StandardScaler`, `GridSearchCV`), not a function
+/// (`cross_val_score`): constructor roles describe the object made.
+fn is_constructor(call: &Call) -> bool {
+    let name = call.callee.rsplit('.').next().unwrap_or(&call.callee);
+    let constructor_role = call.roles.iter().any(|r| {
+        matches!(
+            r,
+            Role::Transformer | Role::Sampler | Role::Pipeline | Role::CrossValidate
+        )
+    });
+    constructor_role
+        && (name.starts_with(|c: char| c.is_ascii_uppercase()) || name.starts_with("make_"))
+}
+
+/// `(cell N, line L)` for a call site.
+fn site_text(model: &NotebookModel, s: Site) -> String {
+    let cell = site_cell(s);
+    match model.cells.get(cell).and_then(|c| c.program()) {
+        Some(p) => match p.calls.get(site_call(s) as usize) {
+            Some(call) => format!("(cell {cell}, line {})", call.line),
+            None => format!("(cell {cell})"),
+        },
+        None => format!("(cell {cell})"),
+    }
+}
+
+/// The last part of a dotted name.
+fn short(callee: &str) -> &str {
+    callee.rsplit('.').next().unwrap_or(callee)
+}
+
+fn callee_at(model: &NotebookModel, s: Site) -> String {
+    model
+        .cells
+        .get(site_cell(s))
+        .and_then(|c| c.program())
+        .and_then(|p| p.calls.get(site_call(s) as usize))
+        .map(|c| short(&c.callee).to_string())
+        .unwrap_or_else(|| "fit".into())
+}
+
+fn fitted_text(model: &NotebookModel, s: Site) -> String {
+    format!(
+        "transformed with statistics `{}` fitted on all rows {}",
+        callee_at(model, s),
+        site_text(model, s)
+    )
+}
+
+fn resampled_text(model: &NotebookModel, s: Site) -> String {
+    format!(
+        "resampled by `{}` {}",
+        callee_at(model, s),
+        site_text(model, s)
+    )
+}
+
+/// The name of the variable holding the test data, for messages.
+fn test_data_name(call: &Call, ctx: &StmtCtx<'_>) -> String {
+    call.args
+        .iter()
+        .find_map(|a| match a {
+            Op::Var(v) => Some(format!("`{}`", ctx.model.vars.name(*v))),
+            _ => None,
+        })
+        .unwrap_or_else(|| "the test data".into())
+}

@@ -1,0 +1,346 @@
+//! The notebook as the analyses see it: every cell with its status, compiled
+//! program and pre-summary (the variables it needs from the notebook state),
+//! the notebook's user functions with their free globals, and a cache of
+//! compiled cells keyed by source so an edit recomputes only that cell.
+
+use std::sync::Arc;
+
+use nbsight_dataflow::builtins::is_builtin;
+use nbsight_dataflow::symbol::root;
+use nbsight_dataflow::{CellSummary, Context, Effects, ImportEnv, analyze_cell};
+use nbsight_notebook::{Cell, CellKind, CodeForm, Notebook, ParsedCell};
+use rustc_hash::FxHashMap;
+use sha2::{Digest, Sha256};
+
+use crate::program::Program;
+use crate::vars::{self, Var, VarSet, Vars};
+
+/// Why a cell has no program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CellStatus {
+    /// A Python cell that parsed.
+    Code,
+    /// Markdown or raw.
+    NotCode,
+    /// A code cell nbsight does not analyse (`%%bash`, another language).
+    Opaque,
+    /// A Python cell with a syntax error (the first one).
+    Broken {
+        line: u32,
+        column: u32,
+        message: String,
+    },
+}
+
+/// What analysing one cell source produced (shared by the cache).
+#[derive(Debug)]
+pub struct Compiled {
+    pub program: Program,
+    pub summary: CellSummary,
+    /// Roots of `summary.uses` (and of rebound builtins, added per notebook).
+    pub uses: VarSet,
+    pub defs: VarSet,
+    pub dead: VarSet,
+    /// Changed in place (or perhaps).
+    pub mutated: VarSet,
+    /// Builtin names read.
+    pub builtins: VarSet,
+    /// Names bound by top-level imports, with what they are bound to.
+    pub imports: Vec<(Var, String)>,
+    /// Defs that are not only import bindings: the values the cell computes.
+    pub computed: VarSet,
+    /// The cell may bind names nbsight cannot see (`from m import *`, `%run`,
+    /// `%store -r`, `exec`).
+    pub unknown_defs: bool,
+}
+
+/// One cell of the model.
+#[derive(Debug, Clone)]
+pub struct CellInfo {
+    pub index: usize,
+    pub status: CellStatus,
+    pub compiled: Option<Arc<Compiled>>,
+    /// The pre-summary: variables the cell reads from the notebook state,
+    /// including the free globals of the user functions it references.
+    pub pre: VarSet,
+    /// Everything the cell may write: defs and in-place changes.
+    pub outputs: VarSet,
+    /// The outputs whose values running the cell again changes: all but the
+    /// names only imports bind (re-importing binds the same module).
+    pub computed: VarSet,
+    pub execution_count: Option<u32>,
+    pub has_outputs: bool,
+}
+
+impl CellInfo {
+    /// A Python cell that parsed.
+    pub fn is_code(&self) -> bool {
+        self.compiled.is_some()
+    }
+
+    pub fn program(&self) -> Option<&Program> {
+        self.compiled.as_deref().map(|c| &c.program)
+    }
+}
+
+/// The free globals of a user function (transitively through the user
+/// functions it references).
+#[derive(Debug, Clone, Default)]
+pub struct FunctionInfo {
+    pub reads: VarSet,
+    pub writes: VarSet,
+}
+
+/// The notebook model.
+#[derive(Debug, Clone)]
+pub struct NotebookModel {
+    pub path: String,
+    pub cells: Vec<CellInfo>,
+    pub vars: Vars,
+    pub functions: FxHashMap<Var, FunctionInfo>,
+    imports: ImportEnv,
+    cache: FxHashMap<[u8; 32], Arc<Compiled>>,
+}
+
+impl NotebookModel {
+    /// Builds the model of `notebook`.
+    pub fn new(notebook: &Notebook, effects: &Effects) -> Self {
+        let mut model = NotebookModel {
+            path: notebook.path.display().to_string(),
+            cells: Vec::with_capacity(notebook.cells.len()),
+            vars: Vars::default(),
+            functions: FxHashMap::default(),
+            imports: ImportEnv::default(),
+            cache: FxHashMap::default(),
+        };
+        let cells: Vec<Cell> = notebook.cells.clone();
+        model.rebuild(&cells, effects);
+        model
+    }
+
+    /// The model after replacing cell `index`'s source (an edit), or with a
+    /// new cell inserted at `index` (an insert), or without it (a delete).
+    /// Unchanged cells reuse their compiled programs.
+    pub fn with_cells(&self, cells: &[Cell], effects: &Effects) -> Self {
+        let mut model = self.clone();
+        model.rebuild(cells, effects);
+        model
+    }
+
+    /// The code cells that parsed.
+    pub fn code_cells(&self) -> impl Iterator<Item = &CellInfo> {
+        self.cells.iter().filter(|c| c.is_code())
+    }
+
+    fn rebuild(&mut self, cells: &[Cell], effects: &Effects) {
+        let parsed: Vec<Option<ParsedCell>> = cells.iter().map(Cell::parse).collect();
+        let imports = ImportEnv::collect(
+            parsed
+                .iter()
+                .flatten()
+                .filter(|p| !p.has_errors())
+                .map(|p| &p.module),
+        );
+        if imports != self.imports {
+            self.cache.clear();
+            self.imports = imports;
+        }
+        let imports = std::mem::take(&mut self.imports);
+        let ctx = Context {
+            effects,
+            imports: &imports,
+            source: "",
+        };
+        self.cells.clear();
+        for (i, (cell, parsed)) in cells.iter().zip(&parsed).enumerate() {
+            let status = match (&cell.kind, &cell.form, parsed) {
+                (CellKind::Code, _, Some(p)) if p.has_errors() => {
+                    let first = &p.errors[0];
+                    CellStatus::Broken {
+                        line: first.line as u32,
+                        column: first.column as u32,
+                        message: first.message.clone(),
+                    }
+                }
+                (CellKind::Code, _, Some(_)) => CellStatus::Code,
+                (CellKind::Code, CodeForm::Opaque { .. }, _) => CellStatus::Opaque,
+                (CellKind::Code, _, None) => CellStatus::Opaque,
+                _ => CellStatus::NotCode,
+            };
+            let compiled = match (&status, parsed) {
+                (CellStatus::Code, Some(p)) => Some(self.compile(cell, p, ctx)),
+                _ => None,
+            };
+            self.cells.push(CellInfo {
+                index: i,
+                status,
+                compiled,
+                pre: VarSet::new(),
+                outputs: VarSet::new(),
+                computed: VarSet::new(),
+                execution_count: cell.execution_count.and_then(|c| u32::try_from(c).ok()),
+                has_outputs: cell.has_outputs(),
+            });
+        }
+        self.imports = imports;
+        self.link();
+    }
+
+    fn compile(&mut self, cell: &Cell, parsed: &ParsedCell, ctx: Context<'_>) -> Arc<Compiled> {
+        let mut hasher = Sha256::new();
+        hasher.update(parsed.source().as_bytes());
+        if let Some(magic) = cell.form.cell_magic() {
+            hasher.update(magic.name.as_bytes());
+            hasher.update(magic.args.as_bytes());
+        }
+        let key: [u8; 32] = hasher.finalize().into();
+        if let Some(hit) = self.cache.get(&key) {
+            return hit.clone();
+        }
+        let analysis = analyze_cell(cell, parsed, ctx);
+        let mut import_bindings = Vec::new();
+        for stmt in &parsed.module.body {
+            for binding in nbsight_dataflow::imports::bindings_of(stmt) {
+                if binding.name != "*" {
+                    import_bindings.push((self.vars.intern(&binding.name), binding.qualified));
+                }
+            }
+        }
+        let program = Program::compile(&analysis, parsed, &mut self.vars);
+        let summary = analysis.summary;
+        let vars = &mut self.vars;
+        let mut roots = |set: &nbsight_dataflow::SymbolSet| {
+            vars::set_of(set.iter().map(|s| vars.intern(root(s))))
+        };
+        let uses = roots(&summary.uses);
+        let defs = roots(&summary.defs);
+        let dead = roots(&summary.dead);
+        let mut mutated = roots(&summary.mutated);
+        vars::union_with(&mut mutated, &roots(&summary.may_mutate));
+        let builtins = roots(&summary.builtins);
+        // A name is computed unless imports are its only bindings.
+        let mut computed = defs.clone();
+        vars::union_with(&mut computed, &mutated);
+        for (v, _) in &import_bindings {
+            let rebound = program
+                .stmts
+                .iter()
+                .flat_map(|s| s.writes.iter())
+                .filter(|(w, _)| w == v)
+                .count()
+                > import_bindings.iter().filter(|(x, _)| x == v).count();
+            if !rebound {
+                vars::remove(&mut computed, *v);
+            }
+        }
+        let unknown_defs = summary.imports.iter().any(|i| i.ends_with(".*") || i == "*")
+            || summary
+                .magics
+                .iter()
+                .any(|m| matches!(m.as_str(), "%run" | "%store" | "%load" | "%reset"))
+            || summary
+                .builtins
+                .iter()
+                .any(|b| matches!(b.as_str(), "exec" | "eval" | "globals" | "vars" | "locals"));
+        let compiled = Arc::new(Compiled {
+            program,
+            summary,
+            uses,
+            defs,
+            dead,
+            mutated,
+            builtins,
+            imports: import_bindings,
+            computed,
+            unknown_defs,
+        });
+        self.cache.insert(key, compiled.clone());
+        compiled
+    }
+
+    /// Computes function infos, pre-summaries and outputs.
+    fn link(&mut self) {
+        let mut functions: FxHashMap<Var, FunctionInfo> = FxHashMap::default();
+        for compiled in self.cells.iter().filter_map(|c| c.compiled.as_deref()) {
+            for (name, summary) in &compiled.summary.functions {
+                if name.contains('.') || name.starts_with('<') {
+                    continue;
+                }
+                let var = self.vars.intern(name);
+                let info = functions.entry(var).or_default();
+                for s in summary.reads.iter() {
+                    vars::insert(&mut info.reads, self.vars.intern(root(s)));
+                }
+                for s in summary.writes.iter().chain(summary.mutates.iter()) {
+                    vars::insert(&mut info.writes, self.vars.intern(root(s)));
+                }
+            }
+        }
+        // Close over functions that reference other functions.
+        loop {
+            let mut changed = false;
+            let keys: Vec<Var> = functions.keys().copied().collect();
+            for f in keys {
+                let callees: Vec<Var> = functions[&f]
+                    .reads
+                    .ones()
+                    .map(|v| v as Var)
+                    .filter(|v| *v != f && functions.contains_key(v))
+                    .collect();
+                for g in callees {
+                    let (reads, writes) = (functions[&g].reads.clone(), functions[&g].writes.clone());
+                    let info = functions.get_mut(&f).expect("key from the map");
+                    let before = (info.reads.count_ones(..), info.writes.count_ones(..));
+                    vars::union_with(&mut info.reads, &reads);
+                    vars::union_with(&mut info.writes, &writes);
+                    changed |= before != (info.reads.count_ones(..), info.writes.count_ones(..));
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // Builtin names some cell rebinds are notebook variables.
+        let mut all_defs = VarSet::new();
+        for compiled in self.cells.iter().filter_map(|c| c.compiled.as_deref()) {
+            vars::union_with(&mut all_defs, &compiled.defs);
+        }
+        for cell in &mut self.cells {
+            let Some(compiled) = cell.compiled.as_deref() else {
+                continue;
+            };
+            let mut pre = compiled.uses.clone();
+            for b in compiled.builtins.ones() {
+                if all_defs.contains(b) {
+                    vars::insert(&mut pre, b as Var);
+                }
+            }
+            let referenced: Vec<Var> = pre.ones().map(|v| v as Var).collect();
+            for v in referenced {
+                if let Some(info) = functions.get(&v) {
+                    vars::union_with(&mut pre, &info.reads);
+                }
+            }
+            let mut outputs = compiled.defs.clone();
+            vars::union_with(&mut outputs, &compiled.mutated);
+            cell.pre = pre;
+            cell.outputs = outputs;
+            cell.computed = compiled.computed.clone();
+        }
+        self.functions = functions;
+    }
+
+    /// The names of `set`.
+    pub fn names(&self, set: &VarSet) -> Vec<String> {
+        self.vars.names_of(set)
+    }
+
+    /// `true` for a builtin name no cell rebinds.
+    pub fn is_plain_builtin(&self, name: &str) -> bool {
+        is_builtin(name)
+            && !self
+                .vars
+                .get(name)
+                .is_some_and(|v| self.code_cells().any(|c| c.outputs.contains(v as usize)))
+    }
+}

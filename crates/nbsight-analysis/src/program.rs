@@ -1,0 +1,358 @@
+//! A cell compiled for the abstract domains: the reachable basic blocks of its
+//! CFG in reverse post-order, each a run of statements, each statement the
+//! notebook variables it reads and writes and the role-carrying calls it
+//! makes. Built once per cell source and cached (see `model`).
+
+use std::ops::Range;
+
+use compact_str::CompactString;
+use nbsight_dataflow::access::AccessKind;
+use nbsight_dataflow::cfg::Cfg;
+use nbsight_dataflow::effects::Role;
+use nbsight_dataflow::symbol::root;
+use nbsight_dataflow::{ModuleAnalysis, Operand};
+use nbsight_notebook::ParsedCell;
+use ruff_text_size::TextRange;
+use smallvec::SmallVec;
+
+use crate::vars::{Var, Vars};
+
+/// How a statement writes a variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteKind {
+    /// Rebinds the name on this path (the old value is gone).
+    Strong,
+    /// May rebind it, or changes part of it in place.
+    Weak,
+    /// Unbinds it (`del`).
+    Delete,
+}
+
+/// What a call operand is, in notebook variables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// A variable (the root of the path passed).
+    Var(Var),
+    /// The result of an earlier call of the same statement (index into
+    /// [`Program::calls`]).
+    Call(u32),
+    /// Other code, reading these variables.
+    Reads(SmallVec<[Var; 2]>),
+}
+
+/// A call with an ML or I/O role.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub callee: CompactString,
+    pub method: bool,
+    pub roles: SmallVec<[Role; 2]>,
+    pub receiver: Op,
+    /// Positional and keyword arguments (data the call consumes).
+    pub args: SmallVec<[Op; 3]>,
+    /// `random_state=` / `inplace=`... passed (keyword names).
+    pub keywords: SmallVec<[CompactString; 1]>,
+    pub first_str: Option<CompactString>,
+    /// The result is an operand of a later call of the statement.
+    pub consumed: bool,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Call {
+    pub fn has(&self, role: Role) -> bool {
+        self.roles.contains(&role)
+    }
+}
+
+/// One statement (or the header of a compound one).
+#[derive(Debug, Clone, Default)]
+pub struct Stmt {
+    /// Variables read (deduplicated, in first-read order).
+    pub reads: SmallVec<[Var; 4]>,
+    /// Variables read outside every recorded call.
+    pub free_reads: SmallVec<[Var; 4]>,
+    /// Variables written, in order.
+    pub writes: SmallVec<[(Var, WriteKind); 2]>,
+    /// The statement's recorded calls (indices into [`Program::calls`]).
+    pub calls: Range<u32>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A basic block: a run of statements.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// Predecessor blocks (indices into [`Program::blocks`]).
+    pub preds: SmallVec<[u32; 2]>,
+    pub stmts: Range<u32>,
+    /// Inside a loop.
+    pub in_loop: bool,
+}
+
+/// A compiled cell.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    /// Reachable blocks in reverse post-order; block 0 is the entry.
+    pub blocks: Vec<Block>,
+    /// No loops: one pass in block order computes the cell's effect.
+    pub acyclic: bool,
+    /// The normal exit's block, when reachable.
+    pub exit: Option<u32>,
+    /// The exceptional exit's block, when reachable.
+    pub raise: Option<u32>,
+    pub stmts: Vec<Stmt>,
+    pub calls: Vec<Call>,
+}
+
+impl Program {
+    /// Compiles a cell's module-level CFG.
+    pub fn compile(analysis: &ModuleAnalysis, parsed: &ParsedCell, vars: &mut Vars) -> Program {
+        let cfg = &analysis.cfg;
+        let (order, back_edges) = reverse_post_order(cfg);
+        let mut block_of = vec![u32::MAX; cfg.len()];
+        for (i, &node) in order.iter().enumerate() {
+            block_of[node] = i as u32;
+        }
+        let mut program = Program {
+            acyclic: back_edges.is_empty(),
+            ..Program::default()
+        };
+        let mut in_loop = vec![false; order.len()];
+        for &(from, to) in &back_edges {
+            let (a, b) = (block_of[to] as usize, block_of[from] as usize);
+            for flag in in_loop.iter_mut().take(b + 1).skip(a) {
+                *flag = true;
+            }
+        }
+        // Calls of each node, in evaluation order.
+        let mut calls_by_node: Vec<SmallVec<[usize; 1]>> = vec![SmallVec::new(); cfg.len()];
+        for (i, call) in cfg.calls.iter().enumerate() {
+            if block_of[call.node] != u32::MAX {
+                calls_by_node[call.node].push(i);
+            }
+        }
+        // Maps the CFG's call indices to the program's.
+        let mut call_index = vec![u32::MAX; cfg.calls.len()];
+        let mut compiler = StmtCompiler {
+            analysis,
+            parsed,
+            vars,
+            program: &mut program,
+            call_index: &mut call_index,
+        };
+        let mut blocks = Vec::with_capacity(order.len());
+        for (b, &node) in order.iter().enumerate() {
+            let first = compiler.program.stmts.len() as u32;
+            compiler.node(node, &calls_by_node[node]);
+            let preds = cfg.nodes[node]
+                .pred
+                .iter()
+                .filter(|&&p| block_of[p] != u32::MAX)
+                .map(|&p| block_of[p])
+                .collect();
+            blocks.push(Block {
+                preds,
+                stmts: first..compiler.program.stmts.len() as u32,
+                in_loop: in_loop[b],
+            });
+        }
+        program.blocks = blocks;
+        program.exit = (block_of[Cfg::EXIT] != u32::MAX).then_some(block_of[Cfg::EXIT]);
+        program.raise = (block_of[Cfg::RAISE] != u32::MAX).then_some(block_of[Cfg::RAISE]);
+        program
+    }
+
+    /// The block a statement belongs to.
+    pub fn block_of_stmt(&self, stmt: u32) -> Option<&Block> {
+        self.blocks.iter().find(|b| b.stmts.contains(&stmt))
+    }
+}
+
+/// Reachable nodes from the entry in reverse post-order, and the back edges
+/// (`from -> to` where `to` is on the DFS stack).
+fn reverse_post_order(cfg: &Cfg) -> (Vec<usize>, Vec<(usize, usize)>) {
+    let n = cfg.len();
+    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
+    let mut post = Vec::with_capacity(n);
+    let mut back = Vec::new();
+    let mut stack: Vec<(usize, usize)> = vec![(Cfg::ENTRY, 0)];
+    state[Cfg::ENTRY] = 1;
+    while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+        if let Some(&succ) = cfg.nodes[node].succ.get(*next) {
+            *next += 1;
+            match state[succ] {
+                0 => {
+                    state[succ] = 1;
+                    stack.push((succ, 0));
+                }
+                1 => back.push((node, succ)),
+                _ => {}
+            }
+        } else {
+            state[node] = 2;
+            post.push(node);
+            stack.pop();
+        }
+    }
+    post.reverse();
+    (post, back)
+}
+
+struct StmtCompiler<'a> {
+    analysis: &'a ModuleAnalysis,
+    parsed: &'a ParsedCell,
+    vars: &'a mut Vars,
+    program: &'a mut Program,
+    call_index: &'a mut [u32],
+}
+
+impl StmtCompiler<'_> {
+    /// Splits a node into statements.
+    fn node(&mut self, node: usize, calls: &[usize]) {
+        let accesses = &self.analysis.cfg.nodes[node].accesses;
+        let mut pending_calls = calls.iter().peekable();
+        let mut start: Option<usize> = None; // first access of the open statement
+        let mut stmt_calls: Vec<usize> = Vec::new();
+        let mut opened_by_call = false;
+        for i in 0..=accesses.len() {
+            while let Some(&&c) = pending_calls.peek() {
+                let site = &self.analysis.cfg.calls[c];
+                if site.at as usize != i {
+                    break;
+                }
+                if site.new_statement && (start.is_some_and(|s| s < i) || !stmt_calls.is_empty())
+                {
+                    self.finish(node, start.unwrap_or(i), i, &stmt_calls);
+                    start = None;
+                    stmt_calls.clear();
+                }
+                if site.new_statement {
+                    opened_by_call = true;
+                }
+                stmt_calls.push(c);
+                pending_calls.next();
+            }
+            if i == accesses.len() {
+                break;
+            }
+            let access = &accesses[i];
+            if access.starts_statement && !(opened_by_call && start.is_none()) {
+                if start.is_some() || !stmt_calls.is_empty() {
+                    self.finish(node, start.unwrap_or(i), i, &stmt_calls);
+                    stmt_calls.clear();
+                }
+                start = Some(i);
+            } else if start.is_none() {
+                start = Some(i);
+            }
+            opened_by_call = false;
+        }
+        if start.is_some() || !stmt_calls.is_empty() {
+            let end = accesses.len();
+            self.finish(node, start.unwrap_or(end), end, &stmt_calls);
+        }
+    }
+
+    /// Adds the statement made of accesses `from..to` of `node` and `calls`.
+    fn finish(&mut self, node: usize, from: usize, to: usize, calls: &[usize]) {
+        let analysis = self.analysis;
+        let table = &analysis.table;
+        let accesses = &analysis.cfg.nodes[node].accesses[from..to];
+        let call_ranges: SmallVec<[TextRange; 2]> =
+            calls.iter().map(|&c| analysis.cfg.calls[c].range).collect();
+        let mut stmt = Stmt::default();
+        for access in accesses {
+            let var = self.vars.intern(root(table.name(access.symbol)));
+            let name = table.name(access.symbol);
+            let is_root = name.len() == root(name).len();
+            match access.kind {
+                AccessKind::Read | AccessKind::BaseRead => {
+                    if !stmt.reads.contains(&var) {
+                        stmt.reads.push(var);
+                    }
+                    let inside = call_ranges.iter().any(|r| r.contains_range(access.range));
+                    if !inside && !stmt.free_reads.contains(&var) {
+                        stmt.free_reads.push(var);
+                    }
+                }
+                AccessKind::Write if is_root => stmt.writes.push((var, WriteKind::Strong)),
+                AccessKind::Delete if is_root => stmt.writes.push((var, WriteKind::Delete)),
+                _ => {
+                    if !stmt.writes.iter().any(|&(v, _)| v == var) {
+                        stmt.writes.push((var, WriteKind::Weak));
+                    }
+                }
+            }
+        }
+        let first_call = self.program.calls.len() as u32;
+        for &c in calls {
+            self.call_index[c] = self.program.calls.len() as u32;
+            let call = self.call(c, accesses);
+            self.program.calls.push(call);
+        }
+        stmt.calls = first_call..self.program.calls.len() as u32;
+        let offset = accesses
+            .first()
+            .map(|a| a.range.start())
+            .into_iter()
+            .chain(calls.first().map(|&c| analysis.cfg.calls[c].range.start()))
+            .min()
+            .unwrap_or_default();
+        let (line, column) = self.parsed.line_column(offset);
+        stmt.line = line as u32;
+        stmt.column = column as u32;
+        self.program.stmts.push(stmt);
+    }
+
+    fn call(&mut self, c: usize, accesses: &[nbsight_dataflow::access::Access]) -> Call {
+        let site = &self.analysis.cfg.calls[c];
+        let receiver = self.op(&site.receiver, accesses);
+        let args = site
+            .args
+            .iter()
+            .chain(site.keywords.iter().map(|(_, v)| v))
+            .map(|operand| self.op(operand, accesses))
+            .collect();
+        let (line, column) = self.parsed.line_column(site.range.start());
+        Call {
+            callee: site.callee.clone(),
+            method: site.method,
+            roles: site.roles.clone(),
+            receiver,
+            args,
+            keywords: site.keywords.iter().filter_map(|(k, _)| k.clone()).collect(),
+            first_str: site.first_str.clone(),
+            consumed: false,
+            line: line as u32,
+            column: column as u32,
+        }
+    }
+
+    fn op(&mut self, operand: &Operand, accesses: &[nbsight_dataflow::access::Access]) -> Op {
+        match operand {
+            Operand::Symbol(symbol) => Op::Var(self.vars.intern(root(symbol))),
+            Operand::Call(c) => {
+                let index = self.call_index[*c as usize];
+                if let Some(call) = self.program.calls.get_mut(index as usize) {
+                    call.consumed = true;
+                    Op::Call(index)
+                } else {
+                    Op::Reads(SmallVec::new())
+                }
+            }
+            Operand::Other(range) => {
+                let table = &self.analysis.table;
+                let mut reads: SmallVec<[Var; 2]> = SmallVec::new();
+                for access in accesses {
+                    if access.kind.is_read() && range.contains_range(access.range) {
+                        let var = self.vars.intern(root(table.name(access.symbol)));
+                        if !reads.contains(&var) {
+                            reads.push(var);
+                        }
+                    }
+                }
+                Op::Reads(reads)
+            }
+        }
+    }
+}

@@ -1,0 +1,528 @@
+//! What-if queries (NBLyzer's event handler, Algorithm 1): given a notebook,
+//! the state its kernel is in (an execution history) and an event (open,
+//! execute, edit, insert, delete), what can follow: which cells the event
+//! impacts and at which depth, which findings some continuation reaches, the
+//! cells to re-run so the notebook ends as Run All would leave it, and which
+//! cells are safe to run next.
+
+use nbsight_dataflow::Effects;
+use nbsight_notebook::{Cell, Notebook};
+use serde::Serialize;
+
+use crate::domain::{Alarm, Domain};
+use crate::engine::{Bounds, Start, Visit, explore, explore_with};
+use crate::finding::Finding;
+use crate::model::{CellStatus, NotebookModel};
+use crate::rerun::rerun_plan;
+use crate::rules::Rule;
+use crate::state::{Domains, History, NotebookState};
+use crate::vars::{self, VarSet};
+
+/// A notebook action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// The notebook is opened in a kernel in the history's state.
+    Open,
+    /// Cell N is executed.
+    Execute(usize),
+    /// Cell N's source is replaced.
+    Edit { cell: usize, source: String },
+    /// A new code cell is inserted at position N.
+    Insert { cell: usize, source: String },
+    /// Cell N is deleted.
+    Delete(usize),
+}
+
+impl Event {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Open => "open",
+            Event::Execute(_) => "execute",
+            Event::Edit { .. } => "edit",
+            Event::Insert { .. } => "insert",
+            Event::Delete(_) => "delete",
+        }
+    }
+
+    pub fn cell(&self) -> Option<usize> {
+        match self {
+            Event::Open => None,
+            Event::Execute(c) | Event::Delete(c) => Some(*c),
+            Event::Edit { cell, .. } | Event::Insert { cell, .. } => Some(*cell),
+        }
+    }
+}
+
+/// Options of a what-if query.
+#[derive(Debug, Clone, Default)]
+pub struct WhatIfOptions {
+    pub history: History,
+    /// Depth bound K (`None`: unbounded).
+    pub k: Option<usize>,
+}
+
+/// A query the engine cannot answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WhatIfError {
+    #[error("cell {cell} does not exist: the notebook has {len} cells (0-based indices, markdown included)")]
+    NoSuchCell { cell: usize, len: usize },
+    #[error("cell {cell} is not a code cell")]
+    NotCode { cell: usize },
+    #[error("cell {cell} in the history does not exist: the notebook has {len} cells")]
+    NoSuchHistoryCell { cell: usize, len: usize },
+}
+
+/// The event, as reported.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventReport {
+    pub kind: &'static str,
+    pub cell: Option<usize>,
+}
+
+/// A cell whose inputs the event changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Impacted {
+    pub cell: usize,
+    pub depth: usize,
+    /// The changed variables it reads.
+    pub symbols: Vec<String>,
+}
+
+/// The answer to a what-if query. The first seven keys are a contract.
+#[derive(Debug, Clone, Serialize)]
+pub struct WhatIfReport {
+    pub notebook: String,
+    pub event: EventReport,
+    pub history: Vec<usize>,
+    pub impacted: Vec<Impacted>,
+    pub findings: Vec<Finding>,
+    pub rerun_plan: Vec<usize>,
+    pub safe_next: Vec<usize>,
+    /// The depth bound used (`null`: unbounded).
+    pub k: Option<usize>,
+    /// Cells whose syntax errors stop paths (never successors).
+    pub broken_cells: Vec<usize>,
+    /// Cells explored (with repetitions), for the curious.
+    pub visits: usize,
+}
+
+/// Answers a what-if query on `notebook`.
+pub fn what_if(
+    notebook: &Notebook,
+    effects: &Effects,
+    event: &Event,
+    options: &WhatIfOptions,
+) -> Result<WhatIfReport, WhatIfError> {
+    let base = NotebookModel::new(notebook, effects);
+    let len = base.cells.len();
+    if let Some(cell) = event.cell() {
+        let limit = if matches!(event, Event::Insert { .. }) { len + 1 } else { len };
+        if cell >= limit {
+            return Err(WhatIfError::NoSuchCell { cell, len });
+        }
+        if matches!(event, Event::Execute(_) | Event::Edit { .. })
+            && base.cells[cell].status == CellStatus::NotCode
+        {
+            return Err(WhatIfError::NotCode { cell });
+        }
+    }
+    let history = options.history.cells(&base);
+    if let Some(&cell) = history.iter().find(|&&c| c >= len) {
+        return Err(WhatIfError::NoSuchHistoryCell { cell, len });
+    }
+    let query = Query::new(notebook, effects, &base, event, &history);
+    let bounds = Bounds { k: options.k };
+    let model = &query.model;
+    let before = NotebookState::after(model, &query.history);
+
+    let mut report = WhatIfReport {
+        notebook: notebook.path.display().to_string(),
+        event: EventReport {
+            kind: event.kind(),
+            cell: event.cell(),
+        },
+        history: history.clone(),
+        impacted: Vec::new(),
+        findings: Vec::new(),
+        rerun_plan: Vec::new(),
+        safe_next: Vec::new(),
+        k: options.k,
+        broken_cells: model
+            .cells
+            .iter()
+            .filter(|c| matches!(c.status, CellStatus::Broken { .. }))
+            .map(|c| query.report_index(c.index))
+            .collect(),
+        visits: 0,
+    };
+
+    // The event's own exploration.
+    let (visits, after) = match (event, query.source) {
+        (Event::Open, _) => {
+            let mut visits = Vec::new();
+            for cell in model.code_cells() {
+                if before.can_run(model, cell.index) {
+                    visits.extend(explore(
+                        model,
+                        Start::Cell(cell.index),
+                        before.domains(),
+                        &VarSet::new(),
+                        bounds,
+                    ));
+                }
+            }
+            (visits, before.clone())
+        }
+        (_, Some(source)) => {
+            let visits = explore(model, Start::Cell(source), before.domains(), &query.extra, bounds);
+            let mut after = before.clone();
+            if matches!(event, Event::Execute(_)) {
+                after.execute(model, source);
+            }
+            (visits, after)
+        }
+        (_, None) => {
+            let visits = explore(model, Start::State, before.domains(), &query.extra, bounds);
+            (visits, before.clone())
+        }
+    };
+    report.visits = visits.len();
+    let event_cell = query.source;
+    report.impacted = impacted(model, &visits, event_cell)
+        .into_iter()
+        .map(|i| Impacted {
+            cell: query.report_index(i.cell),
+            ..i
+        })
+        .collect();
+    let mut findings = Vec::new();
+    collect_alarms(&query, &visits, &mut findings);
+    if !matches!(event, Event::Open) {
+        stale_risks(&query, &visits, event_cell, &mut findings);
+    }
+    report.findings = dedup(findings);
+
+    // Safe next: runnable, reading nothing stale, and whose consequences
+    // (the cells depending on what it changes) reach no finding.
+    let stale = stale_variables(model, &visits, event, event_cell);
+    for cell in model.code_cells() {
+        let i = cell.index;
+        if !after.can_run(model, i) {
+            continue;
+        }
+        if Some(i) != event_cell && vars::intersects(&cell.pre, &stale) {
+            continue;
+        }
+        let consequences = explore_with(
+            model,
+            Start::Cell(i),
+            after.domains(),
+            &VarSet::new(),
+            bounds,
+            |state: &Domains, next| state.0.phi(next),
+        );
+        report.visits += consequences.len();
+        if consequences.iter().all(|v| v.alarms.is_empty()) {
+            report.safe_next.push(query.report_index(i));
+        }
+    }
+    report.rerun_plan = rerun_plan(model, &query.history, event, event_cell, &query.extra, &query.old_mutated)
+        .into_iter()
+        .map(|c| query.report_index(c))
+        .collect();
+    Ok(report)
+}
+
+/// The notebook after the event and how its indices map back.
+struct Query {
+    model: NotebookModel,
+    /// The history in the event model's indices.
+    history: Vec<usize>,
+    /// The cell the event runs first (none for open and delete).
+    source: Option<usize>,
+    /// What the event changes besides the source's outputs.
+    extra: VarSet,
+    /// Outputs and in-place changes of the cell's old version (edit, delete).
+    old_outputs: VarSet,
+    old_mutated: VarSet,
+    /// A deleted cell's index (indices at or after it are shifted back).
+    deleted: Option<usize>,
+}
+
+impl Query {
+    fn new(
+        notebook: &Notebook,
+        effects: &Effects,
+        base: &NotebookModel,
+        event: &Event,
+        history: &[usize],
+    ) -> Self {
+        let language = &notebook.language;
+        let old = |cell: usize| {
+            let info = &base.cells[cell];
+            let mutated = info
+                .compiled
+                .as_deref()
+                .map(|c| c.mutated.clone())
+                .unwrap_or_default();
+            (info.computed.clone(), mutated)
+        };
+        let reindex = |cells: &mut Vec<Cell>| {
+            for (i, c) in cells.iter_mut().enumerate() {
+                c.index = i;
+            }
+        };
+        match event {
+            Event::Open | Event::Execute(_) => Query {
+                model: base.clone(),
+                history: history.to_vec(),
+                source: event.cell(),
+                extra: VarSet::new(),
+                old_outputs: VarSet::new(),
+                old_mutated: event.cell().map(|c| old(c).1).unwrap_or_default(),
+                deleted: None,
+            },
+            Event::Edit { cell, source } => {
+                let mut cells = notebook.cells.clone();
+                cells[*cell] = cells[*cell].edited(source, language);
+                let (mut outputs, mutated) = old(*cell);
+                let model = base.with_cells(&cells, effects);
+                vars::union_with(&mut outputs, &changed_imports(base, &model, *cell));
+                Query {
+                    model,
+                    history: history.to_vec(),
+                    source: Some(*cell),
+                    extra: outputs.clone(),
+                    old_outputs: outputs,
+                    old_mutated: mutated,
+                    deleted: None,
+                }
+            }
+            Event::Insert { cell, source } => {
+                let mut cells = notebook.cells.clone();
+                cells.insert(*cell, Cell::new_code(*cell, source, language));
+                reindex(&mut cells);
+                Query {
+                    model: base.with_cells(&cells, effects),
+                    history: history
+                        .iter()
+                        .map(|&h| if h >= *cell { h + 1 } else { h })
+                        .collect(),
+                    source: Some(*cell),
+                    extra: VarSet::new(),
+                    old_outputs: VarSet::new(),
+                    old_mutated: VarSet::new(),
+                    deleted: None,
+                }
+            }
+            Event::Delete(cell) => {
+                let mut cells = notebook.cells.clone();
+                cells.remove(*cell);
+                reindex(&mut cells);
+                let (outputs, mutated) = old(*cell);
+                Query {
+                    model: base.with_cells(&cells, effects),
+                    history: history
+                        .iter()
+                        .filter(|&&h| h != *cell)
+                        .map(|&h| if h > *cell { h - 1 } else { h })
+                        .collect(),
+                    source: None,
+                    extra: outputs.clone(),
+                    old_outputs: outputs,
+                    old_mutated: mutated,
+                    deleted: Some(*cell),
+                }
+            }
+        }
+    }
+
+    /// A cell index of the event's model as the user knows it (the original
+    /// notebook's, except for an inserted cell).
+    fn report_index(&self, cell: usize) -> usize {
+        match self.deleted {
+            Some(d) if cell >= d => cell + 1,
+            _ => cell,
+        }
+    }
+}
+
+/// Names an edit imports differently (or no longer, or newly).
+fn changed_imports(old: &NotebookModel, new: &NotebookModel, cell: usize) -> VarSet {
+    let bindings = |m: &NotebookModel| {
+        m.cells[cell]
+            .compiled
+            .as_deref()
+            .map(|c| c.imports.clone())
+            .unwrap_or_default()
+    };
+    let (a, b) = (bindings(old), bindings(new));
+    vars::set_of(
+        a.iter()
+            .filter(|x| !b.contains(x))
+            .chain(b.iter().filter(|x| !a.contains(x)))
+            .map(|(v, _)| *v),
+    )
+}
+
+/// Cells whose inputs the event changes, at their least depth.
+fn impacted(model: &NotebookModel, visits: &[Visit<Domains>], event_cell: Option<usize>) -> Vec<Impacted> {
+    let mut best: Vec<Option<Impacted>> = vec![None; model.cells.len()];
+    for visit in visits {
+        if visit.depth == 0 || Some(visit.cell) == event_cell {
+            continue;
+        }
+        let cell = &model.cells[visit.cell];
+        let changed = &visit.before.0.changed;
+        if !visit.before.0.phi(cell) {
+            continue;
+        }
+        let mut read = cell.pre.clone();
+        read.intersect_with(changed);
+        let slot = &mut best[visit.cell];
+        match slot {
+            Some(old) if old.depth <= visit.depth => {
+                if old.depth == visit.depth {
+                    let mut names = old.symbols.clone();
+                    names.extend(model.names(&read));
+                    names.sort_unstable();
+                    names.dedup();
+                    old.symbols = names;
+                }
+            }
+            _ => {
+                *slot = Some(Impacted {
+                    cell: visit.cell,
+                    depth: visit.depth,
+                    symbols: model.names(&read),
+                })
+            }
+        }
+    }
+    best.into_iter().flatten().collect()
+}
+
+/// Findings from the domains' alarms, with the path that reached them.
+fn collect_alarms(query: &Query, visits: &[Visit<Domains>], findings: &mut Vec<Finding>) {
+    for visit in visits {
+        for alarm in &visit.alarms {
+            findings.push(finding(query, visit.cell, &visit.path, alarm));
+        }
+    }
+}
+
+fn finding(query: &Query, cell: usize, path: &[usize], alarm: &Alarm) -> Finding {
+    Finding {
+        file: query.model.path.clone(),
+        code: alarm.rule.code(),
+        name: alarm.rule.name(),
+        message: alarm.message.clone(),
+        cell: query.report_index(cell),
+        line: alarm.line,
+        column: alarm.column,
+        path: path.iter().map(|&c| query.report_index(c)).collect(),
+        severity: alarm.rule.severity(),
+    }
+}
+
+/// Stale-state risks: a cell reached at depth ≥ 2 reads a variable an
+/// intermediate impacted cell computes; run before that cell, it would read
+/// the stale value (NBLyzer sec. 4.1.2).
+fn stale_risks(
+    query: &Query,
+    visits: &[Visit<Domains>],
+    event_cell: Option<usize>,
+    findings: &mut Vec<Finding>,
+) {
+    let model = &query.model;
+    for visit in visits {
+        if visit.path.len() < 3 && !(event_cell.is_none() && visit.path.len() >= 2) {
+            continue;
+        }
+        let cell = &model.cells[visit.cell];
+        if !visit.before.0.phi(cell) || Some(visit.cell) == event_cell {
+            continue;
+        }
+        let via = visit.path[visit.path.len() - 2];
+        if via == visit.cell {
+            continue;
+        }
+        let mut stale = model.cells[via].outputs.clone();
+        stale.intersect_with(&cell.pre);
+        stale.intersect_with(&visit.before.0.changed);
+        let names = model.names(&stale);
+        let Some(first) = names.first() else {
+            continue;
+        };
+        let (line, column) = first_read(model, visit.cell, &stale).unwrap_or((1, 1));
+        let what = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let origin = match event_cell {
+            Some(src) => format!("the {} of cell {}", event_word(query), query.report_index(src)),
+            None => "the deletion".to_string(),
+        };
+        let alarm = Alarm {
+            rule: Rule::StaleStateRisk,
+            line,
+            column,
+            message: format!(
+                "run before cell {via}, cell {} reads stale {what}: cell {via} computes {} from values {origin} changes; re-run cell {via} first",
+                query.report_index(visit.cell),
+                if names.len() == 1 { "it" } else { "them" },
+                via = query.report_index(via),
+            ),
+        };
+        let _ = first;
+        findings.push(finding(query, visit.cell, &visit.path, &alarm));
+    }
+}
+
+fn event_word(query: &Query) -> &'static str {
+    if query.old_outputs.is_clear() { "execution" } else { "edit" }
+}
+
+/// The line and column of the first statement of `cell` reading one of `vars`.
+fn first_read(model: &NotebookModel, cell: usize, set: &VarSet) -> Option<(u32, u32)> {
+    let program = model.cells[cell].program()?;
+    program
+        .stmts
+        .iter()
+        .find(|s| s.reads.iter().any(|&v| vars::contains(set, v)))
+        .map(|s| (s.line, s.column))
+}
+
+/// Variables whose kernel values are stale after the event: what impacted
+/// cells computed (and, for an edit or insert, what the source cell wrote)
+/// until they run again.
+fn stale_variables(
+    model: &NotebookModel,
+    visits: &[Visit<Domains>],
+    event: &Event,
+    event_cell: Option<usize>,
+) -> VarSet {
+    let mut stale = VarSet::new();
+    for visit in visits {
+        if visit.depth >= 1 && Some(visit.cell) != event_cell && visit.before.0.phi(&model.cells[visit.cell]) {
+            vars::union_with(&mut stale, &model.cells[visit.cell].outputs);
+        }
+    }
+    if let (Event::Edit { .. } | Event::Insert { .. }, Some(cell)) = (event, event_cell) {
+        vars::union_with(&mut stale, &model.cells[cell].outputs);
+    }
+    stale
+}
+
+/// Keeps one finding per (rule, cell): the first in the cell, reached by the
+/// shortest path (a leak seen by `predict` is seen again by the metric).
+pub(crate) fn dedup(mut findings: Vec<Finding>) -> Vec<Finding> {
+    findings.sort_by(|a, b| {
+        (a.cell, a.code, a.line, a.column, a.path.len(), &a.path)
+            .cmp(&(b.cell, b.code, b.line, b.column, b.path.len(), &b.path))
+    });
+    findings.dedup_by(|b, a| a.cell == b.cell && a.code == b.code);
+    findings.sort_by(|a, b| (a.cell, a.line, a.column, a.code).cmp(&(b.cell, b.line, b.column, b.code)));
+    findings
+}

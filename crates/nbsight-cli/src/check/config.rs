@@ -1,0 +1,183 @@
+//! The `[tool.nbsight]` table of `pyproject.toml`: where it is found and what
+//! it may hold.
+//!
+//! As in ruff, the configuration is the nearest `pyproject.toml` *that has a
+//! `[tool.nbsight]` table*, searching from the current directory upwards
+//! (files without the table are skipped), unless `--config` names the file.
+//! Its keys are `select`, `extend-select` and `ignore`, each a list of rule
+//! selectors; any other key is an error that names it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+
+use super::selection::check_selector;
+
+/// The file name searched for.
+pub const PYPROJECT: &str = "pyproject.toml";
+
+/// The settings of `[tool.nbsight]`.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Config {
+    /// Replaces the default rules when present.
+    pub select: Option<Vec<String>>,
+    /// Rules added to `select` (or to the defaults).
+    #[serde(default)]
+    pub extend_select: Vec<String>,
+    /// Rules turned off.
+    #[serde(default)]
+    pub ignore: Vec<String>,
+}
+
+/// The configuration in force and the file it came from (`None`: no file,
+/// the defaults).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Loaded {
+    pub file: Option<PathBuf>,
+    pub config: Config,
+}
+
+/// Only the part of `pyproject.toml` nbsight reads; everything else in the
+/// file is ignored.
+#[derive(Debug, Deserialize)]
+struct PyProject {
+    tool: Option<Tools>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Tools {
+    nbsight: Option<Config>,
+}
+
+/// The configuration for a run: `explicit` (`--config`) when given, else the
+/// nearest `pyproject.toml` with a `[tool.nbsight]` table above `start`.
+pub fn load(explicit: Option<&Path>, start: &Path) -> anyhow::Result<Loaded> {
+    if let Some(file) = explicit {
+        let config = read(file)?.unwrap_or_default();
+        return Ok(Loaded {
+            file: Some(file.to_path_buf()),
+            config,
+        });
+    }
+    for dir in start.ancestors() {
+        let candidate = dir.join(PYPROJECT);
+        if !candidate.is_file() {
+            continue;
+        }
+        if let Some(config) = read(&candidate)? {
+            return Ok(Loaded {
+                file: Some(candidate),
+                config,
+            });
+        }
+    }
+    Ok(Loaded::default())
+}
+
+/// The `[tool.nbsight]` table of `file`, `None` when the file has none.
+pub fn read(file: &Path) -> anyhow::Result<Option<Config>> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("{}: cannot read the configuration", file.display()))?;
+    parse(&text).with_context(|| format!("{}: invalid configuration", file.display()))
+}
+
+/// Parses the text of a `pyproject.toml` and checks the selectors it holds.
+pub fn parse(text: &str) -> anyhow::Result<Option<Config>> {
+    let pyproject: PyProject = toml::from_str(text).map_err(|e| {
+        // toml's message spans several lines (a source excerpt); keep it
+        // readable after the file name.
+        anyhow::anyhow!("{}", e.to_string().trim_end())
+    })?;
+    let Some(config) = pyproject.tool.and_then(|tool| tool.nbsight) else {
+        return Ok(None);
+    };
+    for (key, selectors) in [
+        ("select", config.select.as_deref().unwrap_or_default()),
+        ("extend-select", &config.extend_select),
+        ("ignore", &config.ignore),
+    ] {
+        for selector in selectors {
+            if let Err(message) = check_selector(selector) {
+                bail!("[tool.nbsight] {key}: {message}");
+            }
+        }
+    }
+    Ok(Some(config))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn reads_the_three_keys() {
+        let config = parse(
+            "[project]\nname = \"x\"\n\n[tool.nbsight]\nselect = [\"NBS1\"]\n\
+             extend-select = [\"isolated-cell\"]\nignore = [\"NBS103\"]\n",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(config.select, Some(strings(&["NBS1"])));
+        assert_eq!(config.extend_select, strings(&["isolated-cell"]));
+        assert_eq!(config.ignore, strings(&["NBS103"]));
+    }
+
+    #[test]
+    fn a_pyproject_without_the_table_is_no_configuration() {
+        assert_eq!(parse("[tool.ruff]\nline-length = 88\n").unwrap(), None);
+        assert_eq!(parse("").unwrap(), None);
+        let empty = parse("[tool.nbsight]\n").unwrap().unwrap();
+        assert_eq!(empty, Config::default());
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let error = parse("[tool.nbsight]\nselct = [\"NBS1\"]\n").unwrap_err();
+        let message = format!("{error:#}");
+        assert!(message.contains("unknown field `selct`"), "{message}");
+        assert!(message.contains("extend-select"), "{message}");
+    }
+
+    #[test]
+    fn bad_values_are_errors() {
+        let error = parse("[tool.nbsight]\nselect = \"NBS1\"\n").unwrap_err();
+        assert!(format!("{error:#}").contains("sequence"), "{error:#}");
+        let error = parse("[tool.nbsight]\nignore = [\"NBX9\"]\n").unwrap_err();
+        let message = format!("{error:#}");
+        assert!(message.contains("[tool.nbsight] ignore"), "{message}");
+        assert!(message.contains("NBX9"), "{message}");
+        assert!(parse("[tool.nbsight\n").is_err());
+    }
+
+    #[test]
+    fn search_walks_up_and_skips_files_without_the_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let inner = root.join("a/b");
+        std::fs::create_dir_all(&inner).unwrap();
+        std::fs::write(
+            root.join(PYPROJECT),
+            "[tool.nbsight]\nignore = [\"NBS002\"]\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("a").join(PYPROJECT), "[tool.black]\n").unwrap();
+        let loaded = load(None, &inner).unwrap();
+        assert_eq!(loaded.file, Some(root.join(PYPROJECT)));
+        assert_eq!(loaded.config.ignore, strings(&["NBS002"]));
+
+        // --config wins over the search, even without the table.
+        let explicit = root.join("a").join(PYPROJECT);
+        let loaded = load(Some(&explicit), &inner).unwrap();
+        assert_eq!(loaded.config, Config::default());
+
+        let missing = root.join("missing.toml");
+        let error = load(Some(&missing), &inner).unwrap_err();
+        assert!(format!("{error:#}").contains("missing.toml"));
+    }
+}

@@ -1,0 +1,54 @@
+//! `--format json`: one JSON list of every notebook's findings, each object
+//! exactly the serialised `nbsight_analysis::Finding` (`file`, `code`, `name`,
+//! `message`, `cell`, `line`, `column`, `path`, `severity`), sorted by file,
+//! cell, line, column and code. A contract other tools read.
+
+use nbsight_analysis::Finding;
+
+use super::report::Report;
+
+/// The findings as a pretty-printed JSON list.
+pub fn render(report: &Report) -> serde_json::Result<String> {
+    let findings: Vec<&Finding> = report.findings.iter().map(|l| &l.finding).collect();
+    serde_json::to_string_pretty(&findings)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::super::report::tests::{finding, located};
+    use super::super::report::{Checked, Report};
+    use super::*;
+
+    #[test]
+    fn a_list_of_findings_with_the_contract_keys() {
+        let mut report = Report::default();
+        report.add(Checked {
+            findings: vec![
+                located(finding("b.ipynb", 2, 1, 1, "NBS101"), "x"),
+                located(finding("a.ipynb", 4, 7, 3, "NBS001"), "x"),
+            ],
+            problems: Vec::new(),
+        });
+        report.sort();
+        let value: Value = serde_json::from_str(&render(&report).unwrap()).unwrap();
+        assert_eq!(
+            value[0],
+            json!({
+                "file": "a.ipynb",
+                "code": "NBS001",
+                "name": "undefined-on-run-all",
+                "message": "undefined-on-run-all here",
+                "cell": 4,
+                "line": 7,
+                "column": 3,
+                "path": [0, 4],
+                "severity": "error",
+            })
+        );
+        assert_eq!(value[1]["file"], "b.ipynb");
+        assert_eq!(value[1]["severity"], "warning");
+        assert_eq!(render(&Report::default()).unwrap(), "[]");
+    }
+}

@@ -1,0 +1,276 @@
+//! What a run of `nbsight check` produced, before formatting: the findings
+//! (each with the bit of its notebook the formats need), the problems found
+//! while reading the notebooks, and the inputs that could not be read.
+//! Everything is kept in a deterministic order whatever the parallelism.
+
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+use std::fmt;
+
+use nbsight_analysis::Finding;
+use nbsight_notebook::{Diagnostic, Notebook, Severity, SyntaxIssue};
+
+/// A finding with the context the output formats need from its notebook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    pub finding: Finding,
+    /// The id of the finding's cell (empty when the cell is unknown).
+    pub cell_id: String,
+    /// The cell's source line the finding points at, without its line ending.
+    pub source_line: Option<String>,
+    /// The 1-based line of the file holding that source line, for percent
+    /// scripts (`None` for `.ipynb` files).
+    pub file_line: Option<usize>,
+}
+
+impl Located {
+    pub fn new(finding: Finding, notebook: &Notebook) -> Self {
+        let cell = notebook.cells.get(finding.cell);
+        let line = finding.line as usize;
+        let source_line = cell.and_then(|cell| {
+            let text = cell
+                .python_source()
+                .unwrap_or(std::borrow::Cow::Borrowed(cell.source.as_str()));
+            text.lines()
+                .nth(line.checked_sub(1)?)
+                .map(|l| l.trim_end_matches(['\r', '\n']).to_string())
+        });
+        Located {
+            cell_id: cell.map(|c| c.id.clone()).unwrap_or_default(),
+            file_line: cell.and_then(|c| c.file_line(line.max(1))),
+            source_line,
+            finding,
+        }
+    }
+
+    /// The order of the reports: file, cell, line, column, code (then message
+    /// so that equal positions stay deterministic).
+    fn order(&self, other: &Self) -> Ordering {
+        let (a, b) = (&self.finding, &other.finding);
+        (&a.file, a.cell, a.line, a.column, a.code, &a.message)
+            .cmp(&(&b.file, b.cell, b.line, b.column, b.code, &b.message))
+    }
+}
+
+/// A problem met while reading a notebook (a load diagnostic or a syntax
+/// error), printed as `file:cell N:line:col: message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub diagnostic: Diagnostic,
+}
+
+impl Problem {
+    /// A syntax error in cell `cell`.
+    pub fn syntax_error(notebook: &Notebook, cell: usize, issue: &SyntaxIssue) -> Self {
+        Problem {
+            diagnostic: Diagnostic::error(
+                &notebook.path,
+                format!("syntax error: {}", issue.message),
+            )
+            .in_cell(cell)
+            .at(issue.line, issue.column),
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.diagnostic.severity == Severity::Error
+    }
+
+    fn order(&self, other: &Self) -> Ordering {
+        let key = |p: &Problem| {
+            let d = &p.diagnostic;
+            (d.path.clone(), d.cell, d.line, d.column, d.message.clone())
+        };
+        key(self).cmp(&key(other))
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.diagnostic.fmt(f)
+    }
+}
+
+/// The problems of a loaded notebook: its load diagnostics and the syntax
+/// errors of its Python cells.
+pub fn problems_of(notebook: &Notebook) -> Vec<Problem> {
+    let mut problems: Vec<Problem> = notebook
+        .diagnostics
+        .iter()
+        .map(|d| Problem {
+            diagnostic: d.clone(),
+        })
+        .collect();
+    for cell in &notebook.cells {
+        if let Some(parsed) = cell.parse() {
+            problems.extend(
+                parsed
+                    .errors
+                    .iter()
+                    .map(|issue| Problem::syntax_error(notebook, cell.index, issue)),
+            );
+        }
+    }
+    problems
+}
+
+/// The result of checking one notebook.
+#[derive(Debug, Clone, Default)]
+pub struct Checked {
+    pub findings: Vec<Located>,
+    pub problems: Vec<Problem>,
+}
+
+/// Everything a run found.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// How many notebooks were loaded and checked.
+    pub notebooks: usize,
+    /// Sorted by file, cell, line, column, code.
+    pub findings: Vec<Located>,
+    /// Sorted by file, cell, line, column.
+    pub problems: Vec<Problem>,
+    /// Inputs that could not be read, as messages naming the path.
+    pub unreadable: Vec<String>,
+}
+
+impl Report {
+    /// Adds a checked notebook.
+    pub fn add(&mut self, checked: Checked) {
+        self.notebooks += 1;
+        self.findings.extend(checked.findings);
+        self.problems.extend(checked.problems);
+    }
+
+    /// Puts findings and problems in their output order.
+    pub fn sort(&mut self) {
+        self.findings.sort_by(Located::order);
+        self.problems.sort_by(Problem::order);
+    }
+
+    /// Problems that fail the run (error severity).
+    pub fn errors(&self) -> usize {
+        self.problems.iter().filter(|p| p.is_error()).count()
+    }
+
+    /// How many distinct notebooks have an error-severity problem.
+    pub fn notebooks_with_errors(&self) -> usize {
+        self.problems
+            .iter()
+            .filter(|p| p.is_error())
+            .map(|p| &p.diagnostic.path)
+            .collect::<BTreeSet<_>>()
+            .len()
+    }
+
+    /// Anything worth failing a CI job for (findings or errors)?
+    pub fn has_problems(&self) -> bool {
+        !self.findings.is_empty() || self.errors() > 0
+    }
+}
+
+#[cfg(test)]
+pub mod tests {
+    use std::path::Path;
+
+    use nbsight_analysis::Severity as FindingSeverity;
+
+    use super::*;
+
+    /// A hand-built finding for the format tests.
+    pub fn finding(file: &str, cell: usize, line: u32, column: u32, code: &'static str) -> Finding {
+        let rule = nbsight_analysis::Rule::from_code(code).expect("a known code");
+        Finding {
+            file: file.to_string(),
+            code: rule.code(),
+            name: rule.name(),
+            message: format!("{} here", rule.name()),
+            cell,
+            line,
+            column,
+            path: vec![0, cell],
+            severity: rule.severity(),
+        }
+    }
+
+    /// A located finding with a source line and no file line.
+    pub fn located(finding: Finding, source_line: &str) -> Located {
+        Located {
+            cell_id: format!("cell-{}", finding.cell),
+            source_line: Some(source_line.to_string()),
+            file_line: None,
+            finding,
+        }
+    }
+
+    #[test]
+    fn located_takes_the_line_and_the_file_line() {
+        let notebook = nbsight_notebook::load_percent_str(
+            Path::new("nb.py"),
+            "# %%\nimport x\n\n# %%\na = 1\nb = undefined_name\n",
+        );
+        let cell = notebook.cells.iter().rposition(|c| c.is_python()).unwrap();
+        let mut finding = finding("nb.py", cell, 2, 5, "NBS001");
+        let located = Located::new(finding.clone(), &notebook);
+        assert_eq!(located.source_line.as_deref(), Some("b = undefined_name"));
+        assert_eq!(located.file_line, Some(6));
+        assert_eq!(located.cell_id, notebook.cells[cell].id);
+        finding.line = 40;
+        assert_eq!(Located::new(finding, &notebook).source_line, None);
+    }
+
+    #[test]
+    fn report_sorts_and_counts() {
+        let mut report = Report::default();
+        report.add(Checked {
+            findings: vec![
+                located(finding("b.ipynb", 1, 1, 1, "NBS101"), ""),
+                located(finding("b.ipynb", 0, 2, 1, "NBS001"), ""),
+            ],
+            problems: Vec::new(),
+        });
+        report.add(Checked {
+            findings: vec![
+                located(finding("a.ipynb", 3, 1, 4, "NBS002"), ""),
+                located(finding("a.ipynb", 3, 1, 4, "NBS001"), ""),
+            ],
+            problems: vec![Problem {
+                diagnostic: Diagnostic::warning(Path::new("a.ipynb"), "w"),
+            }],
+        });
+        report.sort();
+        let order: Vec<_> = report
+            .findings
+            .iter()
+            .map(|l| (l.finding.file.as_str(), l.finding.cell, l.finding.code))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("a.ipynb", 3, "NBS001"),
+                ("a.ipynb", 3, "NBS002"),
+                ("b.ipynb", 0, "NBS001"),
+                ("b.ipynb", 1, "NBS101"),
+            ]
+        );
+        assert_eq!(report.notebooks, 2);
+        assert_eq!(report.errors(), 0);
+        assert!(report.has_problems());
+        assert_eq!(
+            report.findings[3].finding.severity,
+            FindingSeverity::Warning
+        );
+    }
+
+    #[test]
+    fn syntax_errors_are_problems() {
+        let notebook =
+            nbsight_notebook::load_percent_str(Path::new("nb.py"), "# %%\nx = (\n# %%\ny = 1\n");
+        let problems = problems_of(&notebook);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].is_error());
+        let text = problems[0].to_string();
+        assert!(text.starts_with("nb.py:cell 0:"), "{text}");
+        assert!(text.contains("syntax error"), "{text}");
+    }
+}
