@@ -18,6 +18,8 @@ pub struct Alarm {
     pub line: u32,
     pub column: u32,
     pub message: String,
+    /// The cells whose code the problem involves (besides the alarm's own).
+    pub involved: Vec<usize>,
 }
 
 /// Where a statement is being interpreted.

@@ -7,6 +7,8 @@ pub mod rules;
 pub use finding::{Finding, Severity};
 pub use rules::{Rule, RuleSet, UnknownSelector};
 pub mod check;
+pub mod classes;
+pub mod checks;
 pub mod domain;
 pub mod engine;
 pub mod impact;
@@ -19,6 +21,7 @@ pub mod state;
 pub mod whatif;
 pub mod vars;
 
-pub use check::check_notebook;
+pub use check::{check_model, check_notebook};
 pub use state::{History, NotebookState};
-pub use whatif::{Event, WhatIfError, WhatIfOptions, WhatIfReport, what_if};
+pub use whatif::{Event, WhatIfError, WhatIfOptions, WhatIfReport, WhatIfSession, what_if};
+pub use classes::{CellClass, classify_cells};

@@ -49,6 +49,8 @@ pub struct Compiled {
     pub imports: Vec<(Var, String)>,
     /// Defs that are not only import bindings: the values the cell computes.
     pub computed: VarSet,
+    /// The cell has Python statements other than IPython escapes (`%magic`).
+    pub has_python: bool,
     /// The cell may bind names nbsight cannot see (`from m import *`, `%run`,
     /// `%store -r`, `exec`).
     pub unknown_defs: bool,
@@ -99,7 +101,24 @@ pub struct NotebookModel {
     pub vars: Vars,
     pub functions: FxHashMap<Var, FunctionInfo>,
     imports: ImportEnv,
+    /// Parsed cells by source (kept across edits).
+    parsed: FxHashMap<[u8; 32], Arc<ParsedCell>>,
+    /// Compiled cells by source (valid while the notebook's imports stay).
     cache: FxHashMap<[u8; 32], Arc<Compiled>>,
+}
+
+/// The cache key of a Python cell: its Python text and cell magic.
+fn source_key(cell: &Cell) -> Option<[u8; 32]> {
+    let text = cell.python_source()?;
+    let mut hasher = Sha256::new();
+    hasher.update(text.as_bytes());
+    if let Some(magic) = cell.form.cell_magic() {
+        hasher.update([0]);
+        hasher.update(magic.name.as_bytes());
+        hasher.update([0]);
+        hasher.update(magic.args.as_bytes());
+    }
+    Some(hasher.finalize().into())
 }
 
 impl NotebookModel {
@@ -111,6 +130,7 @@ impl NotebookModel {
             vars: Vars::default(),
             functions: FxHashMap::default(),
             imports: ImportEnv::default(),
+            parsed: FxHashMap::default(),
             cache: FxHashMap::default(),
         };
         let cells: Vec<Cell> = notebook.cells.clone();
@@ -133,7 +153,20 @@ impl NotebookModel {
     }
 
     fn rebuild(&mut self, cells: &[Cell], effects: &Effects) {
-        let parsed: Vec<Option<ParsedCell>> = cells.iter().map(Cell::parse).collect();
+        let keys: Vec<Option<[u8; 32]>> = cells.iter().map(source_key).collect();
+        let parsed: Vec<Option<Arc<ParsedCell>>> = cells
+            .iter()
+            .zip(&keys)
+            .map(|(cell, key)| {
+                let key = (*key)?;
+                if let Some(hit) = self.parsed.get(&key) {
+                    return Some(hit.clone());
+                }
+                let parsed = Arc::new(cell.parse()?);
+                self.parsed.insert(key, parsed.clone());
+                Some(parsed)
+            })
+            .collect();
         let imports = ImportEnv::collect(
             parsed
                 .iter()
@@ -152,7 +185,8 @@ impl NotebookModel {
             source: "",
         };
         self.cells.clear();
-        for (i, (cell, parsed)) in cells.iter().zip(&parsed).enumerate() {
+        for (i, ((cell, parsed), key)) in cells.iter().zip(&parsed).zip(&keys).enumerate() {
+            let parsed = parsed.as_deref();
             let status = match (&cell.kind, &cell.form, parsed) {
                 (CellKind::Code, _, Some(p)) if p.has_errors() => {
                     let first = &p.errors[0];
@@ -167,8 +201,8 @@ impl NotebookModel {
                 (CellKind::Code, _, None) => CellStatus::Opaque,
                 _ => CellStatus::NotCode,
             };
-            let compiled = match (&status, parsed) {
-                (CellStatus::Code, Some(p)) => Some(self.compile(cell, p, ctx)),
+            let compiled = match (&status, parsed, key) {
+                (CellStatus::Code, Some(p), Some(key)) => Some(self.compile(cell, p, *key, ctx)),
                 _ => None,
             };
             self.cells.push(CellInfo {
@@ -186,14 +220,13 @@ impl NotebookModel {
         self.link();
     }
 
-    fn compile(&mut self, cell: &Cell, parsed: &ParsedCell, ctx: Context<'_>) -> Arc<Compiled> {
-        let mut hasher = Sha256::new();
-        hasher.update(parsed.source().as_bytes());
-        if let Some(magic) = cell.form.cell_magic() {
-            hasher.update(magic.name.as_bytes());
-            hasher.update(magic.args.as_bytes());
-        }
-        let key: [u8; 32] = hasher.finalize().into();
+    fn compile(
+        &mut self,
+        cell: &Cell,
+        parsed: &ParsedCell,
+        key: [u8; 32],
+        ctx: Context<'_>,
+    ) -> Arc<Compiled> {
         if let Some(hit) = self.cache.get(&key) {
             return hit.clone();
         }
@@ -252,6 +285,11 @@ impl NotebookModel {
             builtins,
             imports: import_bindings,
             computed,
+            has_python: parsed
+                .module
+                .body
+                .iter()
+                .any(|s| !matches!(s, ruff_python_ast::Stmt::IpyEscapeCommand(_))),
             unknown_defs,
         });
         self.cache.insert(key, compiled.clone());
@@ -315,10 +353,23 @@ impl NotebookModel {
                     vars::insert(&mut pre, b as Var);
                 }
             }
-            let referenced: Vec<Var> = pre.ones().map(|v| v as Var).collect();
-            for v in referenced {
-                if let Some(info) = functions.get(&v) {
-                    vars::union_with(&mut pre, &info.reads);
+            // Calling a user function reads its free globals, unless the cell
+            // bound them before the call.
+            let mut written = VarSet::new();
+            for stmt in &compiled.program.stmts {
+                for &v in &stmt.reads {
+                    if let Some(info) = functions.get(&v) {
+                        for g in info.reads.ones() {
+                            if !written.contains(g) {
+                                vars::insert(&mut pre, g as Var);
+                            }
+                        }
+                    }
+                }
+                for &(v, kind) in &stmt.writes {
+                    if kind == crate::program::WriteKind::Strong {
+                        vars::insert(&mut written, v);
+                    }
                 }
             }
             let mut outputs = compiled.defs.clone();

@@ -162,6 +162,22 @@ impl Program {
         program
     }
 
+    /// The line and column of the first statement reading a variable of `set`.
+    pub fn first_read(&self, set: &crate::vars::VarSet) -> Option<(u32, u32)> {
+        self.stmts
+            .iter()
+            .find(|s| s.reads.iter().any(|&v| crate::vars::contains(set, v)))
+            .map(|s| (s.line, s.column))
+    }
+
+    /// The line and column of the first statement writing `var`.
+    pub fn first_write(&self, var: Var) -> Option<(u32, u32)> {
+        self.stmts
+            .iter()
+            .find(|s| s.writes.iter().any(|&(v, _)| v == var))
+            .map(|s| (s.line, s.column))
+    }
+
     /// The block a statement belongs to.
     pub fn block_of_stmt(&self, stmt: u32) -> Option<&Block> {
         self.blocks.iter().find(|b| b.stmts.contains(&stmt))

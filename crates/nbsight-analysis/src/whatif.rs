@@ -113,40 +113,106 @@ pub fn what_if(
     event: &Event,
     options: &WhatIfOptions,
 ) -> Result<WhatIfReport, WhatIfError> {
-    let base = NotebookModel::new(notebook, effects);
-    let len = base.cells.len();
-    if let Some(cell) = event.cell() {
-        let limit = if matches!(event, Event::Insert { .. }) { len + 1 } else { len };
-        if cell >= limit {
+    WhatIfSession::new(notebook, effects, &options.history)?.query(event, options.k)
+}
+
+/// A notebook open in a kernel: the model, the execution history and the
+/// abstract state it leads to. Real executions update it one by one
+/// (maintenance); queries ask what an event could lead to.
+#[derive(Debug, Clone)]
+pub struct WhatIfSession<'n> {
+    notebook: &'n Notebook,
+    effects: &'n Effects,
+    base: NotebookModel,
+    history: Vec<usize>,
+    state: NotebookState,
+}
+
+impl<'n> WhatIfSession<'n> {
+    pub fn new(
+        notebook: &'n Notebook,
+        effects: &'n Effects,
+        history: &History,
+    ) -> Result<Self, WhatIfError> {
+        let base = NotebookModel::new(notebook, effects);
+        let len = base.cells.len();
+        let history = history.cells(&base);
+        if let Some(&cell) = history.iter().find(|&&c| c >= len) {
+            return Err(WhatIfError::NoSuchHistoryCell { cell, len });
+        }
+        let state = NotebookState::after(&base, &history);
+        Ok(WhatIfSession {
+            notebook,
+            effects,
+            base,
+            history,
+            state,
+        })
+    }
+
+    /// The model of the notebook as it is.
+    pub fn model(&self) -> &NotebookModel {
+        &self.base
+    }
+
+    /// Maintenance: the user really ran `cell`.
+    pub fn execute(&mut self, cell: usize) -> Result<(), WhatIfError> {
+        let len = self.base.cells.len();
+        if cell >= len {
             return Err(WhatIfError::NoSuchCell { cell, len });
         }
-        if matches!(event, Event::Execute(_) | Event::Edit { .. })
-            && base.cells[cell].status == CellStatus::NotCode
-        {
-            return Err(WhatIfError::NotCode { cell });
-        }
+        self.history.push(cell);
+        self.state.execute(&self.base, cell);
+        Ok(())
     }
-    let history = options.history.cells(&base);
-    if let Some(&cell) = history.iter().find(|&&c| c >= len) {
-        return Err(WhatIfError::NoSuchHistoryCell { cell, len });
-    }
-    let query = Query::new(notebook, effects, &base, event, &history);
-    let bounds = Bounds { k: options.k };
-    let model = &query.model;
-    let before = NotebookState::after(model, &query.history);
 
+    /// What can `event` lead to, exploring to depth `k`?
+    pub fn query(&self, event: &Event, k: Option<usize>) -> Result<WhatIfReport, WhatIfError> {
+        let base = &self.base;
+        let len = base.cells.len();
+        if let Some(cell) = event.cell() {
+            let limit = if matches!(event, Event::Insert { .. }) { len + 1 } else { len };
+            if cell >= limit {
+                return Err(WhatIfError::NoSuchCell { cell, len });
+            }
+            if matches!(event, Event::Execute(_) | Event::Edit { .. })
+                && base.cells[cell].status == CellStatus::NotCode
+            {
+                return Err(WhatIfError::NotCode { cell });
+            }
+        }
+        let query = Query::new(self.notebook, self.effects, base, event, &self.history);
+        let model = query.model();
+        let before = match (&query.owned, event) {
+            (Some(_), Event::Insert { .. } | Event::Delete(_)) => {
+                NotebookState::after(model, &query.history)
+            }
+            _ => self.state.clone(),
+        };
+        Ok(answer(&query, event, &before, &self.history, Bounds { k }))
+    }
+}
+
+fn answer(
+    query: &Query<'_>,
+    event: &Event,
+    before: &NotebookState,
+    history: &[usize],
+    bounds: Bounds,
+) -> WhatIfReport {
+    let model = query.model();
     let mut report = WhatIfReport {
-        notebook: notebook.path.display().to_string(),
+        notebook: model.path.clone(),
         event: EventReport {
             kind: event.kind(),
             cell: event.cell(),
         },
-        history: history.clone(),
+        history: history.to_vec(),
         impacted: Vec::new(),
         findings: Vec::new(),
         rerun_plan: Vec::new(),
         safe_next: Vec::new(),
-        k: options.k,
+        k: bounds.k,
         broken_cells: model
             .cells
             .iter()
@@ -230,12 +296,14 @@ pub fn what_if(
         .into_iter()
         .map(|c| query.report_index(c))
         .collect();
-    Ok(report)
+    report
 }
 
 /// The notebook after the event and how its indices map back.
-struct Query {
-    model: NotebookModel,
+struct Query<'m> {
+    base: &'m NotebookModel,
+    /// The model after an edit, insert or delete (`None`: the base).
+    owned: Option<NotebookModel>,
     /// The history in the event model's indices.
     history: Vec<usize>,
     /// The cell the event runs first (none for open and delete).
@@ -249,11 +317,15 @@ struct Query {
     deleted: Option<usize>,
 }
 
-impl Query {
+impl<'m> Query<'m> {
+    fn model(&self) -> &NotebookModel {
+        self.owned.as_ref().unwrap_or(self.base)
+    }
+
     fn new(
         notebook: &Notebook,
         effects: &Effects,
-        base: &NotebookModel,
+        base: &'m NotebookModel,
         event: &Event,
         history: &[usize],
     ) -> Self {
@@ -274,7 +346,8 @@ impl Query {
         };
         match event {
             Event::Open | Event::Execute(_) => Query {
-                model: base.clone(),
+                base,
+                owned: None,
                 history: history.to_vec(),
                 source: event.cell(),
                 extra: VarSet::new(),
@@ -289,7 +362,8 @@ impl Query {
                 let model = base.with_cells(&cells, effects);
                 vars::union_with(&mut outputs, &changed_imports(base, &model, *cell));
                 Query {
-                    model,
+                    base,
+                    owned: Some(model),
                     history: history.to_vec(),
                     source: Some(*cell),
                     extra: outputs.clone(),
@@ -303,7 +377,8 @@ impl Query {
                 cells.insert(*cell, Cell::new_code(*cell, source, language));
                 reindex(&mut cells);
                 Query {
-                    model: base.with_cells(&cells, effects),
+                    base,
+                    owned: Some(base.with_cells(&cells, effects)),
                     history: history
                         .iter()
                         .map(|&h| if h >= *cell { h + 1 } else { h })
@@ -321,7 +396,8 @@ impl Query {
                 reindex(&mut cells);
                 let (outputs, mutated) = old(*cell);
                 Query {
-                    model: base.with_cells(&cells, effects),
+                    base,
+                    owned: Some(base.with_cells(&cells, effects)),
                     history: history
                         .iter()
                         .filter(|&&h| h != *cell)
@@ -403,7 +479,7 @@ fn impacted(model: &NotebookModel, visits: &[Visit<Domains>], event_cell: Option
 }
 
 /// Findings from the domains' alarms, with the path that reached them.
-fn collect_alarms(query: &Query, visits: &[Visit<Domains>], findings: &mut Vec<Finding>) {
+fn collect_alarms(query: &Query<'_>, visits: &[Visit<Domains>], findings: &mut Vec<Finding>) {
     for visit in visits {
         for alarm in &visit.alarms {
             findings.push(finding(query, visit.cell, &visit.path, alarm));
@@ -411,9 +487,9 @@ fn collect_alarms(query: &Query, visits: &[Visit<Domains>], findings: &mut Vec<F
     }
 }
 
-fn finding(query: &Query, cell: usize, path: &[usize], alarm: &Alarm) -> Finding {
+fn finding(query: &Query<'_>, cell: usize, path: &[usize], alarm: &Alarm) -> Finding {
     Finding {
-        file: query.model.path.clone(),
+        file: query.model().path.clone(),
         code: alarm.rule.code(),
         name: alarm.rule.name(),
         message: alarm.message.clone(),
@@ -429,12 +505,12 @@ fn finding(query: &Query, cell: usize, path: &[usize], alarm: &Alarm) -> Finding
 /// intermediate impacted cell computes; run before that cell, it would read
 /// the stale value (NBLyzer sec. 4.1.2).
 fn stale_risks(
-    query: &Query,
+    query: &Query<'_>,
     visits: &[Visit<Domains>],
     event_cell: Option<usize>,
     findings: &mut Vec<Finding>,
 ) {
-    let model = &query.model;
+    let model = query.model();
     for visit in visits {
         if visit.path.len() < 3 && !(event_cell.is_none() && visit.path.len() >= 2) {
             continue;
@@ -454,7 +530,7 @@ fn stale_risks(
         let Some(first) = names.first() else {
             continue;
         };
-        let (line, column) = first_read(model, visit.cell, &stale).unwrap_or((1, 1));
+        let (line, column) = model.cells[visit.cell].program().and_then(|p| p.first_read(&stale)).unwrap_or((1, 1));
         let what = names
             .iter()
             .map(|n| format!("`{n}`"))
@@ -474,25 +550,17 @@ fn stale_risks(
                 if names.len() == 1 { "it" } else { "them" },
                 via = query.report_index(via),
             ),
+            involved: vec![via],
         };
         let _ = first;
         findings.push(finding(query, visit.cell, &visit.path, &alarm));
     }
 }
 
-fn event_word(query: &Query) -> &'static str {
+fn event_word(query: &Query<'_>) -> &'static str {
     if query.old_outputs.is_clear() { "execution" } else { "edit" }
 }
 
-/// The line and column of the first statement of `cell` reading one of `vars`.
-fn first_read(model: &NotebookModel, cell: usize, set: &VarSet) -> Option<(u32, u32)> {
-    let program = model.cells[cell].program()?;
-    program
-        .stmts
-        .iter()
-        .find(|s| s.reads.iter().any(|&v| vars::contains(set, v)))
-        .map(|s| (s.line, s.column))
-}
 
 /// Variables whose kernel values are stale after the event: what impacted
 /// cells computed (and, for an edit or insert, what the source cell wrote)

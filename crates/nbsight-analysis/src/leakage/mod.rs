@@ -157,6 +157,13 @@ impl Leak {
         models.len()
     }
 
+    fn evals_of(&self, split: Site) -> SmallVec<[Site; 2]> {
+        self.evals
+            .binary_search_by_key(&split, |(s, _)| *s)
+            .map(|i| self.evals[i].1.clone())
+            .unwrap_or_default()
+    }
+
     /// Interprets one call; returns the value of its result.
     fn call(
         &mut self,
@@ -294,6 +301,7 @@ impl Leak {
                     "`{}` cross-validates on data {what}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline",
                     short(&call.callee)
                 ),
+                involved: vec![site_of(tag)],
             });
         }
     }
@@ -352,6 +360,7 @@ impl Leak {
                     site_text(ctx.model, model),
                     site_text(ctx.model, splits[0]),
                 ),
+                involved: vec![site_of(tag), site_cell(splits[0]), site_cell(model)],
             });
         }
         for split in splits {
@@ -373,6 +382,7 @@ impl Leak {
                         "the test set of the split {} is used to choose among models: {why}; choose on a validation split or with cross-validation, and touch the test set once",
                         site_text(ctx.model, split)
                     ),
+                    involved: self.evals_of(split).iter().map(|&m| site_cell(m)).chain([site_cell(split)]).collect(),
                 });
             }
         }
@@ -501,6 +511,13 @@ impl Leak {
                 }
             }
         }
+    }
+}
+
+/// The cell of the site a leaky tag names.
+fn site_of(tag: Tag) -> usize {
+    match tag {
+        Tag::Fitted(s) | Tag::Resampled(s) | Tag::Split(s, _) | Tag::Model(s) => site_cell(s),
     }
 }
 
