@@ -40,7 +40,10 @@ pub fn classify_cells(model: &NotebookModel) -> Vec<CellClass> {
             stale_risk: false,
         })
         .collect();
-    let position = |cell: usize| classes.iter().position(|c| c.cell == cell);
+    let mut position = vec![usize::MAX; model.cells.len()];
+    for (i, c) in classes.iter().enumerate() {
+        position[c.cell] = i;
+    }
     let sources: Vec<usize> = classes.iter().map(|c| c.cell).collect();
     for source in sources {
         let visits = explore(
@@ -55,15 +58,11 @@ pub fn classify_cells(model: &NotebookModel) -> Vec<CellClass> {
             .filter(|v| v.depth >= 2 && v.cell != source)
             .map(|v| v.cell)
             .collect();
-        if !deep.is_empty()
-            && let Some(i) = position(source)
-        {
-            classes[i].safe_to_edit = false;
+        if !deep.is_empty() {
+            classes[position[source]].safe_to_edit = false;
         }
         for cell in deep {
-            if let Some(i) = position(cell) {
-                classes[i].stale_risk = true;
-            }
+            classes[position[cell]].stale_risk = true;
         }
     }
     classes
