@@ -81,6 +81,7 @@ pub fn explore_with<D: Domain>(
                 // Only `extra` is seeded: no cell ran.
                 let empty = CellInfo {
                     outputs: VarSet::new(),
+                    computed: VarSet::new(),
                     ..any.clone()
                 };
                 seeded.seed(&empty, extra);

@@ -49,6 +49,10 @@ pub struct Compiled {
     pub imports: Vec<(Var, String)>,
     /// Defs that are not only import bindings: the values the cell computes.
     pub computed: VarSet,
+    /// Uses some read of which no binding in the cell may reach (read
+    /// before any binding on every path): with no earlier cell defining
+    /// them, these fail. A name bound in a loop and read after it is not here.
+    pub unbound_reads: VarSet,
     /// The cell has Python statements other than IPython escapes (`%magic`).
     pub has_python: bool,
     /// The cell may bind names nbsight cannot see (`from m import *`, `%run`,
@@ -240,7 +244,7 @@ impl NotebookModel {
             }
         }
         let program = Program::compile(&analysis, parsed, &mut self.vars);
-        let summary = analysis.summary;
+        let summary = analysis.summary.clone();
         let vars = &mut self.vars;
         let mut roots = |set: &nbsight_dataflow::SymbolSet| {
             vars::set_of(set.iter().map(|s| vars.intern(root(s))))
@@ -251,6 +255,26 @@ impl NotebookModel {
         let mut mutated = roots(&summary.mutated);
         vars::union_with(&mut mutated, &roots(&summary.may_mutate));
         let builtins = roots(&summary.builtins);
+        let mut unbound_reads = uses.clone();
+        if vars::intersects(&uses, &defs) {
+            // Some names are read before a binding in the cell on some path:
+            // keep them only when no binding of the cell reaches some read.
+            unbound_reads = VarSet::new();
+            for read in analysis.reaching_definitions() {
+                let name = analysis.table.name(read.symbol);
+                if let Some(v) = self.vars.get(root(name))
+                    && vars::contains(&uses, v)
+                    && read.defs.iter().all(|d| matches!(d, nbsight_dataflow::solve::DefSite::Entry))
+                {
+                    vars::insert(&mut unbound_reads, v);
+                }
+            }
+            for v in uses.ones() {
+                if !defs.contains(v) {
+                    vars::insert(&mut unbound_reads, v as Var);
+                }
+            }
+        }
         // A name is computed unless imports are its only bindings.
         let mut computed = defs.clone();
         vars::union_with(&mut computed, &mutated);
@@ -285,6 +309,7 @@ impl NotebookModel {
             builtins,
             imports: import_bindings,
             computed,
+            unbound_reads,
             has_python: parsed
                 .module
                 .body

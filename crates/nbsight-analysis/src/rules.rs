@@ -103,6 +103,14 @@ impl Rule {
         self.severity() != Severity::Info && self.is_check_rule()
     }
 
+    /// Reported once per cell (its alarms in one cell are one problem).
+    pub fn one_per_cell(self) -> bool {
+        matches!(
+            self,
+            Rule::PreprocessingLeakage | Rule::OverlapLeakage | Rule::MultiTestLeakage
+        )
+    }
+
     /// Reported by `nbsight check` (the others only by `nbsight whatif`).
     pub fn is_check_rule(self) -> bool {
         self != Rule::StaleStateRisk

@@ -14,6 +14,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod cells;
 mod check;
 mod effects_args;
+mod whatif;
 
 use std::process::ExitCode;
 
@@ -31,6 +32,9 @@ struct Cli {
 enum Command {
     /// Show what every cell reads, writes, mutates and imports.
     Cells(cells::CellsArgs),
+    /// Ask what an event (open, execute, edit, insert, delete) can lead to:
+    /// impacted cells, stale state, data leakage, the re-run plan, safe next cells.
+    Whatif(whatif::WhatIfArgs),
     /// Check notebooks for hidden-state and data-leakage problems (exit 1 when
     /// something is found).
     Check(check::CheckArgs),
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Cells(args) => cells::run(&args),
+        Command::Whatif(args) => whatif::run(&args),
         Command::Check(args) => check::run(&args),
     };
     match result {

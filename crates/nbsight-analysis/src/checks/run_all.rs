@@ -20,9 +20,16 @@ pub fn undefined_names(model: &NotebookModel, findings: &mut Vec<Finding>) {
         let Some(compiled) = cell.compiled.as_deref() else {
             continue;
         };
+        if compiled.unknown_defs {
+            return;
+        }
         let program = &compiled.program;
         for v in cell.pre.ones().map(|v| v as Var) {
             if vars::contains(&defined, v) || model.is_plain_builtin(model.vars.name(v)) {
+                continue;
+            }
+            // Read directly: only when no binding in the cell may reach it.
+            if vars::contains(&compiled.uses, v) && !vars::contains(&compiled.unbound_reads, v) {
                 continue;
             }
             let name = model.vars.name(v);
@@ -74,8 +81,5 @@ pub fn undefined_names(model: &NotebookModel, findings: &mut Vec<Finding>) {
             ));
         }
         vars::union_with(&mut defined, &cell.outputs);
-        if compiled.unknown_defs {
-            return;
-        }
     }
 }

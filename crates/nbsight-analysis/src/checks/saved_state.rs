@@ -62,7 +62,8 @@ pub fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
             .ones()
             .map(|v| (v as Var, current.get(&(v as Var)).copied()))
             .collect();
-        for v in cell.outputs.ones().map(|v| v as Var) {
+        // Re-importing binds the same module: only computed values get versions.
+        for v in cell.computed.ones().map(|v| v as Var) {
             values.push(Value {
                 cell: c,
                 time,

@@ -141,8 +141,8 @@ impl Leak {
     }
 
     /// Records that `model` was evaluated on test split `split`; returns the
-    /// models evaluated on it so far.
-    fn evaluated(&mut self, split: Site, model: Site) -> usize {
+    /// number of models evaluated on it so far, and whether `model` is new.
+    fn evaluated(&mut self, split: Site, model: Site) -> (usize, bool) {
         let i = match self.evals.binary_search_by_key(&split, |(s, _)| *s) {
             Ok(i) => i,
             Err(i) => {
@@ -151,10 +151,14 @@ impl Leak {
             }
         };
         let models = &mut self.evals[i].1;
-        if let Err(at) = models.binary_search(&model) {
-            models.insert(at, model);
-        }
-        models.len()
+        let new = match models.binary_search(&model) {
+            Ok(_) => false,
+            Err(at) => {
+                models.insert(at, model);
+                true
+            }
+        };
+        (models.len(), new)
     }
 
     fn evals_of(&self, split: Site) -> SmallVec<[Site; 2]> {
@@ -364,8 +368,11 @@ impl Leak {
             });
         }
         for split in splits {
-            let count = self.evaluated(split, model);
-            if count >= 2 || trained.in_loop {
+            let (count, new) = self.evaluated(split, model);
+            // When a second model meets the split, or a model trained in a
+            // loop does (inside loops the alarm pass sees the fixpoint state,
+            // where the models are no longer new).
+            if (new && count == 2) || trained.in_loop || (ctx.in_loop && count >= 2) {
                 let why = if count >= 2 {
                     format!("{count} different models are evaluated on it")
                 } else {
