@@ -54,6 +54,7 @@ pub fn classify_cells(model: &NotebookModel) -> Vec<CellClass> {
             Bounds::default(),
         );
         let deep: Vec<usize> = visits
+            .visits
             .iter()
             .filter(|v| v.depth >= 2 && v.cell != source)
             .map(|v| v.cell)

@@ -4,14 +4,23 @@
 //! so each cell is first reached at its least depth. One map η from cell to
 //! the join of the states computed there is shared by all paths: a cell whose
 //! new state is subsumed by its η entry is not expanded again (fixpoint
-//! pruning), which also makes unbounded K terminate on finite domains.
+//! pruning), which also makes unbounded K terminate on finite domains. By
+//! monotonicity of the transformers the same holds one step earlier: a
+//! successor whose incoming state is subsumed by the join of the states it was
+//! already queued with is not queued again (it could only produce a subsumed
+//! state), which keeps the queue from growing with every path.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use crate::domain::{Alarm, Domain};
 use crate::model::{CellInfo, NotebookModel};
 use crate::transformer::run_cell;
 use crate::vars::VarSet;
+
+/// Times a cell is queued with its own path's state before it runs on the
+/// join of all states it was queued with.
+const WIDEN_AFTER: u32 = 0;
 
 /// One cell execution the exploration considered.
 #[derive(Debug, Clone)]
@@ -22,7 +31,7 @@ pub struct Visit<D> {
     /// The cells executed, in order, ending with `cell`.
     pub path: Vec<usize>,
     /// The state the cell ran on.
-    pub before: D,
+    pub before: Rc<D>,
     /// Alarms raised while running it.
     pub alarms: Vec<Alarm>,
     /// Its state was subsumed by η: not expanded.
@@ -34,6 +43,9 @@ pub struct Visit<D> {
 pub struct Bounds {
     /// Analyse cells up to this depth (inclusive); `None` is unbounded.
     pub k: Option<usize>,
+    /// Stop after this many cell executions (`None`: no limit); the
+    /// exploration then says it was truncated.
+    pub max_visits: Option<usize>,
 }
 
 /// Where an exploration starts.
@@ -55,7 +67,7 @@ pub fn explore<D: Domain>(
     initial: &D,
     extra: &VarSet,
     bounds: Bounds,
-) -> Vec<Visit<D>> {
+) -> Exploration<D> {
     explore_with(model, start, initial, extra, bounds, |state, cell| {
         state.phi(cell)
     })
@@ -69,12 +81,49 @@ pub fn explore_with<D: Domain>(
     extra: &VarSet,
     bounds: Bounds,
     phi: impl Fn(&D, &CellInfo) -> bool,
-) -> Vec<Visit<D>> {
-    let mut eta: Vec<Option<D>> = vec![None; model.cells.len()];
+) -> Exploration<D> {
+    let n = model.cells.len();
+    let mut eta: Vec<Option<D>> = vec![None; n];
+    let mut eta_in: Vec<Option<D>> = vec![None; n];
+    let mut queued = vec![0u32; n];
     let mut visits = Vec::new();
-    let mut queue: VecDeque<(usize, usize, Vec<usize>, D)> = VecDeque::new();
+    let mut queue: VecDeque<Entry<D>> = VecDeque::new();
+    // Queues `cell` with `state` unless a state it was queued with subsumes
+    // it; clones only what is queued.
+    let mut push = |queue: &mut VecDeque<Entry<D>>, cell: usize, depth: usize, path: &[usize], state: &D| {
+        let state = match &mut eta_in[cell] {
+            Some(seen) if state.leq(seen) => return,
+            Some(seen) => {
+                queued[cell] += 1;
+                let mut widened = state.clone();
+                widened.widen(seen);
+                *seen = widened;
+                // Inter-cell widening (NBLyzer sec. 3.2.3): a cell reached
+                // again and again runs on everything seen there, so the
+                // next paths are subsumed at once.
+                if queued[cell] > WIDEN_AFTER {
+                    Rc::new(seen.clone())
+                } else {
+                    Rc::new(state.clone())
+                }
+            }
+            slot => {
+                queued[cell] += 1;
+                *slot = Some(state.clone());
+                Rc::new(state.clone())
+            }
+        };
+        let mut path = path.to_vec();
+        path.push(cell);
+        queue.push_back(Entry {
+            cell,
+            depth,
+            path,
+            state,
+        });
+    };
     match start {
-        Start::Cell(source) => queue.push_back((source, 0, vec![source], initial.clone())),
+        Start::Cell(source) => push(&mut queue, source, 0, &[], initial),
         Start::State => {
             let mut seeded = initial.clone();
             if let Some(any) = model.cells.first() {
@@ -86,16 +135,29 @@ pub fn explore_with<D: Domain>(
                 };
                 seeded.seed(&empty, extra);
             }
-            for next in model.code_cells() {
-                if phi(&seeded, next) && bounds.k.is_none_or(|k| k >= 1) {
-                    queue.push_back((next.index, 1, vec![next.index], seeded.clone()));
+            if bounds.k.is_none_or(|k| k >= 1) {
+                for next in model.code_cells() {
+                    if phi(&seeded, next) {
+                        push(&mut queue, next.index, 1, &[], &seeded);
+                    }
                 }
             }
         }
     }
-    while let Some((cell, depth, path, before)) = queue.pop_front() {
+    let mut truncated = false;
+    while let Some(Entry {
+        cell,
+        depth,
+        path,
+        state: before,
+    }) = queue.pop_front()
+    {
+        if bounds.max_visits.is_some_and(|max| visits.len() >= max) {
+            truncated = true;
+            break;
+        }
         let info = &model.cells[cell];
-        let (mut after, alarms) = run_cell(&before, model, info, true);
+        let (mut after, alarms) = run_cell(&*before, model, info, true);
         if depth == 0 {
             after.seed(info, extra);
         }
@@ -107,24 +169,37 @@ pub fn explore_with<D: Domain>(
                 slot => *slot = Some(after.clone()),
             }
         }
+        if expand {
+            for next in model.code_cells() {
+                if phi(&after, next) {
+                    push(&mut queue, next.index, depth + 1, &path, &after);
+                }
+            }
+        }
         visits.push(Visit {
             cell,
             depth,
-            path: path.clone(),
+            path,
             before,
             alarms,
             pruned,
         });
-        if !expand {
-            continue;
-        }
-        for next in model.code_cells() {
-            if phi(&after, next) {
-                let mut p = path.clone();
-                p.push(next.index);
-                queue.push_back((next.index, depth + 1, p, after.clone()));
-            }
-        }
     }
-    visits
+    Exploration { visits, truncated }
+}
+
+/// A queued cell execution.
+struct Entry<D> {
+    cell: usize,
+    depth: usize,
+    path: Vec<usize>,
+    state: Rc<D>,
+}
+
+/// What an exploration visited.
+#[derive(Debug, Clone)]
+pub struct Exploration<D> {
+    pub visits: Vec<Visit<D>>,
+    /// The visit budget ran out before the exploration ended.
+    pub truncated: bool,
 }

@@ -53,6 +53,8 @@ pub struct Compiled {
     /// before any binding on every path): with no earlier cell defining
     /// them, these fail. A name bound in a loop and read after it is not here.
     pub unbound_reads: VarSet,
+    /// The cell makes calls with ML roles (fit, split, predict...).
+    pub ml_calls: bool,
     /// The cell has Python statements other than IPython escapes (`%magic`).
     pub has_python: bool,
     /// The cell may bind names nbsight cannot see (`from m import *`, `%run`,
@@ -245,6 +247,10 @@ impl NotebookModel {
         }
         let program = Program::compile(&analysis, parsed, &mut self.vars);
         let summary = analysis.summary.clone();
+        let ml_calls = program
+            .calls
+            .iter()
+            .any(|call| call.roles.iter().any(|r| crate::leakage::is_ml(*r)));
         let vars = &mut self.vars;
         let mut roots = |set: &nbsight_dataflow::SymbolSet| {
             vars::set_of(set.iter().map(|s| vars.intern(root(s))))
@@ -310,6 +316,7 @@ impl NotebookModel {
             imports: import_bindings,
             computed,
             unbound_reads,
+            ml_calls,
             has_python: parsed
                 .module
                 .body

@@ -104,7 +104,16 @@ pub struct WhatIfReport {
     pub broken_cells: Vec<usize>,
     /// Cells explored (with repetitions), for the curious.
     pub visits: usize,
+    /// The exploration stopped at its budget of cell executions before
+    /// reaching a fixpoint: deeper orders were not explored.
+    pub truncated: bool,
 }
+
+/// Cell executions one query may explore before it stops (and says so).
+pub const MAX_VISITS: usize = 4096;
+
+/// Cell executions spent on the consequences of one candidate next cell.
+const CANDIDATE_VISITS: usize = 256;
 
 /// Answers a what-if query on `notebook`.
 pub fn what_if(
@@ -189,7 +198,16 @@ impl<'n> WhatIfSession<'n> {
             }
             _ => self.state.clone(),
         };
-        Ok(answer(&query, event, &before, &self.history, Bounds { k }))
+        Ok(answer(
+            &query,
+            event,
+            &before,
+            &self.history,
+            Bounds {
+                k,
+                max_visits: Some(MAX_VISITS),
+            },
+        ))
     }
 }
 
@@ -213,6 +231,7 @@ fn answer(
         rerun_plan: Vec::new(),
         safe_next: Vec::new(),
         k: bounds.k,
+        truncated: false,
         broken_cells: model
             .cells
             .iter()
@@ -228,19 +247,23 @@ fn answer(
             let mut visits = Vec::new();
             for cell in model.code_cells() {
                 if before.can_run(model, cell.index) {
-                    visits.extend(explore(
+                    let found = explore(
                         model,
                         Start::Cell(cell.index),
                         before.domains(),
                         &VarSet::new(),
                         bounds,
-                    ));
+                    );
+                    report.truncated |= found.truncated;
+                    visits.extend(found.visits);
                 }
             }
             (visits, before.clone())
         }
         (_, Some(source)) => {
-            let visits = explore(model, Start::Cell(source), before.domains(), &query.extra, bounds);
+            let found = explore(model, Start::Cell(source), before.domains(), &query.extra, bounds);
+            report.truncated |= found.truncated;
+            let visits = found.visits;
             let mut after = before.clone();
             if matches!(event, Event::Execute(_)) {
                 after.execute(model, source);
@@ -248,11 +271,15 @@ fn answer(
             (visits, after)
         }
         (_, None) => {
-            let visits = explore(model, Start::State, before.domains(), &query.extra, bounds);
-            (visits, before.clone())
+            let found = explore(model, Start::State, before.domains(), &query.extra, bounds);
+            report.truncated |= found.truncated;
+            (found.visits, before.clone())
         }
     };
     report.visits = visits.len();
+    if std::env::var_os("NBSIGHT_DEBUG_VISITS").is_some() {
+        eprintln!("main exploration: {} visits", visits.len());
+    }
     let event_cell = query.source;
     report.impacted = impacted(model, &visits, event_cell)
         .into_iter()
@@ -268,9 +295,21 @@ fn answer(
     }
     report.findings = dedup(findings);
 
-    // Safe next: runnable, reading nothing stale, and whose consequences
-    // (the cells depending on what it changes) reach no finding.
+    // Safe next: runnable, reading nothing stale, and leading to no finding.
+    // The event's exploration already ran every cell it reaches at depth 1
+    // on the state after the event: the paths through it tell. Any other
+    // cell's consequences (the cells depending on what it changes) are
+    // explored here.
     let stale = stale_variables(model, &visits, event, event_cell);
+    let n = model.cells.len();
+    let (mut covered, mut leaky) = (vec![false; n], vec![false; n]);
+    for visit in &visits {
+        if let Some(&next) = visit.path.get(1) {
+            covered[next] = true;
+            leaky[next] |= !visit.alarms.is_empty();
+        }
+    }
+    let any_alarm = visits.iter().any(|v| !v.alarms.is_empty());
     for cell in model.code_cells() {
         let i = cell.index;
         if !after.can_run(model, i) {
@@ -279,16 +318,27 @@ fn answer(
         if Some(i) != event_cell && vars::intersects(&cell.pre, &stale) {
             continue;
         }
-        let consequences = explore_with(
-            model,
-            Start::Cell(i),
-            after.domains(),
-            &VarSet::new(),
-            bounds,
-            |state: &Domains, next| state.0.phi(next),
-        );
-        report.visits += consequences.len();
-        if consequences.iter().all(|v| v.alarms.is_empty()) {
+        let safe = if Some(i) == event_cell {
+            !any_alarm
+        } else if covered[i] {
+            !leaky[i]
+        } else {
+            let consequences = explore_with(
+                model,
+                Start::Cell(i),
+                after.domains(),
+                &VarSet::new(),
+                Bounds {
+                    max_visits: Some(CANDIDATE_VISITS),
+                    ..bounds
+                },
+                |state: &Domains, next| state.0.phi(next),
+            );
+            report.visits += consequences.visits.len();
+            // Not fully explored: not known to be safe.
+            !consequences.truncated && consequences.visits.iter().all(|v| v.alarms.is_empty())
+        };
+        if safe {
             report.safe_next.push(query.report_index(i));
         }
     }

@@ -22,12 +22,20 @@ pub fn measure(
 ) -> (Duration, Vec<Finding>) {
     let findings = check_notebook(notebook, effects, RuleSet::default());
     for _ in 0..warmup {
-        black_box(check_notebook(black_box(notebook), effects, RuleSet::default()));
+        black_box(check_notebook(
+            black_box(notebook),
+            effects,
+            RuleSet::default(),
+        ));
     }
     let mut times = Vec::with_capacity(iterations);
     for _ in 0..iterations.max(1) {
         let start = Instant::now();
-        black_box(check_notebook(black_box(notebook), effects, RuleSet::default()));
+        black_box(check_notebook(
+            black_box(notebook),
+            effects,
+            RuleSet::default(),
+        ));
         times.push(start.elapsed());
     }
     (median(&times).unwrap_or_default(), findings)
@@ -130,7 +138,11 @@ mod tests {
         let names: Vec<&str> = rows.iter().map(|(n, _)| *n).collect();
         assert_eq!(
             names,
-            ["undefined-on-run-all", "preprocessing-leakage", "isolated-cell"]
+            [
+                "undefined-on-run-all",
+                "preprocessing-leakage",
+                "isolated-cell"
+            ]
         );
         assert_eq!(
             rows[0].1,

@@ -1,38 +1,58 @@
 //! `nbsight-bench`: measures what nbsight's per-cell summaries cost next to parsing
-//! on a corpus of `.ipynb` notebooks.
+//! on a corpus of `.ipynb` notebooks, then the notebook-level analyses built on
+//! them.
 //!
 //! For every notebook it takes the median over the iterations of `load`
 //! (`load_ipynb_bytes` from bytes in memory), `parse` (`parse_python` on each Python
 //! cell) and `full` (load, then `analyze_notebook`); the summaries' own cost is
 //! `full - load - parse`. It prints per-notebook median, p99, max and corpus totals,
 //! the `full / parse` ratio against the target of 2.0, and the slowest notebooks.
-//! It never asserts anything about time.
+//!
+//! Then (issue 8) the what-if workload (`whatif.rs`: a session, then execute
+//! and edit of every code cell, K unbounded), NBLyzer's cell classes
+//! (`classes.rs`), `check` with the default rules (`check.rs`) and, with
+//! `--compare-ruff`, the `nbsight check` process next to `ruff check --select F`
+//! (`ruff.rs`). It never asserts anything about time.
 
 /// nbsight allocates many small objects (AST nodes, symbols, CFG nodes);
 /// mimalloc serves them faster than the system allocator.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod analysis;
+mod check;
+mod classes;
 mod corpus;
 mod measure;
 mod report;
+mod ruff;
 mod stats;
+mod whatif;
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
+use nbsight_analysis::RuleSet;
 use nbsight_dataflow::Effects;
+use nbsight_notebook::{find_notebooks, load_ipynb_bytes};
 
+use analysis::{Analysis, AnalysisRow};
+use check::RuleCounts;
+use classes::ClassCounts;
 use corpus::Prepared;
-use nbsight_notebook::find_notebooks;
 use report::{Format, Report, Row};
 
 /// Untimed runs of each phase before measuring a notebook.
 const WARMUP: usize = 2;
 
-/// Benchmark nbsight's load, parse and summary costs on `.ipynb` notebooks.
+/// Default of `--whatif-budget`, in seconds.
+const DEFAULT_BUDGET: f64 = 60.0;
+
+/// Benchmark nbsight on `.ipynb` notebooks: load, parse and summaries, the
+/// what-if engine, check, and (with --compare-ruff) check next to ruff.
 #[derive(Debug, Parser)]
 #[command(name = "nbsight-bench")]
 struct Args {
@@ -44,6 +64,21 @@ struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Also time the `nbsight check` process (the release binary next to this
+    /// one) against `ruff check --select F` on the same notebooks, alternating,
+    /// --iterations times each
+    #[arg(long)]
+    compare_ruff: bool,
+    /// The ruff executable for --compare-ruff [default: `ruff` on PATH]
+    #[arg(long, value_name = "PATH", requires = "compare_ruff")]
+    ruff: Option<PathBuf>,
+    /// Stop a notebook's what-if run, between two queries, after this many
+    /// seconds (its time is then reported as a lower bound)
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_BUDGET, value_parser = parse_budget)]
+    whatif_budget: f64,
+    /// Print each notebook's times to stderr as it is measured
+    #[arg(long)]
+    verbose: bool,
 }
 
 fn main() -> ExitCode {
@@ -84,8 +119,19 @@ fn main() -> ExitCode {
 
     let effects = Effects::builtin();
     let iterations = usize::from(args.iterations);
-    let progress = std::io::stderr().is_terminal();
+    // `--verbose` prints a line per notebook instead of the progress counter.
+    let progress = !args.verbose && std::io::stderr().is_terminal();
     let mut rows = Vec::new();
+    let mut analysis = Analysis {
+        rows: Vec::new(),
+        classes: ClassCounts::default(),
+        rules: RuleCounts::with_rules(RuleSet::default()),
+        ruff: ruff::Outcome::NotRequested,
+        skipped: Vec::new(),
+        iterations,
+        warmup: WARMUP,
+        budget: Duration::from_secs_f64(args.whatif_budget),
+    };
     for (i, path) in paths.iter().enumerate() {
         if progress {
             eprint!("\rmeasuring {}/{}", i + 1, paths.len());
@@ -97,7 +143,28 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        match measure::measure(&prepared, &effects, WARMUP, iterations) {
+        if args.verbose {
+            eprint!("[{}/{}] {}:", i + 1, paths.len(), path.display());
+        }
+        let timing = measure::measure(&prepared, &effects, WARMUP, iterations);
+        let measured = analysis.rows.len();
+        measure_analysis(&prepared, &effects, &mut analysis);
+        if args.verbose {
+            let full = timing.map_or_else(|| "n/a".into(), |t| report::fmt_duration(t.full));
+            match analysis.rows.get(measured) {
+                Some(r) => eprintln!(
+                    " full {full}, what-if {}{} ({}/{} events, {} explored), check {}",
+                    if r.whatif.incomplete() { ">= " } else { "" },
+                    report::fmt_duration(r.whatif.total),
+                    r.whatif.answered,
+                    r.whatif.events,
+                    r.whatif.visits,
+                    report::fmt_duration(r.check)
+                ),
+                None => eprintln!(" full {full}, what-if n/a"),
+            }
+        }
+        match timing {
             Some(timing) => rows.push(Row {
                 python_cells: prepared.sources.len(),
                 source_bytes: prepared.source_bytes(),
@@ -122,19 +189,69 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
 
+    if args.compare_ruff {
+        if progress {
+            eprintln!("running nbsight check and ruff check...");
+        }
+        if cfg!(debug_assertions) {
+            eprintln!(
+                "note: this is a debug build; --compare-ruff runs the `nbsight` beside it \
+                 (build both with `cargo build --release -p nbsight-cli -p nbsight-bench`)"
+            );
+        }
+        analysis.ruff = ruff::compare(args.ruff.as_deref(), &dirs, &paths, iterations);
+    }
+
     let report = Report {
         rows,
         skipped,
         iterations,
         warmup: WARMUP,
-        command: command_line(&cwd, &dirs, args.iterations, args.format),
+        command: command_line(&cwd, &dirs, &args),
+        analysis,
     };
     print!("{}", report.render(args.format));
     ExitCode::SUCCESS
 }
 
+/// The what-if workload, cell classes and check of one notebook, added to
+/// `analysis` (a notebook whose session cannot be built is listed as skipped).
+fn measure_analysis(prepared: &Prepared, effects: &Effects, analysis: &mut Analysis) {
+    let iterations = analysis.iterations;
+    // A notebook that no longer loads is already listed as skipped by `measure`.
+    let Ok(notebook) = load_ipynb_bytes(&prepared.path, &prepared.bytes) else {
+        return;
+    };
+    let run = match whatif::measure(&notebook, effects, WARMUP, iterations, analysis.budget) {
+        Ok(run) => run,
+        Err(e) => {
+            analysis
+                .skipped
+                .push(format!("{}: what-if: {e}", prepared.path.display()));
+            return;
+        }
+    };
+    let (check, findings) = check::measure(&notebook, effects, WARMUP, iterations);
+    analysis.classes.add(&run.classes);
+    analysis.rules.add(&findings);
+    analysis.rows.push(AnalysisRow {
+        path: prepared.path.clone(),
+        code_cells: prepared.code_cells,
+        whatif: run.timing,
+        check,
+    });
+}
+
+/// A positive number of seconds.
+fn parse_budget(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
 /// The shell command that reproduces this run.
-fn command_line(cwd: &str, dirs: &[PathBuf], iterations: u16, format: Format) -> String {
+fn command_line(cwd: &str, dirs: &[PathBuf], args: &Args) -> String {
     let mut parts = vec![
         "cd".to_string(),
         shell_quote(cwd),
@@ -142,14 +259,26 @@ fn command_line(cwd: &str, dirs: &[PathBuf], iterations: u16, format: Format) ->
         "cargo run --release -p nbsight-bench --".into(),
     ];
     parts.extend(dirs.iter().map(|d| shell_quote(&d.display().to_string())));
-    parts.push(format!("--iterations {iterations}"));
+    parts.push(format!("--iterations {}", args.iterations));
     parts.push(
-        match format {
+        match args.format {
             Format::Text => "--format text",
             Format::Markdown => "--format markdown",
         }
         .into(),
     );
+    if args.compare_ruff {
+        parts.push("--compare-ruff".into());
+    }
+    if let Some(ruff) = &args.ruff {
+        parts.push(format!(
+            "--ruff {}",
+            shell_quote(&ruff.display().to_string())
+        ));
+    }
+    if args.whatif_budget != DEFAULT_BUDGET {
+        parts.push(format!("--whatif-budget {}", args.whatif_budget));
+    }
     parts.join(" ")
 }
 
@@ -179,10 +308,29 @@ mod tests {
 
     #[test]
     fn command_line_is_complete() {
-        let c = command_line("/w", &[PathBuf::from("c")], 15, Format::Markdown);
+        let args = Args::try_parse_from(["nbsight-bench", "c", "--format", "markdown"]).unwrap();
+        let c = command_line("/w", &[PathBuf::from("c")], &args);
         assert_eq!(
             c,
             "cd /w && cargo run --release -p nbsight-bench -- c --iterations 15 --format markdown"
+        );
+        let args = Args::try_parse_from([
+            "nbsight-bench",
+            "c",
+            "--iterations",
+            "3",
+            "--compare-ruff",
+            "--ruff",
+            "/opt/my ruff",
+            "--whatif-budget",
+            "0.5",
+        ])
+        .unwrap();
+        let c = command_line("/w", &[PathBuf::from("c")], &args);
+        assert_eq!(
+            c,
+            "cd /w && cargo run --release -p nbsight-bench -- c --iterations 3 --format text \
+             --compare-ruff --ruff '/opt/my ruff' --whatif-budget 0.5"
         );
     }
 
@@ -191,5 +339,17 @@ mod tests {
         let a = Args::try_parse_from(["nbsight-bench", "x", "--iterations", "3"]);
         assert!(a.is_ok_and(|a| a.iterations == 3 && a.format == Format::Text));
         assert!(Args::try_parse_from(["nbsight-bench", "--iterations", "0"]).is_err());
+        let a = Args::try_parse_from(["nbsight-bench", "x"]).unwrap();
+        assert!(!a.compare_ruff && a.ruff.is_none());
+        assert_eq!(a.whatif_budget, DEFAULT_BUDGET);
+        let a = Args::try_parse_from(["nbsight-bench", "--whatif-budget", "2.5"]).unwrap();
+        assert_eq!(a.whatif_budget, 2.5);
+        for bad in ["0", "-1", "inf", "x"] {
+            assert!(Args::try_parse_from(["nbsight-bench", "--whatif-budget", bad]).is_err());
+        }
+        // --ruff only means something with --compare-ruff.
+        assert!(Args::try_parse_from(["nbsight-bench", "--ruff", "r"]).is_err());
+        let a = Args::try_parse_from(["nbsight-bench", "--compare-ruff", "--ruff", "r"]).unwrap();
+        assert_eq!(a.ruff, Some(PathBuf::from("r")));
     }
 }

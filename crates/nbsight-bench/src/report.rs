@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::analysis::Analysis;
 use crate::measure::Timing;
 use crate::stats::{median, percentile};
 
@@ -36,6 +37,8 @@ pub struct Report {
     pub iterations: usize,
     pub warmup: usize,
     pub command: String,
+    /// The what-if, classes, check and ruff sections.
+    pub analysis: Analysis,
 }
 
 /// A duration with about three significant digits in a readable unit.
@@ -63,13 +66,13 @@ fn ratio(num: Duration, den: Duration) -> Option<f64> {
     (!den.is_zero()).then(|| num.as_secs_f64() / den.as_secs_f64())
 }
 
-fn fmt_ratio(r: Option<f64>) -> String {
+pub(crate) fn fmt_ratio(r: Option<f64>) -> String {
     r.map_or_else(|| "n/a".to_string(), |r| format!("{r:.2}"))
 }
 
 /// Renders rows of cells as an aligned text table (first column left-aligned,
 /// the others right-aligned) or a GitHub markdown table.
-fn table(format: Format, header: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn table(format: Format, header: &[&str], rows: &[Vec<String>]) -> String {
     let mut out = String::new();
     match format {
         Format::Markdown => {
@@ -114,7 +117,7 @@ fn table(format: Format, header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// Median, p99, max and total of per-notebook values.
-fn stat_cells(values: &[Duration]) -> Vec<String> {
+pub(crate) fn stat_cells(values: &[Duration]) -> Vec<String> {
     let total: Duration = values.iter().sum();
     vec![
         median(values).map_or_else(|| "n/a".into(), fmt_duration),
@@ -235,6 +238,8 @@ impl Report {
         let heavy = self.heavy_summaries();
         let title = format!("notebooks where summaries > 2x parse: {}", heavy.len());
         self.notebook_table(&mut out, format, &title, &heavy);
+
+        self.analysis.render(&mut out, format);
 
         out.push('\n');
         if md {

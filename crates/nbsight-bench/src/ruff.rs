@@ -108,7 +108,9 @@ pub fn compare(ruff: Option<&Path>, dirs: &[PathBuf], files: &[PathBuf], runs: u
             None
         }
         None => {
-            missing.push("cannot locate this benchmark's executable to find `nbsight` beside it".into());
+            missing.push(
+                "cannot locate this benchmark's executable to find `nbsight` beside it".into(),
+            );
             None
         }
     };
@@ -150,7 +152,10 @@ fn ruff_command(ruff: &Path, files: &[PathBuf], extra: &[&str]) -> Command {
 /// Runs `command` to completion, stdout captured (both tools write their
 /// report to a pipe), stderr captured too so it does not mix with the report.
 fn time(command: &mut Command) -> Result<(Duration, Output), String> {
-    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let start = Instant::now();
     let output = command.output();
     let elapsed = start.elapsed();

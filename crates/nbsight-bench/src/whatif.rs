@@ -2,9 +2,12 @@
 //! [`WhatIfSession`] on the saved execution history, then (b) for every code
 //! cell that parsed, `query(Execute(i))` and `query(Edit { cell: i, source +
 //! "\n# edited\n" })` with K unbounded. Each part is the median of the timed
-//! iterations after warm-up runs, as in `measure.rs`; dropping the session and
-//! the reports is inside the timed region. The events are built once,
-//! untimed, from a first session, which also gives the cell classes.
+//! iterations after warm-up runs, as in `measure.rs`, except that a notebook
+//! whose first run exceeds [`LONG_RUN`] is measured by that run alone, and
+//! that a run stops (between queries) at a time budget, which makes its time
+//! a lower bound. Dropping the session and the reports is inside the timed
+//! region. The events are built once, untimed, from a first session,
+//! which also gives the cell classes.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -14,6 +17,11 @@ use nbsight_dataflow::Effects;
 use nbsight_notebook::Notebook;
 
 use crate::stats::median;
+
+/// A first run longer than this is the notebook's only sample: no warm-up,
+/// no further iterations (at that scale neither changes the picture, and
+/// repeating such runs makes the benchmark last hours).
+pub const LONG_RUN: Duration = Duration::from_secs(1);
 
 /// What an edit event appends to the cell's source.
 pub const EDIT_SUFFIX: &str = "\n# edited\n";
@@ -27,12 +35,24 @@ pub struct WhatIfTiming {
     pub queries: Duration,
     /// (a) + (b), the median of the per-iteration sums.
     pub total: Duration,
-    /// Queries per run (two per code cell that parsed).
+    /// Queries of the workload (two per code cell that parsed).
     pub events: usize,
+    /// Queries answered in the measured run (fewer than `events` when the run
+    /// hit the budget: its times are then lower bounds).
+    pub answered: usize,
     /// Cell executions the queries explored (`WhatIfReport::visits`, summed).
     pub visits: usize,
     /// Queries the engine refused (none expected).
     pub errors: usize,
+    /// Timed runs behind the medians.
+    pub samples: usize,
+}
+
+impl WhatIfTiming {
+    /// The run stopped at the budget before answering every query.
+    pub fn incomplete(&self) -> bool {
+        self.answered < self.events
+    }
 }
 
 /// The workload's result for one notebook.
@@ -47,10 +67,7 @@ pub struct WhatIfRun {
 pub fn events(notebook: &Notebook, cells: impl IntoIterator<Item = usize>) -> Vec<Event> {
     let mut events = Vec::new();
     for index in cells {
-        let source = notebook
-            .cells
-            .get(index)
-            .map_or("", |c| c.source.as_str());
+        let source = notebook.cells.get(index).map_or("", |c| c.source.as_str());
         events.push(Event::Execute(index));
         events.push(Event::Edit {
             cell: index,
@@ -60,13 +77,17 @@ pub fn events(notebook: &Notebook, cells: impl IntoIterator<Item = usize>) -> Ve
     events
 }
 
-/// Measures the workload on `notebook`: `warmup` untimed runs, then the
-/// medians of `iterations` timed runs. An error if the session cannot be built.
+/// Measures the workload on `notebook`: a first run; if it took longer than
+/// [`LONG_RUN`] (or hit `budget`) it is the only sample, else it and
+/// `warmup - 1` more runs warm up and the medians of `iterations` timed runs
+/// are taken. Each run stops, between two queries, once it has lasted `budget`.
+/// An error if the session cannot be built.
 pub fn measure(
     notebook: &Notebook,
     effects: &Effects,
     warmup: usize,
     iterations: usize,
+    budget: Duration,
 ) -> Result<WhatIfRun, WhatIfError> {
     let (events, classes) = {
         let session = WhatIfSession::new(notebook, effects, &History::Saved)?;
@@ -76,49 +97,62 @@ pub fn measure(
             classify_cells(model),
         )
     };
-    for _ in 0..warmup {
-        run_once(notebook, effects, &events)?;
-    }
-    let mut session = Vec::with_capacity(iterations);
-    let mut queries = Vec::with_capacity(iterations);
-    let mut total = Vec::with_capacity(iterations);
-    let mut counts = (0, 0);
-    for _ in 0..iterations.max(1) {
-        let run = run_once(notebook, effects, &events)?;
-        session.push(run.session);
-        queries.push(run.queries);
-        total.push(run.session + run.queries);
-        counts = (run.visits, run.errors);
-    }
-    let med = |v: &[Duration]| median(v).unwrap_or_default();
+    let first = run_once(notebook, effects, &events, budget)?;
+    let runs = if first.total > LONG_RUN || first.incomplete() {
+        vec![first]
+    } else {
+        for _ in 1..warmup {
+            run_once(notebook, effects, &events, budget)?;
+        }
+        let mut runs = Vec::with_capacity(iterations);
+        for _ in 0..iterations.max(1) {
+            runs.push(run_once(notebook, effects, &events, budget)?);
+        }
+        runs
+    };
+    let med = |f: fn(&WhatIfTiming) -> Duration| {
+        let values: Vec<Duration> = runs.iter().map(f).collect();
+        median(&values).unwrap_or_default()
+    };
+    // Counts from the least complete run (all runs are complete but for the
+    // budget).
+    let counts = runs
+        .iter()
+        .min_by_key(|r| r.answered)
+        .copied()
+        .unwrap_or(first);
     Ok(WhatIfRun {
         timing: WhatIfTiming {
-            session: med(&session),
-            queries: med(&queries),
-            total: med(&total),
-            events: events.len(),
-            visits: counts.0,
-            errors: counts.1,
+            session: med(|r| r.session),
+            queries: med(|r| r.queries),
+            total: med(|r| r.total),
+            samples: runs.len(),
+            ..counts
         },
         classes,
     })
 }
 
-/// One timed run (`total` unused: the caller sums the parts).
+/// One timed run, stopped between queries once it has lasted `budget`.
 fn run_once(
     notebook: &Notebook,
     effects: &Effects,
     events: &[Event],
+    budget: Duration,
 ) -> Result<WhatIfTiming, WhatIfError> {
     let start = Instant::now();
     let session = WhatIfSession::new(black_box(notebook), effects, &History::Saved)?;
     let built = start.elapsed();
-    let (mut visits, mut errors) = (0, 0);
+    let (mut visits, mut errors, mut answered) = (0, 0, 0);
     for event in events {
+        if start.elapsed() >= budget {
+            break;
+        }
         match session.query(black_box(event), None) {
             Ok(report) => visits += black_box(report).visits,
             Err(_) => errors += 1,
         }
+        answered += 1;
     }
     drop(black_box(session));
     let elapsed = start.elapsed();
@@ -127,8 +161,10 @@ fn run_once(
         queries: elapsed.saturating_sub(built),
         total: elapsed,
         events: events.len(),
+        answered,
         visits,
         errors,
+        samples: 1,
     })
 }
 
@@ -179,14 +215,28 @@ mod tests {
     fn measures_every_parsed_code_cell() {
         let nb = notebook();
         let effects = Effects::builtin();
-        let run = measure(&nb, &effects, 0, 1).unwrap();
+        let run = measure(&nb, &effects, 0, 3, Duration::from_secs(600)).unwrap();
         // Cells 0 and 2 parse; 1 is markdown and 3 has a syntax error.
         assert_eq!(run.timing.events, 4);
+        assert_eq!(run.timing.answered, 4);
+        assert!(!run.timing.incomplete());
+        assert_eq!(run.timing.samples, 3);
         assert_eq!(run.timing.errors, 0);
         assert!(run.timing.visits >= 4, "{:?}", run.timing);
         assert_eq!(
             run.classes.iter().map(|c| c.cell).collect::<Vec<_>>(),
             [0, 2]
         );
+    }
+
+    #[test]
+    fn a_run_over_budget_stops_and_is_the_only_sample() {
+        let nb = notebook();
+        let effects = Effects::builtin();
+        let run = measure(&nb, &effects, 2, 3, Duration::ZERO).unwrap();
+        assert_eq!(run.timing.events, 4);
+        assert_eq!(run.timing.answered, 0);
+        assert!(run.timing.incomplete());
+        assert_eq!(run.timing.samples, 1);
     }
 }

@@ -54,10 +54,9 @@ pub struct Leak {
 impl Leak {
     /// The initial state for `model`'s notebook.
     pub fn new(model: &NotebookModel) -> Self {
-        let active = model.code_cells().any(|c| {
-            c.program()
-                .is_some_and(|p| p.calls.iter().any(|call| call.roles.iter().any(|r| is_ml(*r))))
-        });
+        let active = model
+            .code_cells()
+            .any(|c| c.compiled.as_deref().is_some_and(|c| c.ml_calls));
         Leak {
             active,
             ..Leak::default()
@@ -189,6 +188,7 @@ impl Leak {
                 (Role::Sampler, kind::SAMPLER),
                 (Role::Pipeline, kind::PIPELINE),
                 (Role::CrossValidate, kind::CV),
+                (Role::Stateless, kind::STATELESS),
             ] {
                 if call.has(role) {
                     k |= bit;
@@ -215,7 +215,7 @@ impl Leak {
         }
         if call.has(Role::FitTransform) {
             let mut res = data.data();
-            if !data.is_split() {
+            if !data.is_split() && recv.kind & kind::STATELESS == 0 {
                 res.add(Tag::Fitted(here));
                 if let Some(v) = receiver_var {
                     let mut fitted = recv.clone();
@@ -228,7 +228,7 @@ impl Leak {
         if call.has(Role::Fit) {
             if call.method && recv.kind & kind::TRANSFORMER != 0 {
                 let mut fitted = recv.clone();
-                if !data.is_split() {
+                if !data.is_split() && recv.kind & kind::STATELESS == 0 {
                     fitted.add(Tag::Fitted(here));
                 }
                 if let Some(v) = receiver_var {
@@ -399,10 +399,7 @@ impl Leak {
 impl Domain for Leak {
     fn leq(&self, other: &Self) -> bool {
         vars::is_subset(&self.bound, &other.bound)
-            && self
-                .vals
-                .iter()
-                .all(|(v, val)| other.get(*v).is_some_and(|o| val.leq(o)))
+            && vals_leq(&self.vals, &other.vals)
             && self.trained.iter().all(|t| {
                 other
                     .trained(t.site)
@@ -445,8 +442,17 @@ impl Domain for Leak {
         }
     }
 
+    /// The seed's φ (pre(c) ≠ ∅, every variable of pre(c) bound, and
+    /// leakage facts to propagate: the seed asks every variable of pre(c) to
+    /// be non-⊥; here one suffices, since our ⊥ is "no facts" rather than
+    /// "unreached"). Cells that read no variable with facts cannot create an
+    /// alarm from this state; the code-impact edges reach them when they
+    /// read what changed.
     fn phi(&self, cell: &CellInfo) -> bool {
-        self.active && !cell.pre.is_clear() && vars::is_subset(&cell.pre, &self.bound)
+        self.active
+            && !cell.pre.is_clear()
+            && vars::is_subset(&cell.pre, &self.bound)
+            && self.vals.iter().any(|(v, _)| vars::contains(&cell.pre, *v))
     }
 }
 
@@ -521,6 +527,25 @@ impl Leak {
     }
 }
 
+/// Pointwise order of two variable maps sorted by variable (one merge walk).
+fn vals_leq(a: &[(Var, Val)], b: &[(Var, Val)]) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    let mut rest = b.iter();
+    'outer: for (v, val) in a {
+        for (w, other) in rest.by_ref() {
+            match w.cmp(v) {
+                std::cmp::Ordering::Less => continue,
+                std::cmp::Ordering::Equal if val.leq(other) => continue 'outer,
+                _ => return false,
+            }
+        }
+        return false;
+    }
+    true
+}
+
 /// The cell of the site a leaky tag names.
 fn site_of(tag: Tag) -> usize {
     match tag {
@@ -529,7 +554,7 @@ fn site_of(tag: Tag) -> usize {
 }
 
 /// Roles that make the notebook worth the leakage domain's time.
-fn is_ml(role: Role) -> bool {
+pub(crate) fn is_ml(role: Role) -> bool {
     matches!(
         role,
         Role::Fit
@@ -549,7 +574,11 @@ fn is_constructor(call: &Call) -> bool {
     let constructor_role = call.roles.iter().any(|r| {
         matches!(
             r,
-            Role::Transformer | Role::Sampler | Role::Pipeline | Role::CrossValidate
+            Role::Transformer
+                | Role::Sampler
+                | Role::Pipeline
+                | Role::CrossValidate
+                | Role::Stateless
         )
     });
     constructor_role

@@ -46,6 +46,7 @@ pub mod kind {
     pub const SAMPLER: u8 = 2;
     pub const PIPELINE: u8 = 4;
     pub const CV: u8 = 8;
+    pub const STATELESS: u8 = 16;
 }
 
 /// The abstract value of a variable: a set of tags and a set of kinds.
@@ -75,7 +76,7 @@ impl Val {
     }
 
     pub fn leq(&self, other: &Val) -> bool {
-        self.kind & !other.kind == 0 && self.tags.iter().all(|t| other.tags.binary_search(t).is_ok())
+        self.kind & !other.kind == 0 && sorted_subset(&self.tags, &other.tags)
     }
 
     pub fn has(&self, tag: Tag) -> bool {
@@ -114,5 +115,37 @@ impl Val {
                 .collect(),
             kind: 0,
         }
+    }
+}
+
+/// `a ⊆ b` for sorted slices without duplicates, in one merge walk.
+pub fn sorted_subset<T: Ord>(a: &[T], b: &[T]) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    let mut rest = b.iter();
+    'outer: for x in a {
+        for y in rest.by_ref() {
+            match y.cmp(x) {
+                std::cmp::Ordering::Less => continue,
+                std::cmp::Ordering::Equal => continue 'outer,
+                std::cmp::Ordering::Greater => return false,
+            }
+        }
+        return false;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subset_by_merge_walk() {
+        assert!(sorted_subset(&[1, 3], &[1, 2, 3]));
+        assert!(!sorted_subset(&[1, 4], &[1, 2, 3]));
+        assert!(sorted_subset::<u8>(&[], &[]));
+        assert!(!sorted_subset(&[5], &[]));
     }
 }

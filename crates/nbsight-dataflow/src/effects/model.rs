@@ -205,6 +205,9 @@ pub enum Role {
     /// Constructs a pipeline or composite of estimators, whose `fit` fits
     /// each step on the data it is given (`pipeline`).
     Pipeline,
+    /// Constructs a transformer whose `fit` learns nothing from the rows
+    /// (`PolynomialFeatures`, `HashingVectorizer`): it cannot leak (`stateless`).
+    Stateless,
     /// Reads a file or other external resource (`read-file`).
     ReadFile,
     /// Writes a file (`write-file`).
@@ -221,7 +224,7 @@ pub enum Role {
 
 impl Role {
     /// Every variant, in declaration order.
-    pub const ALL: [Role; 17] = [
+    pub const ALL: [Role; 18] = [
         Role::Fit,
         Role::FitTransform,
         Role::Transform,
@@ -233,6 +236,7 @@ impl Role {
         Role::Resample,
         Role::Sampler,
         Role::Pipeline,
+        Role::Stateless,
         Role::ReadFile,
         Role::WriteFile,
         Role::DeleteFile,
@@ -255,6 +259,7 @@ impl Role {
             Role::Resample => "resample",
             Role::Sampler => "sampler",
             Role::Pipeline => "pipeline",
+            Role::Stateless => "stateless",
             Role::ReadFile => "read-file",
             Role::WriteFile => "write-file",
             Role::DeleteFile => "delete-file",

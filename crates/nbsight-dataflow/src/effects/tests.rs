@@ -94,7 +94,7 @@ fn builtin_entries_are_consistent() {
         );
         // Roles describing the object a constructor builds are on pure
         // function entries only.
-        if [Role::Transformer, Role::Sampler, Role::Pipeline]
+        if [Role::Transformer, Role::Sampler, Role::Pipeline, Role::Stateless]
             .into_iter()
             .any(|role| effect.has_role(role))
         {
@@ -823,6 +823,7 @@ fn new_roles_parse_and_print() {
         ("cross-validate", Role::CrossValidate),
         ("sampler", Role::Sampler),
         ("pipeline", Role::Pipeline),
+        ("stateless", Role::Stateless),
     ] {
         assert_eq!(text.parse::<Role>(), Ok(role));
         assert_eq!(role.to_string(), text);
@@ -1260,4 +1261,18 @@ fn random_state_roles() {
     ] {
         assert!(function(&e, name).has_role(Role::GlobalRandom), "{name}");
     }
+}
+
+#[test]
+fn stateless_transformers_are_marked() {
+    let effects = Effects::builtin();
+    for name in [
+        "sklearn.preprocessing.PolynomialFeatures",
+        "sklearn.feature_extraction.text.HashingVectorizer",
+    ] {
+        let effect = effects.function(name).expect("entry");
+        assert!(effect.has_role(Role::Transformer) && effect.has_role(Role::Stateless));
+    }
+    let scaler = effects.function("sklearn.preprocessing.StandardScaler").expect("entry");
+    assert!(!scaler.has_role(Role::Stateless));
 }

@@ -1,0 +1,75 @@
+//! Every notebook of the shared corpus (`../shared/corpus`, beside the
+//! repository; skipped when absent) goes through `check` with every rule and
+//! through what-if queries without a panic, and the answers are consistent.
+
+use std::path::Path;
+
+use nbsight_analysis::{Event, History, RuleSet, WhatIfSession, check_notebook, classify_cells};
+use nbsight_dataflow::Effects;
+
+#[test]
+fn every_corpus_notebook_is_checked_and_queried() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if !corpus.is_dir() {
+        eprintln!("corpus not found at {}; skipped", corpus.display());
+        return;
+    }
+    let paths = nbsight_notebook::find_notebooks(&corpus).notebooks;
+    let effects = Effects::builtin();
+    let (mut notebooks, mut queries, mut findings) = (0, 0, 0);
+    for path in &paths {
+        let filter = std::env::var("NBSIGHT_CORPUS_FILTER").unwrap_or_default();
+        if !path.display().to_string().contains(&filter) {
+            continue;
+        }
+        let Ok(notebook) = nbsight_notebook::load_path(path) else {
+            continue;
+        };
+        notebooks += 1;
+        let started = std::time::Instant::now();
+        for finding in check_notebook(&notebook, &effects, RuleSet::all()) {
+            assert!(finding.cell < notebook.cells.len(), "{}", path.display());
+            assert!(finding.line >= 1 && finding.column >= 1, "{finding:?}");
+            assert!(finding.path.contains(&finding.cell) || finding.path.is_empty(), "{finding:?}");
+            findings += 1;
+        }
+        let session = WhatIfSession::new(&notebook, &effects, &History::Saved)
+            .expect("the saved history is valid");
+        let model = session.model();
+        let classes = classify_cells(model);
+        assert_eq!(classes.len(), model.code_cells().count());
+        // Every code cell as the source of an execute and an edit event
+        // (bounded depth keeps the debug-build test quick; the benchmark
+        // runs them unbounded).
+        let code: Vec<(usize, String)> = model
+            .code_cells()
+            .map(|c| (c.index, notebook.cells[c.index].source.clone()))
+            .collect();
+        for (i, source) in code {
+            for event in [
+                Event::Execute(i),
+                Event::Edit {
+                    cell: i,
+                    source: format!("{source}\n# edited\n"),
+                },
+            ] {
+                let report = session.query(&event, Some(3)).expect("valid query");
+                assert!(report.impacted.iter().all(|x| x.depth >= 1 && x.depth <= 3));
+                assert!(report.rerun_plan.windows(2).all(|w| w[0] < w[1]));
+                queries += 1;
+            }
+        }
+        session.query(&Event::Open, Some(2)).expect("open");
+        if !notebook.cells.is_empty() {
+            session.query(&Event::Delete(0), Some(2)).expect("delete");
+        }
+        if std::env::var_os("NBSIGHT_CORPUS_TIMES").is_some() {
+            eprintln!("{:?} {}", started.elapsed(), path.display());
+        }
+    }
+    eprintln!("{notebooks} notebooks, {queries} what-if queries, {findings} findings");
+    if std::env::var_os("NBSIGHT_CORPUS_FILTER").is_none() {
+        assert!(notebooks > 250, "the corpus has its notebooks");
+        assert!(findings > 0);
+    }
+}
