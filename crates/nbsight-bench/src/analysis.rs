@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use nbsight_analysis::whatif::MAX_VISITS;
+
 use crate::check::RuleCounts;
 use crate::classes::ClassCounts;
 use crate::report::{Format, fmt_duration, fmt_ratio, stat_cells, table};
@@ -116,7 +118,9 @@ impl Analysis {
         let answered: usize = self.rows.iter().map(|r| r.whatif.answered).sum();
         let visits: usize = self.rows.iter().map(|r| r.whatif.visits).sum();
         let errors: usize = self.rows.iter().map(|r| r.whatif.errors).sum();
-        let long = self.rows.iter().filter(|r| r.whatif.samples == 1).count();
+        let truncated: usize = self.rows.iter().map(|r| r.whatif.truncated).sum();
+        let truncated_notebooks = self.rows.iter().filter(|r| r.whatif.truncated > 0).count();
+        let long = self.rows.iter().filter(|r| r.whatif.first_run_only).count();
         let incomplete: Vec<&AnalysisRow> =
             self.rows.iter().filter(|r| r.whatif.incomplete()).collect();
         let t_total: Duration = total.iter().sum();
@@ -136,6 +140,10 @@ impl Analysis {
             format!(
                 "events: {events} (execute + edit of each code cell that parsed); \
                  answered: {answered}; cell executions explored: {visits}"
+            ),
+            format!(
+                "queries stopped at the engine's visit budget ({MAX_VISITS} cell executions, \
+                 `truncated`): {truncated} of {answered}, in {truncated_notebooks} notebooks"
             ),
             format!(
                 "throughput: {} events/s (answered events / total of (a)+(b))",
@@ -202,6 +210,7 @@ impl Analysis {
                         w.events.to_string()
                     },
                     w.visits.to_string(),
+                    w.truncated.to_string(),
                     format!("{}{}", bound(w), fmt_duration(w.total)),
                     fmt_duration(w.session),
                     fmt_duration(w.queries),
@@ -216,6 +225,7 @@ impl Analysis {
                 "code cells",
                 "events",
                 "explored",
+                "truncated",
                 "what-if",
                 "(a) session",
                 "(b) queries",
@@ -398,7 +408,9 @@ mod tests {
             answered: 4,
             visits: 9,
             errors: 0,
+            truncated: 0,
             samples: 3,
+            first_run_only: false,
         };
         let analysis = Analysis {
             rows: vec![AnalysisRow {
@@ -440,6 +452,25 @@ mod tests {
         analysis.render(&mut text, Format::Text);
         assert!(
             text.contains("\nnotebooks over 100 ms: 0 (target 0: target met)\n"),
+            "{text}"
+        );
+        assert!(!text.contains("lower bounds"), "{text}");
+        assert!(text.contains("by that run alone (0 notebooks)"), "{text}");
+
+        // A notebook stopped at the budget: its time is a lower bound.
+        let mut analysis = analysis;
+        let w = &mut analysis.rows[0].whatif;
+        (w.answered, w.truncated, w.samples, w.first_run_only) = (1, 1, 1, true);
+        let mut text = String::new();
+        analysis.render(&mut text, Format::Text);
+        assert!(
+            text.contains("stopped at the budget of 60.0 s (--whatif-budget): 1 notebooks"),
+            "{text}"
+        );
+        assert!(text.contains("explored): >= 400 µs"), "{text}");
+        assert!(text.contains("by that run alone (1 notebooks)"), "{text}");
+        assert!(
+            text.contains("`truncated`): 1 of 1, in 1 notebooks"),
             "{text}"
         );
     }

@@ -122,6 +122,8 @@ fn main() -> ExitCode {
     // `--verbose` prints a line per notebook instead of the progress counter.
     let progress = !args.verbose && std::io::stderr().is_terminal();
     let mut rows = Vec::new();
+    // The notebooks measured, kept (with their bytes) for the second pass.
+    let mut loaded = Vec::new();
     let mut analysis = Analysis {
         rows: Vec::new(),
         classes: ClassCounts::default(),
@@ -143,35 +145,26 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        if args.verbose {
-            eprint!("[{}/{}] {}:", i + 1, paths.len(), path.display());
-        }
-        let timing = measure::measure(&prepared, &effects, WARMUP, iterations);
-        let measured = analysis.rows.len();
-        measure_analysis(&prepared, &effects, &mut analysis);
-        if args.verbose {
-            let full = timing.map_or_else(|| "n/a".into(), |t| report::fmt_duration(t.full));
-            match analysis.rows.get(measured) {
-                Some(r) => eprintln!(
-                    " full {full}, what-if {}{} ({}/{} events, {} explored), check {}",
-                    if r.whatif.incomplete() { ">= " } else { "" },
-                    report::fmt_duration(r.whatif.total),
-                    r.whatif.answered,
-                    r.whatif.events,
-                    r.whatif.visits,
-                    report::fmt_duration(r.check)
-                ),
-                None => eprintln!(" full {full}, what-if n/a"),
+        match measure::measure(&prepared, &effects, WARMUP, iterations) {
+            Some(timing) => {
+                if args.verbose {
+                    eprintln!(
+                        "[{}/{}] {}: full {}",
+                        i + 1,
+                        paths.len(),
+                        path.display(),
+                        report::fmt_duration(timing.full)
+                    );
+                }
+                rows.push(Row {
+                    python_cells: prepared.sources.len(),
+                    source_bytes: prepared.source_bytes(),
+                    code_cells: prepared.code_cells,
+                    path: prepared.path.clone(),
+                    timing,
+                });
+                loaded.push(prepared);
             }
-        }
-        match timing {
-            Some(timing) => rows.push(Row {
-                python_cells: prepared.sources.len(),
-                source_bytes: prepared.source_bytes(),
-                code_cells: prepared.code_cells,
-                path: prepared.path,
-                timing,
-            }),
             None => skipped.push(format!(
                 "{}: failed to load while measuring",
                 path.display()
@@ -187,6 +180,36 @@ fn main() -> ExitCode {
         }
         eprintln!("error: no notebook could be loaded");
         return ExitCode::from(2);
+    }
+
+    // The notebook-level analyses, in a second pass so that their long runs
+    // do not disturb the phases above.
+    for (i, prepared) in loaded.iter().enumerate() {
+        if progress {
+            eprint!("\rwhat-if and check {}/{}", i + 1, loaded.len());
+        }
+        if args.verbose {
+            eprint!("[{}/{}] {}:", i + 1, loaded.len(), prepared.path.display());
+        }
+        measure_analysis(prepared, &effects, &mut analysis);
+        if args.verbose {
+            match analysis.rows.last().filter(|r| r.path == prepared.path) {
+                Some(r) => eprintln!(
+                    " what-if {}{} ({}/{} events, {} explored, {} truncated), check {}",
+                    if r.whatif.incomplete() { ">= " } else { "" },
+                    report::fmt_duration(r.whatif.total),
+                    r.whatif.answered,
+                    r.whatif.events,
+                    r.whatif.visits,
+                    r.whatif.truncated,
+                    report::fmt_duration(r.check)
+                ),
+                None => eprintln!(" skipped"),
+            }
+        }
+    }
+    if progress {
+        eprintln!();
     }
 
     if args.compare_ruff {

@@ -44,8 +44,14 @@ pub struct WhatIfTiming {
     pub visits: usize,
     /// Queries the engine refused (none expected).
     pub errors: usize,
+    /// Queries whose exploration stopped at the engine's visit budget
+    /// (`WhatIfReport::truncated`).
+    pub truncated: usize,
     /// Timed runs behind the medians.
     pub samples: usize,
+    /// The first run took over [`LONG_RUN`] (or hit the budget) and is the
+    /// only sample.
+    pub first_run_only: bool,
 }
 
 impl WhatIfTiming {
@@ -98,7 +104,8 @@ pub fn measure(
         )
     };
     let first = run_once(notebook, effects, &events, budget)?;
-    let runs = if first.total > LONG_RUN || first.incomplete() {
+    let first_run_only = first.total > LONG_RUN || first.incomplete();
+    let runs = if first_run_only {
         vec![first]
     } else {
         for _ in 1..warmup {
@@ -127,6 +134,7 @@ pub fn measure(
             queries: med(|r| r.queries),
             total: med(|r| r.total),
             samples: runs.len(),
+            first_run_only,
             ..counts
         },
         classes,
@@ -143,13 +151,17 @@ fn run_once(
     let start = Instant::now();
     let session = WhatIfSession::new(black_box(notebook), effects, &History::Saved)?;
     let built = start.elapsed();
-    let (mut visits, mut errors, mut answered) = (0, 0, 0);
+    let (mut visits, mut errors, mut answered, mut truncated) = (0, 0, 0, 0);
     for event in events {
         if start.elapsed() >= budget {
             break;
         }
         match session.query(black_box(event), None) {
-            Ok(report) => visits += black_box(report).visits,
+            Ok(report) => {
+                let report = black_box(report);
+                visits += report.visits;
+                truncated += usize::from(report.truncated);
+            }
             Err(_) => errors += 1,
         }
         answered += 1;
@@ -164,7 +176,9 @@ fn run_once(
         answered,
         visits,
         errors,
+        truncated,
         samples: 1,
+        first_run_only: false,
     })
 }
 
@@ -221,6 +235,8 @@ mod tests {
         assert_eq!(run.timing.answered, 4);
         assert!(!run.timing.incomplete());
         assert_eq!(run.timing.samples, 3);
+        assert!(!run.timing.first_run_only);
+        assert_eq!(run.timing.truncated, 0);
         assert_eq!(run.timing.errors, 0);
         assert!(run.timing.visits >= 4, "{:?}", run.timing);
         assert_eq!(
@@ -238,5 +254,6 @@ mod tests {
         assert_eq!(run.timing.answered, 0);
         assert!(run.timing.incomplete());
         assert_eq!(run.timing.samples, 1);
+        assert!(run.timing.first_run_only);
     }
 }
