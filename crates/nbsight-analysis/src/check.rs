@@ -44,7 +44,8 @@ pub fn check_model(model: &NotebookModel, rules: RuleSet) -> Vec<Finding> {
     }
     findings.retain(|f| f.rule().is_some_and(|r| rules.contains(r)));
     findings.sort_by(|a, b| {
-        (a.cell, a.line, a.column, a.code, &a.message).cmp(&(b.cell, b.line, b.column, b.code, &b.message))
+        (a.cell, a.line, a.column, a.code, &a.message)
+            .cmp(&(b.cell, b.line, b.column, b.code, &b.message))
     });
     // One finding per rule and cell for rules whose several alarms in a cell
     // tell the same story (a leak seen by `predict` is seen by the metric).
@@ -79,7 +80,12 @@ pub(crate) fn finding(
 }
 
 /// A finding from a domain's alarm raised in `cell`.
-pub(crate) fn from_alarm(model: &NotebookModel, cell: usize, alarm: &Alarm, path: Vec<usize>) -> Finding {
+pub(crate) fn from_alarm(
+    model: &NotebookModel,
+    cell: usize,
+    alarm: &Alarm,
+    path: Vec<usize>,
+) -> Finding {
     finding(
         model,
         alarm.rule,

@@ -42,7 +42,12 @@ pub struct Alarms {
 
 impl Alarms {
     pub fn push(&mut self, alarm: Alarm) {
-        if self.on && !self.list.iter().any(|a| a.rule == alarm.rule && a.line == alarm.line) {
+        if self.on
+            && !self
+                .list
+                .iter()
+                .any(|a| a.rule == alarm.rule && a.line == alarm.line)
+        {
             self.list.push(alarm);
         }
     }

@@ -90,38 +90,39 @@ pub fn explore_with<D: Domain>(
     let mut queue: VecDeque<Entry<D>> = VecDeque::new();
     // Queues `cell` with `state` unless a state it was queued with subsumes
     // it; clones only what is queued.
-    let mut push = |queue: &mut VecDeque<Entry<D>>, cell: usize, depth: usize, path: &[usize], state: &D| {
-        let state = match &mut eta_in[cell] {
-            Some(seen) if state.leq(seen) => return,
-            Some(seen) => {
-                queued[cell] += 1;
-                let mut widened = state.clone();
-                widened.widen(seen);
-                *seen = widened;
-                // Inter-cell widening (NBLyzer sec. 3.2.3): a cell reached
-                // again and again runs on everything seen there, so the
-                // next paths are subsumed at once.
-                if queued[cell] > WIDEN_AFTER {
-                    Rc::new(seen.clone())
-                } else {
+    let mut push =
+        |queue: &mut VecDeque<Entry<D>>, cell: usize, depth: usize, path: &[usize], state: &D| {
+            let state = match &mut eta_in[cell] {
+                Some(seen) if state.leq(seen) => return,
+                Some(seen) => {
+                    queued[cell] += 1;
+                    let mut widened = state.clone();
+                    widened.widen(seen);
+                    *seen = widened;
+                    // Inter-cell widening (NBLyzer sec. 3.2.3): a cell reached
+                    // again and again runs on everything seen there, so the
+                    // next paths are subsumed at once.
+                    if queued[cell] > WIDEN_AFTER {
+                        Rc::new(seen.clone())
+                    } else {
+                        Rc::new(state.clone())
+                    }
+                }
+                slot => {
+                    queued[cell] += 1;
+                    *slot = Some(state.clone());
                     Rc::new(state.clone())
                 }
-            }
-            slot => {
-                queued[cell] += 1;
-                *slot = Some(state.clone());
-                Rc::new(state.clone())
-            }
+            };
+            let mut path = path.to_vec();
+            path.push(cell);
+            queue.push_back(Entry {
+                cell,
+                depth,
+                path,
+                state,
+            });
         };
-        let mut path = path.to_vec();
-        path.push(cell);
-        queue.push_back(Entry {
-            cell,
-            depth,
-            path,
-            state,
-        });
-    };
     match start {
         Start::Cell(source) => push(&mut queue, source, 0, &[], initial),
         Start::State => {

@@ -270,7 +270,10 @@ impl NotebookModel {
                 let name = analysis.table.name(read.symbol);
                 if let Some(v) = self.vars.get(root(name))
                     && vars::contains(&uses, v)
-                    && read.defs.iter().all(|d| matches!(d, nbsight_dataflow::solve::DefSite::Entry))
+                    && read
+                        .defs
+                        .iter()
+                        .all(|d| matches!(d, nbsight_dataflow::solve::DefSite::Entry))
                 {
                     vars::insert(&mut unbound_reads, v);
                 }
@@ -296,7 +299,10 @@ impl NotebookModel {
                 vars::remove(&mut computed, *v);
             }
         }
-        let unknown_defs = summary.imports.iter().any(|i| i.ends_with(".*") || i == "*")
+        let unknown_defs = summary
+            .imports
+            .iter()
+            .any(|i| i.ends_with(".*") || i == "*")
             || summary
                 .magics
                 .iter()
@@ -358,7 +364,8 @@ impl NotebookModel {
                     .filter(|v| *v != f && functions.contains_key(v))
                     .collect();
                 for g in callees {
-                    let (reads, writes) = (functions[&g].reads.clone(), functions[&g].writes.clone());
+                    let (reads, writes) =
+                        (functions[&g].reads.clone(), functions[&g].writes.clone());
                     let info = functions.get_mut(&f).expect("key from the map");
                     let before = (info.reads.count_ones(..), info.writes.count_ones(..));
                     vars::union_with(&mut info.reads, &reads);

@@ -236,8 +236,7 @@ impl StmtCompiler<'_> {
                 if site.at as usize != i {
                     break;
                 }
-                if site.new_statement && (start.is_some_and(|s| s < i) || !stmt_calls.is_empty())
-                {
+                if site.new_statement && (start.is_some_and(|s| s < i) || !stmt_calls.is_empty()) {
                     self.finish(node, start.unwrap_or(i), i, &stmt_calls);
                     start = None;
                     stmt_calls.clear();
@@ -336,7 +335,11 @@ impl StmtCompiler<'_> {
             roles: site.roles.clone(),
             receiver,
             args,
-            keywords: site.keywords.iter().filter_map(|(k, _)| k.clone()).collect(),
+            keywords: site
+                .keywords
+                .iter()
+                .filter_map(|(k, _)| k.clone())
+                .collect(),
             first_str: site.first_str.clone(),
             consumed: false,
             line: line as u32,

@@ -129,7 +129,9 @@ impl Rule {
 
 /// A selector that matches no rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown rule selector `{0}` (expected ALL, a rule name such as `preprocessing-leakage`, or a code or code prefix such as `NBS1`)")]
+#[error(
+    "unknown rule selector `{0}` (expected ALL, a rule name such as `preprocessing-leakage`, or a code or code prefix such as `NBS1`)"
+)]
 pub struct UnknownSelector(pub String);
 
 /// How specifically a selector names a rule (higher wins).
@@ -181,8 +183,9 @@ impl RuleSet {
         set
     }
 
+    /// Every rule `nbsight check` has.
     pub fn all() -> Self {
-        RuleSet::from_rules(Rule::ALL)
+        RuleSet::from_rules(Rule::ALL.into_iter().filter(|r| r.is_check_rule()))
     }
 
     pub fn contains(self, rule: Rule) -> bool {
@@ -208,23 +211,23 @@ impl RuleSet {
             .chain(ignore);
         validate_selectors(all.map(String::as_str))?;
         let best = |selectors: &[String], rule: Rule| {
-            selectors
-                .iter()
-                .filter_map(|s| specificity(s, rule))
-                .max()
+            selectors.iter().filter_map(|s| specificity(s, rule)).max()
         };
-        let rules = Rule::ALL.into_iter().filter(|&rule| {
-            let base = match select {
-                Some(select) => best(select, rule),
-                None => rule.enabled_by_default().then_some(0),
-            };
-            let on = base.max(best(extend_select, rule));
-            match (on, best(ignore, rule)) {
-                (None, _) => false,
-                (Some(_), None) => true,
-                (Some(on), Some(off)) => on > off,
-            }
-        });
+        let rules = Rule::ALL
+            .into_iter()
+            .filter(|r| r.is_check_rule())
+            .filter(|&rule| {
+                let base = match select {
+                    Some(select) => best(select, rule),
+                    None => rule.enabled_by_default().then_some(0),
+                };
+                let on = base.max(best(extend_select, rule));
+                match (on, best(ignore, rule)) {
+                    (None, _) => false,
+                    (Some(_), None) => true,
+                    (Some(on), Some(off)) => on > off,
+                }
+            });
         Ok(RuleSet::from_rules(rules))
     }
 }
@@ -270,9 +273,13 @@ mod tests {
         assert!(set.contains(Rule::IsolatedCell) && set.contains(Rule::UndefinedOnRunAll));
         // The more specific selector wins: ignore NBS1 but select NBS101.
         let set = RuleSet::resolve(Some(&strings(&["NBS101"])), &[], &strings(&["NBS1"])).unwrap();
-        assert_eq!(set.iter().collect::<Vec<_>>(), vec![Rule::PreprocessingLeakage]);
+        assert_eq!(
+            set.iter().collect::<Vec<_>>(),
+            vec![Rule::PreprocessingLeakage]
+        );
         let set = RuleSet::resolve(Some(&strings(&["ALL"])), &[], &[]).unwrap();
         assert_eq!(set, RuleSet::all());
+        assert!(!set.contains(Rule::StaleStateRisk), "what-if only");
         assert!(RuleSet::resolve(Some(&strings(&["NBX"])), &[], &[]).is_err());
     }
 }

@@ -26,15 +26,27 @@ pub fn run_cell<D: Domain>(
     };
     let mut out: Vec<Option<D>> = vec![None; program.blocks.len()];
     if program.acyclic {
-        pass(input, model, cell, program, &mut out, &mut alarms, |_, new, slot| {
-            *slot = Some(new)
-        });
+        pass(
+            input,
+            model,
+            cell,
+            program,
+            &mut out,
+            &mut alarms,
+            |_, new, slot| *slot = Some(new),
+        );
     } else {
         let mut visits = vec![0u32; program.blocks.len()];
         loop {
             let mut changed = false;
-            pass(input, model, cell, program, &mut out, &mut alarms, |b, mut new, slot| {
-                match slot {
+            pass(
+                input,
+                model,
+                cell,
+                program,
+                &mut out,
+                &mut alarms,
+                |b, mut new, slot| match slot {
                     Some(old) if new.leq(old) => {}
                     Some(old) => {
                         visits[b] += 1;
@@ -50,8 +62,8 @@ pub fn run_cell<D: Domain>(
                         *slot = Some(new);
                         changed = true;
                     }
-                }
-            });
+                },
+            );
             if !changed {
                 break;
             }
@@ -60,9 +72,15 @@ pub fn run_cell<D: Domain>(
             // The states are stable: one more pass reports what they imply.
             alarms.on = true;
             let mut last = out.clone();
-            pass(input, model, cell, program, &mut last, &mut alarms, |_, new, slot| {
-                *slot = Some(new)
-            });
+            pass(
+                input,
+                model,
+                cell,
+                program,
+                &mut last,
+                &mut alarms,
+                |_, new, slot| *slot = Some(new),
+            );
         }
     }
     let result = program

@@ -48,7 +48,10 @@ impl Vars {
 
     /// The names of the variables in `set`, sorted.
     pub fn names_of(&self, set: &VarSet) -> Vec<String> {
-        let mut names: Vec<String> = set.ones().map(|v| self.name(v as Var).to_string()).collect();
+        let mut names: Vec<String> = set
+            .ones()
+            .map(|v| self.name(v as Var).to_string())
+            .collect();
         names.sort_unstable();
         names
     }

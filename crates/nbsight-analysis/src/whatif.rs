@@ -64,7 +64,9 @@ pub struct WhatIfOptions {
 /// A query the engine cannot answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WhatIfError {
-    #[error("cell {cell} does not exist: the notebook has {len} cells (0-based indices, markdown included)")]
+    #[error(
+        "cell {cell} does not exist: the notebook has {len} cells (0-based indices, markdown included)"
+    )]
     NoSuchCell { cell: usize, len: usize },
     #[error("cell {cell} is not a code cell")]
     NotCode { cell: usize },
@@ -180,7 +182,11 @@ impl<'n> WhatIfSession<'n> {
         let base = &self.base;
         let len = base.cells.len();
         if let Some(cell) = event.cell() {
-            let limit = if matches!(event, Event::Insert { .. }) { len + 1 } else { len };
+            let limit = if matches!(event, Event::Insert { .. }) {
+                len + 1
+            } else {
+                len
+            };
             if cell >= limit {
                 return Err(WhatIfError::NoSuchCell { cell, len });
             }
@@ -261,7 +267,13 @@ fn answer(
             (visits, before.clone())
         }
         (_, Some(source)) => {
-            let found = explore(model, Start::Cell(source), before.domains(), &query.extra, bounds);
+            let found = explore(
+                model,
+                Start::Cell(source),
+                before.domains(),
+                &query.extra,
+                bounds,
+            );
             report.truncated |= found.truncated;
             let visits = found.visits;
             let mut after = before.clone();
@@ -277,9 +289,6 @@ fn answer(
         }
     };
     report.visits = visits.len();
-    if std::env::var_os("NBSIGHT_DEBUG_VISITS").is_some() {
-        eprintln!("main exploration: {} visits", visits.len());
-    }
     let event_cell = query.source;
     report.impacted = impacted(model, &visits, event_cell)
         .into_iter()
@@ -289,9 +298,9 @@ fn answer(
         })
         .collect();
     let mut findings = Vec::new();
-    collect_alarms(&query, &visits, &mut findings);
+    collect_alarms(query, &visits, &mut findings);
     if !matches!(event, Event::Open) {
-        stale_risks(&query, &visits, event_cell, &mut findings);
+        stale_risks(query, &visits, event_cell, &mut findings);
     }
     report.findings = dedup(findings);
 
@@ -342,10 +351,17 @@ fn answer(
             report.safe_next.push(query.report_index(i));
         }
     }
-    report.rerun_plan = rerun_plan(model, &query.history, event, event_cell, &query.extra, &query.old_mutated)
-        .into_iter()
-        .map(|c| query.report_index(c))
-        .collect();
+    report.rerun_plan = rerun_plan(
+        model,
+        &query.history,
+        event,
+        event_cell,
+        &query.extra,
+        &query.old_mutated,
+    )
+    .into_iter()
+    .map(|c| query.report_index(c))
+    .collect();
     report
 }
 
@@ -492,7 +508,11 @@ fn changed_imports(old: &NotebookModel, new: &NotebookModel, cell: usize) -> Var
 }
 
 /// Cells whose inputs the event changes, at their least depth.
-fn impacted(model: &NotebookModel, visits: &[Visit<Domains>], event_cell: Option<usize>) -> Vec<Impacted> {
+fn impacted(
+    model: &NotebookModel,
+    visits: &[Visit<Domains>],
+    event_cell: Option<usize>,
+) -> Vec<Impacted> {
     let mut best: Vec<Option<Impacted>> = vec![None; model.cells.len()];
     for visit in visits {
         if visit.depth == 0 || Some(visit.cell) == event_cell {
@@ -580,14 +600,21 @@ fn stale_risks(
         let Some(first) = names.first() else {
             continue;
         };
-        let (line, column) = model.cells[visit.cell].program().and_then(|p| p.first_read(&stale)).unwrap_or((1, 1));
+        let (line, column) = model.cells[visit.cell]
+            .program()
+            .and_then(|p| p.first_read(&stale))
+            .unwrap_or((1, 1));
         let what = names
             .iter()
             .map(|n| format!("`{n}`"))
             .collect::<Vec<_>>()
             .join(", ");
         let origin = match event_cell {
-            Some(src) => format!("the {} of cell {}", event_word(query), query.report_index(src)),
+            Some(src) => format!(
+                "the {} of cell {}",
+                event_word(query),
+                query.report_index(src)
+            ),
             None => "the deletion".to_string(),
         };
         let alarm = Alarm {
@@ -608,9 +635,12 @@ fn stale_risks(
 }
 
 fn event_word(query: &Query<'_>) -> &'static str {
-    if query.old_outputs.is_clear() { "execution" } else { "edit" }
+    if query.old_outputs.is_clear() {
+        "execution"
+    } else {
+        "edit"
+    }
 }
-
 
 /// Variables whose kernel values are stale after the event: what impacted
 /// cells computed (and, for an edit or insert, what the source cell wrote)
@@ -623,7 +653,10 @@ fn stale_variables(
 ) -> VarSet {
     let mut stale = VarSet::new();
     for visit in visits {
-        if visit.depth >= 1 && Some(visit.cell) != event_cell && visit.before.0.phi(&model.cells[visit.cell]) {
+        if visit.depth >= 1
+            && Some(visit.cell) != event_cell
+            && visit.before.0.phi(&model.cells[visit.cell])
+        {
             vars::union_with(&mut stale, &model.cells[visit.cell].outputs);
         }
     }
@@ -637,10 +670,18 @@ fn stale_variables(
 /// shortest path (a leak seen by `predict` is seen again by the metric).
 pub(crate) fn dedup(mut findings: Vec<Finding>) -> Vec<Finding> {
     findings.sort_by(|a, b| {
-        (a.cell, a.code, a.line, a.column, a.path.len(), &a.path)
-            .cmp(&(b.cell, b.code, b.line, b.column, b.path.len(), &b.path))
+        (a.cell, a.code, a.line, a.column, a.path.len(), &a.path).cmp(&(
+            b.cell,
+            b.code,
+            b.line,
+            b.column,
+            b.path.len(),
+            &b.path,
+        ))
     });
     findings.dedup_by(|b, a| a.cell == b.cell && a.code == b.code);
-    findings.sort_by(|a, b| (a.cell, a.line, a.column, a.code).cmp(&(b.cell, b.line, b.column, b.code)));
+    findings.sort_by(|a, b| {
+        (a.cell, a.line, a.column, a.code).cmp(&(b.cell, b.line, b.column, b.code))
+    });
     findings
 }

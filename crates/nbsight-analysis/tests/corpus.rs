@@ -30,7 +30,10 @@ fn every_corpus_notebook_is_checked_and_queried() {
         for finding in check_notebook(&notebook, &effects, RuleSet::all()) {
             assert!(finding.cell < notebook.cells.len(), "{}", path.display());
             assert!(finding.line >= 1 && finding.column >= 1, "{finding:?}");
-            assert!(finding.path.contains(&finding.cell) || finding.path.is_empty(), "{finding:?}");
+            assert!(
+                finding.path.contains(&finding.cell) || finding.path.is_empty(),
+                "{finding:?}"
+            );
             findings += 1;
         }
         let session = WhatIfSession::new(&notebook, &effects, &History::Saved)
@@ -59,7 +62,12 @@ fn every_corpus_notebook_is_checked_and_queried() {
             ] {
                 let k = if Some(i) == first { None } else { Some(1) };
                 let report = session.query(&event, k).expect("valid query");
-                assert!(report.impacted.iter().all(|x| x.depth >= 1 && k.is_none_or(|k| x.depth <= k)));
+                assert!(
+                    report
+                        .impacted
+                        .iter()
+                        .all(|x| x.depth >= 1 && k.is_none_or(|k| x.depth <= k))
+                );
                 assert!(report.rerun_plan.windows(2).all(|w| w[0] < w[1]));
                 queries += 1;
             }

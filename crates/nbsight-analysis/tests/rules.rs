@@ -24,7 +24,11 @@ fn rules_of(entry: &Value) -> RuleSet {
     if names == ["ALL-DEFAULT"] {
         return RuleSet::default();
     }
-    RuleSet::from_rules(names.iter().map(|n| Rule::from_name(n).expect("known rule")))
+    RuleSet::from_rules(
+        names
+            .iter()
+            .map(|n| Rule::from_name(n).expect("known rule")),
+    )
 }
 
 #[test]

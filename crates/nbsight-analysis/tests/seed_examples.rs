@@ -63,7 +63,11 @@ fn figure1_execute_cell_1_leaks_along_1_2_4_5_at_cell_5() {
     assert_eq!(leaks.len(), 1, "{:#?}", report.findings);
     assert_eq!(leaks[0].cell, 5);
     assert_eq!(leaks[0].path, vec![1, 2, 4, 5]);
-    assert!(leaks[0].message.contains("fit_transform"), "{}", leaks[0].message);
+    assert!(
+        leaks[0].message.contains("fit_transform"),
+        "{}",
+        leaks[0].message
+    );
 }
 
 #[test]
@@ -91,14 +95,22 @@ fn figure1_edit_cell_1_with_k_2_impacts_2_at_depth_1_and_4_at_depth_2() {
     assert_eq!(stale.len(), 1, "{:#?}", report.findings);
     assert_eq!(stale[0].cell, 4);
     assert_eq!(stale[0].path, vec![1, 2, 4]);
-    assert!(stale[0].message.contains("re-run cell 2 first"), "{}", stale[0].message);
+    assert!(
+        stale[0].message.contains("re-run cell 2 first"),
+        "{}",
+        stale[0].message
+    );
     // Unbounded, cell 5 is impacted at depth 3; cell 3 never is.
     let report = run(&figure1(), edit, History::Fresh, None);
-    assert!(impacted(&report).contains(&(
-        5,
-        3,
-        ["x_test", "x_train", "y_test", "y_train"].map(String::from).to_vec()
-    )));
+    assert!(
+        impacted(&report).contains(&(
+            5,
+            3,
+            ["x_test", "x_train", "y_test", "y_train"]
+                .map(String::from)
+                .to_vec()
+        ))
+    );
     assert!(report.impacted.iter().all(|i| i.cell != 3));
 }
 
@@ -136,7 +148,10 @@ fn sessions_accept_real_executions_one_by_one() {
 fn figure1_as_saved_has_no_leak_in_notebook_order() {
     // Run All executes cell 3 after cell 2: x is re-read unscaled.
     let findings = check_notebook(&figure1(), &Effects::builtin(), RuleSet::default());
-    assert!(findings.iter().all(|f| !f.name.ends_with("leakage")), "{findings:#?}");
+    assert!(
+        findings.iter().all(|f| !f.name.ends_with("leakage")),
+        "{findings:#?}"
+    );
 }
 
 // ----- nbsafety ------------------------------------------------------------
@@ -185,7 +200,13 @@ fn nbsafety_three_cells_second_is_fresh_third_is_stale() {
 
 #[test]
 fn editing_an_in_place_change_reruns_the_cell_that_builds_the_value_first() {
-    let notebook = cells(&["xs = [1, 2]", "n = 3", "xs.append(7)", "total = sum(xs)", "print(n)"]);
+    let notebook = cells(&[
+        "xs = [1, 2]",
+        "n = 3",
+        "xs.append(7)",
+        "total = sum(xs)",
+        "print(n)",
+    ]);
     let effects = Effects::builtin();
     let session = WhatIfSession::new(&notebook, &effects, &History::Cells(vec![0, 1, 2, 3, 4]))
         .expect("valid history");
@@ -202,7 +223,12 @@ fn editing_an_in_place_change_reruns_the_cell_that_builds_the_value_first() {
 #[test]
 fn deleting_a_definition_impacts_its_readers_in_original_indices() {
     let notebook = cells(&["a = 1", "b = 2", "c = b + 1", "print(a)"]);
-    let report = run(&notebook, Event::Delete(1), History::Cells(vec![0, 1, 2, 3]), None);
+    let report = run(
+        &notebook,
+        Event::Delete(1),
+        History::Cells(vec![0, 1, 2, 3]),
+        None,
+    );
     assert_eq!(impacted(&report), vec![(2, 1, vec!["b".to_string()])]);
     assert_eq!(report.rerun_plan, vec![2]);
 }

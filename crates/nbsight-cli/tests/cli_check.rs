@@ -422,3 +422,56 @@ fn an_empty_directory_is_a_warning() {
         .stdout("All checks passed.\n")
         .stderr(predicate::str::contains("no notebooks found"));
 }
+
+// ----- real findings ---------------------------------------------------------
+
+#[test]
+fn a_leaky_notebook_is_reported_in_every_format() {
+    let file = "tests/fixtures/check/preprocessing_leak.ipynb";
+    let text = nbsight(&["check", "--no-progress", file]);
+    assert_eq!(exit_code(&text), 1);
+    let out = stdout_of(&text);
+    assert!(out.contains(":cell 7:"), "{out}");
+    assert!(out.contains("NBS101"), "{out}");
+    assert!(out.contains("Found 1 finding"), "{out}");
+
+    let json = nbsight(&["check", "--no-progress", "--format", "json", file]);
+    let findings: Value = serde_json::from_str(&stdout_of(&json)).expect("JSON list");
+    let findings = findings.as_array().expect("a list");
+    assert_eq!(findings.len(), 1);
+    let finding = &findings[0];
+    for key in [
+        "file", "code", "name", "message", "cell", "line", "column", "path", "severity",
+    ] {
+        assert!(finding.get(key).is_some(), "missing {key}: {finding}");
+    }
+    assert_eq!(finding["name"], "preprocessing-leakage");
+    assert_eq!(finding["cell"], 7);
+
+    let sarif = nbsight(&["check", "--no-progress", "--format", "sarif", file]);
+    let doc: Value = serde_json::from_str(&stdout_of(&sarif)).expect("SARIF JSON");
+    let result = &doc["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "NBS101");
+    assert!(
+        result["message"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("cell 7"))
+    );
+}
+
+#[test]
+fn rules_can_be_ignored_on_the_command_line_and_in_pyproject() {
+    let file = repo().join("tests/fixtures/check/preprocessing_leak.ipynb");
+    let file = file.to_str().expect("utf-8 path");
+    let ignored = nbsight(&[
+        "check",
+        "--no-progress",
+        "--ignore",
+        "preprocessing-leakage",
+        file,
+    ]);
+    assert_eq!(exit_code(&ignored), 0, "{}", stdout_of(&ignored));
+    let dir = temp_tree(&[("pyproject.toml", "[tool.nbsight]\nignore = [\"NBS1\"]\n")]);
+    let configured = nbsight_in(dir.path(), &["check", "--no-progress", file]);
+    assert_eq!(exit_code(&configured), 0, "{}", stdout_of(&configured));
+}

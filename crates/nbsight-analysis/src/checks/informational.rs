@@ -31,7 +31,9 @@ pub fn isolated_cells(model: &NotebookModel, findings: &mut Vec<Finding>) {
 pub fn unused_definitions(model: &NotebookModel, findings: &mut Vec<Finding>) {
     let cells: Vec<_> = model.code_cells().collect();
     for (position, cell) in cells.iter().enumerate() {
-        let Some(compiled) = cell.compiled.as_deref() else { continue };
+        let Some(compiled) = cell.compiled.as_deref() else {
+            continue;
+        };
         for v in compiled.defs.ones().map(|v| v as Var) {
             let name = model.vars.name(v);
             if name.starts_with('_') || model.functions.contains_key(&v) {

@@ -25,6 +25,10 @@ struct Value {
     inputs: Vec<(Var, Option<usize>)>,
 }
 
+/// The variables a cell read, each with the value it read (an index into
+/// the replay's values; `None`: from before the saved history).
+type Inputs = Vec<(Var, Option<usize>)>;
+
 /// Why a value (or an output) is stale.
 #[derive(Debug, Clone)]
 struct Staleness {
@@ -48,7 +52,7 @@ pub fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
     let mut current: FxHashMap<Var, usize> = FxHashMap::default();
     let mut history: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
     // For each executed cell: what it read.
-    let mut reads: Vec<(usize, u32, Vec<(Var, Option<usize>)>)> = Vec::new();
+    let mut reads: Vec<(usize, u32, Inputs)> = Vec::new();
     for &c in &order {
         let cell = &model.cells[c];
         let Some(time) = cell.execution_count else {
@@ -92,7 +96,15 @@ pub fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
         }
         memo.insert(id, None);
         let value = &values[id];
-        let result = stale_inputs(value.cell, value.time, &value.inputs, values, history, memo, depth);
+        let result = stale_inputs(
+            value.cell,
+            value.time,
+            &value.inputs,
+            values,
+            history,
+            memo,
+            depth,
+        );
         memo.insert(id, result.clone());
         result
     }
@@ -151,7 +163,9 @@ pub fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
                 None => (
                     format!(
                         "saved output (run [{time}]) predates the last run of cell {} ([{}]), which redefines `{}` it reads: re-run this cell",
-                        s.by, s.by_time, name(s.var)
+                        s.by,
+                        s.by_time,
+                        name(s.var)
                     ),
                     s.var,
                     vec![*c, s.by],
@@ -159,13 +173,23 @@ pub fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
                 Some((via, via_cell)) => (
                     format!(
                         "saved output (run [{time}]) used `{}` from cell {via_cell}, which was computed before cell {} redefined `{}` ([{}]): re-run cell {via_cell}, then this cell",
-                        name(via), s.by, name(s.var), s.by_time
+                        name(via),
+                        s.by,
+                        name(s.var),
+                        s.by_time
                     ),
                     via,
                     vec![via_cell, s.by, *c],
                 ),
             };
-            findings.push(finding(model, Rule::StaleSavedOutput, *c, at(var), message, path));
+            findings.push(finding(
+                model,
+                Rule::StaleSavedOutput,
+                *c,
+                at(var),
+                message,
+                path,
+            ));
             continue;
         }
         // Read from a cell below that Run All would not use.

@@ -507,7 +507,11 @@ impl Leak {
                 WriteKind::Strong => {
                     let mut val = value.clone();
                     if let Some(s) = split {
-                        let side = if position % 2 == 0 { Side::Train } else { Side::Test };
+                        let side = if position % 2 == 0 {
+                            Side::Train
+                        } else {
+                            Side::Test
+                        };
                         val.add(Tag::Split(s, side));
                         position += 1;
                     }

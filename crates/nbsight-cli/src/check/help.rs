@@ -24,7 +24,7 @@ configured select; --extend-select and --ignore add to the configured lists.";
 /// `--help`: [`AFTER_HELP`] and the table of rules.
 pub fn after_long_help() -> String {
     let mut text = format!("{AFTER_HELP}\n\nRules (* = on by default):\n");
-    for rule in Rule::ALL {
+    for rule in Rule::ALL.into_iter().filter(|r| r.is_check_rule()) {
         let on = if rule.enabled_by_default() { '*' } else { ' ' };
         let _ = writeln!(
             text,

@@ -143,10 +143,18 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
+/// The rules `nbsight check` runs, in `ruleIndex` order.
+fn check_rules() -> Vec<Rule> {
+    Rule::ALL
+        .into_iter()
+        .filter(|r| r.is_check_rule())
+        .collect()
+}
+
 /// The SARIF log of `report`; relative URIs are relative to `base` (the
 /// current directory) when a notebook's path is absolute.
 pub fn render(report: &Report, base: Option<&Path>) -> serde_json::Result<String> {
-    let rules = Rule::ALL
+    let rules = check_rules()
         .iter()
         .map(|rule| RuleDescriptor {
             id: rule.code(),
@@ -187,7 +195,7 @@ pub fn render(report: &Report, base: Option<&Path>) -> serde_json::Result<String
 fn result<'a>(located: &'a Located, base: Option<&Path>) -> SarifResult<'a> {
     let f = &located.finding;
     let uri = artifact_uri(&f.file, base);
-    let rule_index = Rule::ALL
+    let rule_index = check_rules()
         .iter()
         .position(|rule| rule.code() == f.code || rule.name() == f.name);
     let (start_line, start_column) = match located.file_line {
@@ -352,7 +360,7 @@ mod tests {
         let rules = log["runs"][0]["tool"]["driver"]["rules"]
             .as_array()
             .unwrap();
-        assert_eq!(rules.len(), Rule::ALL.len());
+        assert_eq!(rules.len(), check_rules().len());
         let leakage = &rules[2];
         assert_eq!(leakage["id"], "NBS101");
         assert_eq!(leakage["name"], "preprocessing-leakage");

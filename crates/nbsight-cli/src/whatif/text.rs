@@ -62,7 +62,11 @@ pub fn render(report: &WhatIfReport, notebook: &Notebook) -> String {
         let path: Vec<String> = f.path.iter().map(usize::to_string).collect();
         let _ = writeln!(out, "      cells: {}", path.join(" -> "));
     }
-    let _ = writeln!(out, "\nRe-run plan (notebook order): {}", list(&report.rerun_plan));
+    let _ = writeln!(
+        out,
+        "\nRe-run plan (notebook order): {}",
+        list(&report.rerun_plan)
+    );
     let _ = writeln!(out, "Safe to run next: {}", list(&report.safe_next));
     if !report.broken_cells.is_empty() {
         let _ = writeln!(

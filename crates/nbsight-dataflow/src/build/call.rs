@@ -28,7 +28,14 @@ impl ScopeBuilder<'_> {
                     let args = self.arguments(&call.arguments);
                     if let Some(effect) = self.ctx.effects.function(&qualified) {
                         self.apply(effect, None, &args, call);
-                        self.record(effect, &qualified, false, Operand::Other(TextRange::default()), args, call);
+                        self.record(
+                            effect,
+                            &qualified,
+                            false,
+                            Operand::Other(TextRange::default()),
+                            args,
+                            call,
+                        );
                     }
                     return;
                 }
@@ -38,7 +45,14 @@ impl ScopeBuilder<'_> {
                 match (self.ctx.effects.method(attr.attr.as_str()), receiver) {
                     (Some(effect), receiver) => {
                         self.apply(effect, receiver.as_deref(), &args, call);
-                        self.record(effect, attr.attr.as_str(), true, receiver_operand, args, call);
+                        self.record(
+                            effect,
+                            attr.attr.as_str(),
+                            true,
+                            receiver_operand,
+                            args,
+                            call,
+                        );
                     }
                     (None, Some(receiver)) => {
                         self.emit_mutation(&receiver, AccessKind::MayMutate, call.range());
@@ -59,7 +73,14 @@ impl ScopeBuilder<'_> {
                     && let Some(effect) = self.ctx.effects.function(&qualified)
                 {
                     self.apply(effect, None, &args, call);
-                    self.record(effect, &qualified, false, Operand::Other(TextRange::default()), args, call);
+                    self.record(
+                        effect,
+                        &qualified,
+                        false,
+                        Operand::Other(TextRange::default()),
+                        args,
+                        call,
+                    );
                 }
             }
             func => {
@@ -111,7 +132,9 @@ impl ScopeBuilder<'_> {
         }
         let range = expr.range();
         match self.cfg.calls.last() {
-            Some(last) if last.range.start() == range.start() && range.contains_range(last.range) => {
+            Some(last)
+                if last.range.start() == range.start() && range.contains_range(last.range) =>
+            {
                 Operand::Call(self.cfg.calls.len() as u32 - 1)
             }
             _ => Operand::Other(range),
@@ -137,7 +160,8 @@ impl ScopeBuilder<'_> {
             {
                 args.first_str = Some(CompactString::from(literal.value.to_str()));
             }
-            args.positional_operands.push(self.operand(arg, symbol.clone()));
+            args.positional_operands
+                .push(self.operand(arg, symbol.clone()));
             args.positional.push(symbol);
         }
         for keyword in &arguments.keywords {

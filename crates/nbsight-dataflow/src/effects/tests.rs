@@ -94,9 +94,14 @@ fn builtin_entries_are_consistent() {
         );
         // Roles describing the object a constructor builds are on pure
         // function entries only.
-        if [Role::Transformer, Role::Sampler, Role::Pipeline, Role::Stateless]
-            .into_iter()
-            .any(|role| effect.has_role(role))
+        if [
+            Role::Transformer,
+            Role::Sampler,
+            Role::Pipeline,
+            Role::Stateless,
+        ]
+        .into_iter()
+        .any(|role| effect.has_role(role))
         {
             assert!(
                 !effects.methods.contains_key(name),
@@ -1273,6 +1278,8 @@ fn stateless_transformers_are_marked() {
         let effect = effects.function(name).expect("entry");
         assert!(effect.has_role(Role::Transformer) && effect.has_role(Role::Stateless));
     }
-    let scaler = effects.function("sklearn.preprocessing.StandardScaler").expect("entry");
+    let scaler = effects
+        .function("sklearn.preprocessing.StandardScaler")
+        .expect("entry");
     assert!(!scaler.has_role(Role::Stateless));
 }
