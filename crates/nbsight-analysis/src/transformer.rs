@@ -25,45 +25,35 @@ pub fn run_cell<D: Domain>(
         list: Vec::new(),
     };
     let mut out: Vec<Option<D>> = vec![None; program.blocks.len()];
+    let run = Run {
+        input,
+        model,
+        cell,
+        program,
+    };
     if program.acyclic {
-        pass(
-            input,
-            model,
-            cell,
-            program,
-            &mut out,
-            &mut alarms,
-            |_, new, slot| *slot = Some(new),
-        );
+        run.pass(&mut out, &mut alarms, |_, new, slot| *slot = Some(new));
     } else {
         let mut visits = vec![0u32; program.blocks.len()];
         loop {
             let mut changed = false;
-            pass(
-                input,
-                model,
-                cell,
-                program,
-                &mut out,
-                &mut alarms,
-                |b, mut new, slot| match slot {
-                    Some(old) if new.leq(old) => {}
-                    Some(old) => {
-                        visits[b] += 1;
-                        if visits[b] >= WIDEN_AFTER {
-                            new.widen(old);
-                        } else {
-                            new.join(old);
-                        }
-                        *slot = Some(new);
-                        changed = true;
+            run.pass(&mut out, &mut alarms, |b, mut new, slot| match slot {
+                Some(old) if new.leq(old) => {}
+                Some(old) => {
+                    visits[b] += 1;
+                    if visits[b] >= WIDEN_AFTER {
+                        new.widen(old);
+                    } else {
+                        new.join(old);
                     }
-                    None => {
-                        *slot = Some(new);
-                        changed = true;
-                    }
-                },
-            );
+                    *slot = Some(new);
+                    changed = true;
+                }
+                None => {
+                    *slot = Some(new);
+                    changed = true;
+                }
+            });
             if !changed {
                 break;
             }
@@ -72,15 +62,7 @@ pub fn run_cell<D: Domain>(
             // The states are stable: one more pass reports what they imply.
             alarms.on = true;
             let mut last = out.clone();
-            pass(
-                input,
-                model,
-                cell,
-                program,
-                &mut last,
-                &mut alarms,
-                |_, new, slot| *slot = Some(new),
-            );
+            run.pass(&mut last, &mut alarms, |_, new, slot| *slot = Some(new));
         }
     }
     let result = program
@@ -91,40 +73,53 @@ pub fn run_cell<D: Domain>(
     (result, alarms.list)
 }
 
-/// One pass over the blocks in order; `store(block, state, slot)` decides
-/// what becomes of each block's output state.
-fn pass<D: Domain>(
-    input: &D,
-    model: &NotebookModel,
-    cell: &CellInfo,
-    program: &Program,
-    out: &mut [Option<D>],
-    alarms: &mut Alarms,
-    mut store: impl FnMut(usize, D, &mut Option<D>),
-) {
-    for (b, block) in program.blocks.iter().enumerate() {
-        let mut state = if b == 0 {
-            input.clone()
-        } else {
-            let mut preds = block.preds.iter().filter_map(|&p| out[p as usize].as_ref());
-            let Some(first) = preds.next() else {
-                continue;
-            };
-            let mut state = first.clone();
-            for other in preds {
-                state.join(other);
-            }
-            state
-        };
-        let ctx = StmtCtx {
+/// What one cell run works on.
+struct Run<'a, D> {
+    input: &'a D,
+    model: &'a NotebookModel,
+    cell: &'a CellInfo,
+    program: &'a Program,
+}
+
+impl<D: Domain> Run<'_, D> {
+    /// One pass over the blocks in order; `store(block, state, slot)` decides
+    /// what becomes of each block's output state.
+    fn pass(
+        &self,
+        out: &mut [Option<D>],
+        alarms: &mut Alarms,
+        mut store: impl FnMut(usize, D, &mut Option<D>),
+    ) {
+        let Run {
+            input,
             model,
-            cell: cell.index,
+            cell,
             program,
-            in_loop: block.in_loop,
-        };
-        for stmt in &program.stmts[block.stmts.start as usize..block.stmts.end as usize] {
-            state.transfer(stmt, &ctx, alarms);
+        } = *self;
+        for (b, block) in program.blocks.iter().enumerate() {
+            let mut state = if b == 0 {
+                input.clone()
+            } else {
+                let mut preds = block.preds.iter().filter_map(|&p| out[p as usize].as_ref());
+                let Some(first) = preds.next() else {
+                    continue;
+                };
+                let mut state = first.clone();
+                for other in preds {
+                    state.join(other);
+                }
+                state
+            };
+            let ctx = StmtCtx {
+                model,
+                cell: cell.index,
+                program,
+                in_loop: block.in_loop,
+            };
+            for stmt in &program.stmts[block.stmts.start as usize..block.stmts.end as usize] {
+                state.transfer(stmt, &ctx, alarms);
+            }
+            store(b, state, &mut out[b]);
         }
-        store(b, state, &mut out[b]);
     }
 }

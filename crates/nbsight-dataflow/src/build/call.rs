@@ -27,15 +27,7 @@ impl ScopeBuilder<'_> {
                     let qualified = format!("{module}.{}", attr.attr);
                     let args = self.arguments(&call.arguments);
                     if let Some(effect) = self.ctx.effects.function(&qualified) {
-                        self.apply(effect, None, &args, call);
-                        self.record(
-                            effect,
-                            &qualified,
-                            false,
-                            Operand::Other(TextRange::default()),
-                            args,
-                            call,
-                        );
+                        self.function_call(effect, &qualified, args, call);
                     }
                     return;
                 }
@@ -72,15 +64,7 @@ impl ScopeBuilder<'_> {
                 if let Some(qualified) = qualified
                     && let Some(effect) = self.ctx.effects.function(&qualified)
                 {
-                    self.apply(effect, None, &args, call);
-                    self.record(
-                        effect,
-                        &qualified,
-                        false,
-                        Operand::Other(TextRange::default()),
-                        args,
-                        call,
-                    );
+                    self.function_call(effect, &qualified, args, call);
                 }
             }
             func => {
@@ -88,6 +72,19 @@ impl ScopeBuilder<'_> {
                 self.arguments(&call.arguments);
             }
         }
+    }
+
+    /// Applies and records a call of a library function (no receiver).
+    fn function_call(
+        &mut self,
+        effect: &Effect,
+        qualified: &str,
+        args: CallArgs,
+        call: &ast::ExprCall,
+    ) {
+        self.apply(effect, None, &args, call);
+        let receiver = Operand::Other(TextRange::default());
+        self.record(effect, qualified, false, receiver, args, call);
     }
 
     /// Records a call whose entry has roles.
