@@ -22,6 +22,12 @@ use crate::vars::VarSet;
 /// join of all states it was queued with.
 const WIDEN_AFTER: u32 = 0;
 
+/// Times one exploration expands (propagates from) the same cell. Each
+/// expansion follows a strictly larger state; on finite domains the number is
+/// bounded anyway, but in ML notebooks with many models the leakage state
+/// can grow by one fact at a time along hundreds of orders.
+const EXPAND_LIMIT: u32 = 4;
+
 /// One cell execution the exploration considered.
 #[derive(Debug, Clone)]
 pub struct Visit<D> {
@@ -146,6 +152,7 @@ pub fn explore_with<D: Domain>(
         }
     }
     let mut truncated = false;
+    let mut expanded = vec![0u32; n];
     while let Some(Entry {
         cell,
         depth,
@@ -163,7 +170,16 @@ pub fn explore_with<D: Domain>(
             after.seed(info, extra);
         }
         let pruned = eta[cell].as_ref().is_some_and(|e| after.leq(e));
-        let expand = !pruned && bounds.k.is_none_or(|k| depth < k);
+        let mut expand = !pruned && bounds.k.is_none_or(|k| depth < k);
+        if expand {
+            expanded[cell] += 1;
+            if expanded[cell] > EXPAND_LIMIT {
+                // Its state keeps growing along ever more orders: what it
+                // leads to from here is not explored (and the report says so).
+                expand = false;
+                truncated = true;
+            }
+        }
         if !pruned {
             match &mut eta[cell] {
                 Some(e) => e.join(&after),

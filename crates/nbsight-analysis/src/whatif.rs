@@ -115,7 +115,7 @@ pub struct WhatIfReport {
 pub const MAX_VISITS: usize = 4096;
 
 /// Cell executions spent on the consequences of one candidate next cell.
-const CANDIDATE_VISITS: usize = 256;
+const CANDIDATE_VISITS: usize = 64;
 
 /// Answers a what-if query on `notebook`.
 pub fn what_if(
