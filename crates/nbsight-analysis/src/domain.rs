@@ -68,10 +68,9 @@ pub trait Domain: Clone + Debug {
     fn transfer(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms);
     /// φ(σ, pre(c)): does the state propagate to `cell`?
     fn phi(&self, cell: &CellInfo) -> bool;
-    /// Marks what an event's source cell changes, after it ran (`extra`: more
-    /// variables the event changes, e.g. what the old version of an edited
-    /// cell wrote).
-    fn seed(&mut self, _cell: &CellInfo, _extra: &VarSet) {}
+    /// Marks the variables an event changes (the values its source cell
+    /// computes, and what the old version of an edited or deleted cell wrote).
+    fn seed(&mut self, _changed: &VarSet) {}
 }
 
 impl<A: Domain, B: Domain> Domain for (A, B) {
@@ -98,8 +97,8 @@ impl<A: Domain, B: Domain> Domain for (A, B) {
         self.0.phi(cell) || self.1.phi(cell)
     }
 
-    fn seed(&mut self, cell: &CellInfo, extra: &VarSet) {
-        self.0.seed(cell, extra);
-        self.1.seed(cell, extra);
+    fn seed(&mut self, changed: &VarSet) {
+        self.0.seed(changed);
+        self.1.seed(changed);
     }
 }

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use crate::domain::{Alarm, Domain};
 use crate::model::{CellInfo, NotebookModel};
 use crate::transformer::run_cell;
-use crate::vars::VarSet;
+use crate::vars::{self, VarSet};
 
 /// Times a cell is queued with its own path's state before it runs on the
 /// join of all states it was queued with.
@@ -40,8 +40,6 @@ pub struct Visit<D> {
     pub before: Rc<D>,
     /// Alarms raised while running it.
     pub alarms: Vec<Alarm>,
-    /// Its state was subsumed by η: not expanded.
-    pub pruned: bool,
 }
 
 /// Limits of an exploration.
@@ -132,16 +130,9 @@ pub fn explore_with<D: Domain>(
     match start {
         Start::Cell(source) => push(&mut queue, source, 0, &[], initial),
         Start::State => {
+            // Nothing runs: only `extra` changed.
             let mut seeded = initial.clone();
-            if let Some(any) = model.cells.first() {
-                // Only `extra` is seeded: no cell ran.
-                let empty = CellInfo {
-                    outputs: VarSet::new(),
-                    computed: VarSet::new(),
-                    ..any.clone()
-                };
-                seeded.seed(&empty, extra);
-            }
+            seeded.seed(extra);
             if bounds.k.is_none_or(|k| k >= 1) {
                 for next in model.code_cells() {
                     if phi(&seeded, next) {
@@ -167,7 +158,9 @@ pub fn explore_with<D: Domain>(
         let info = &model.cells[cell];
         let (mut after, alarms) = run_cell(&*before, model, info, true);
         if depth == 0 {
-            after.seed(info, extra);
+            let mut changed = info.computed.clone();
+            vars::union_with(&mut changed, extra);
+            after.seed(&changed);
         }
         let pruned = eta[cell].as_ref().is_some_and(|e| after.leq(e));
         let mut expand = !pruned && bounds.k.is_none_or(|k| depth < k);
@@ -199,7 +192,6 @@ pub fn explore_with<D: Domain>(
             path,
             before,
             alarms,
-            pruned,
         });
     }
     Exploration { visits, truncated }

@@ -63,8 +63,7 @@ impl Domain for Impact {
         vars::intersects(&self.changed, &cell.pre)
     }
 
-    fn seed(&mut self, cell: &CellInfo, extra: &VarSet) {
-        vars::union_with(&mut self.changed, &cell.computed);
-        vars::union_with(&mut self.changed, extra);
+    fn seed(&mut self, changed: &VarSet) {
+        vars::union_with(&mut self.changed, changed);
     }
 }

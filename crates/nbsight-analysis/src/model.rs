@@ -139,8 +139,7 @@ impl NotebookModel {
             parsed: FxHashMap::default(),
             cache: FxHashMap::default(),
         };
-        let cells: Vec<Cell> = notebook.cells.clone();
-        model.rebuild(&cells, effects);
+        model.rebuild(&notebook.cells, effects);
         model
     }
 
@@ -246,7 +245,7 @@ impl NotebookModel {
             }
         }
         let program = Program::compile(&analysis, parsed, &mut self.vars);
-        let summary = analysis.summary.clone();
+        let summary = &analysis.summary;
         let ml_calls = program
             .calls
             .iter()
@@ -313,7 +312,7 @@ impl NotebookModel {
                 .any(|b| matches!(b.as_str(), "exec" | "eval" | "globals" | "vars" | "locals"));
         let compiled = Arc::new(Compiled {
             program,
-            summary,
+            summary: analysis.summary,
             uses,
             defs,
             dead,

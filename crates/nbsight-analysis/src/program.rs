@@ -177,11 +177,6 @@ impl Program {
             .find(|s| s.writes.iter().any(|&(v, _)| v == var))
             .map(|s| (s.line, s.column))
     }
-
-    /// The block a statement belongs to.
-    pub fn block_of_stmt(&self, stmt: u32) -> Option<&Block> {
-        self.blocks.iter().find(|b| b.stmts.contains(&stmt))
-    }
 }
 
 /// Reachable nodes from the entry in reverse post-order, and the back edges

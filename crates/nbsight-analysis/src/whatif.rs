@@ -300,7 +300,7 @@ fn answer(
     let mut findings = Vec::new();
     collect_alarms(query, &visits, &mut findings);
     if !matches!(event, Event::Open) {
-        stale_risks(query, &visits, event_cell, &mut findings);
+        stale_risks(query, &visits, event, event_cell, &mut findings);
     }
     report.findings = dedup(findings);
 
@@ -376,8 +376,7 @@ struct Query<'m> {
     source: Option<usize>,
     /// What the event changes besides the source's outputs.
     extra: VarSet,
-    /// Outputs and in-place changes of the cell's old version (edit, delete).
-    old_outputs: VarSet,
+    /// In-place changes of the cell's old version (edit, delete, repeated execution).
     old_mutated: VarSet,
     /// A deleted cell's index (indices at or after it are shifted back).
     deleted: Option<usize>,
@@ -417,7 +416,6 @@ impl<'m> Query<'m> {
                 history: history.to_vec(),
                 source: event.cell(),
                 extra: VarSet::new(),
-                old_outputs: VarSet::new(),
                 old_mutated: event.cell().map(|c| old(c).1).unwrap_or_default(),
                 deleted: None,
             },
@@ -433,7 +431,6 @@ impl<'m> Query<'m> {
                     history: history.to_vec(),
                     source: Some(*cell),
                     extra: outputs.clone(),
-                    old_outputs: outputs,
                     old_mutated: mutated,
                     deleted: None,
                 }
@@ -451,7 +448,6 @@ impl<'m> Query<'m> {
                         .collect(),
                     source: Some(*cell),
                     extra: VarSet::new(),
-                    old_outputs: VarSet::new(),
                     old_mutated: VarSet::new(),
                     deleted: None,
                 }
@@ -471,7 +467,6 @@ impl<'m> Query<'m> {
                         .collect(),
                     source: None,
                     extra: outputs.clone(),
-                    old_outputs: outputs,
                     old_mutated: mutated,
                     deleted: Some(*cell),
                 }
@@ -558,17 +553,8 @@ fn collect_alarms(query: &Query<'_>, visits: &[Visit<Domains>], findings: &mut V
 }
 
 fn finding(query: &Query<'_>, cell: usize, path: &[usize], alarm: &Alarm) -> Finding {
-    Finding {
-        file: query.model().path.clone(),
-        code: alarm.rule.code(),
-        name: alarm.rule.name(),
-        message: alarm.message.clone(),
-        cell: query.report_index(cell),
-        line: alarm.line,
-        column: alarm.column,
-        path: path.iter().map(|&c| query.report_index(c)).collect(),
-        severity: alarm.rule.severity(),
-    }
+    let path = path.iter().map(|&c| query.report_index(c)).collect();
+    crate::check::from_alarm(query.model(), query.report_index(cell), alarm, path)
 }
 
 /// Stale-state risks: a cell reached at depth ≥ 2 reads a variable an
@@ -577,29 +563,32 @@ fn finding(query: &Query<'_>, cell: usize, path: &[usize], alarm: &Alarm) -> Fin
 fn stale_risks(
     query: &Query<'_>,
     visits: &[Visit<Domains>],
+    event: &Event,
     event_cell: Option<usize>,
     findings: &mut Vec<Finding>,
 ) {
     let model = query.model();
     for visit in visits {
-        if visit.path.len() < 3 && !(event_cell.is_none() && visit.path.len() >= 2) {
+        // The cell before this one on the path, unless it is the event's
+        // own cell (reading the source's outputs is not stale).
+        let Some(&via) = visit.path.iter().rev().nth(1) else {
             continue;
-        }
+        };
         let cell = &model.cells[visit.cell];
-        if !visit.before.0.phi(cell) || Some(visit.cell) == event_cell {
-            continue;
-        }
-        let via = visit.path[visit.path.len() - 2];
-        if via == visit.cell {
+        if Some(via) == event_cell
+            || via == visit.cell
+            || Some(visit.cell) == event_cell
+            || !visit.before.0.phi(cell)
+        {
             continue;
         }
         let mut stale = model.cells[via].outputs.clone();
         stale.intersect_with(&cell.pre);
         stale.intersect_with(&visit.before.0.changed);
         let names = model.names(&stale);
-        let Some(first) = names.first() else {
+        if names.is_empty() {
             continue;
-        };
+        }
         let (line, column) = model.cells[visit.cell]
             .program()
             .and_then(|p| p.first_read(&stale))
@@ -609,13 +598,9 @@ fn stale_risks(
             .map(|n| format!("`{n}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        let origin = match event_cell {
-            Some(src) => format!(
-                "the {} of cell {}",
-                event_word(query),
-                query.report_index(src)
-            ),
-            None => "the deletion".to_string(),
+        let origin = match event.cell() {
+            Some(cell) => format!("the {} of cell {cell}", event_noun(event)),
+            None => "the event".to_string(),
         };
         let alarm = Alarm {
             rule: Rule::StaleStateRisk,
@@ -629,16 +614,18 @@ fn stale_risks(
             ),
             involved: vec![via],
         };
-        let _ = first;
         findings.push(finding(query, visit.cell, &visit.path, &alarm));
     }
 }
 
-fn event_word(query: &Query<'_>) -> &'static str {
-    if query.old_outputs.is_clear() {
-        "execution"
-    } else {
-        "edit"
+/// The event as a noun, for messages.
+fn event_noun(event: &Event) -> &'static str {
+    match event {
+        Event::Open => "opening",
+        Event::Execute(_) => "execution",
+        Event::Edit { .. } => "edit",
+        Event::Insert { .. } => "insertion",
+        Event::Delete(_) => "deletion",
     }
 }
 

@@ -92,9 +92,11 @@ impl Leak {
     }
 
     fn join_into(&mut self, v: Var, val: &Val) {
-        let mut joined = self.get(v).cloned().unwrap_or_default();
-        joined.join(val);
-        self.set(v, joined);
+        match self.vals.binary_search_by_key(&v, |(k, _)| *k) {
+            Ok(i) => self.vals[i].1.join(val),
+            Err(_) if val.is_empty() => {}
+            Err(i) => self.vals.insert(i, (v, val.clone())),
+        }
     }
 
     fn value_of(&self, op: &Op, results: &[Val], first_call: u32) -> Val {
@@ -478,7 +480,7 @@ impl Leak {
         if calls.is_empty() {
             for &v in &stmt.reads {
                 if let Some(x) = self.get(v) {
-                    value.join(&x.clone());
+                    value.join(x);
                 }
             }
         } else {
@@ -489,7 +491,7 @@ impl Leak {
             }
             for &v in &stmt.free_reads {
                 if let Some(x) = self.get(v) {
-                    value.join(&x.clone());
+                    value.join(x);
                 }
             }
         }

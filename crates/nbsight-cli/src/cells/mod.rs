@@ -26,7 +26,7 @@ pub struct CellsArgs {
     pub effects: EffectsArgs,
 }
 
-/// Output formats of `nbsight cells`.
+/// Output formats of `nbsight cells` and `nbsight whatif`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,

@@ -8,11 +8,12 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use clap::{ArgGroup, Args, ValueEnum};
+use clap::{ArgGroup, Args};
 use nbsight_analysis::{Event, History, WhatIfOptions, what_if};
 use nbsight_notebook::load_path;
 
 use crate::Outcome;
+use crate::cells::Format;
 use crate::effects_args::EffectsArgs;
 
 /// Arguments of `nbsight whatif`.
@@ -56,13 +57,6 @@ pub struct WhatIfArgs {
     pub format: Format,
     #[command(flatten)]
     pub effects: EffectsArgs,
-}
-
-/// Output formats of `nbsight whatif`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Text,
-    Json,
 }
 
 fn parse_history(text: &str) -> Result<History, String> {

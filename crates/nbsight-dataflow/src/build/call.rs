@@ -32,11 +32,15 @@ impl ScopeBuilder<'_> {
                     return;
                 }
                 let receiver = self.path(&attr.value, AccessKind::Read);
-                let receiver_operand = self.operand(&attr.value, receiver.clone());
+                let receiver_pending = self.pending(&attr.value);
                 let args = self.arguments(&call.arguments);
                 match (self.ctx.effects.method(attr.attr.as_str()), receiver) {
                     (Some(effect), receiver) => {
                         self.apply(effect, receiver.as_deref(), &args, call);
+                        let receiver_operand = match effect.roles.is_empty() {
+                            true => Operand::Other(TextRange::default()),
+                            false => receiver_pending.operand(&receiver),
+                        };
                         self.record(
                             effect,
                             attr.attr.as_str(),
@@ -94,12 +98,26 @@ impl ScopeBuilder<'_> {
         callee: &str,
         method: bool,
         receiver: Operand,
-        args: CallArgs,
+        args: CallArgs<'_>,
         call: &ast::ExprCall,
     ) {
         if effect.roles.is_empty() {
             return;
         }
+        let positional = args
+            .positional
+            .iter()
+            .zip(&args.pending)
+            .map(|(symbol, pending)| pending.operand(symbol))
+            .collect();
+        let keywords = args
+            .keywords
+            .iter()
+            .map(|kw| {
+                let name = kw.name.as_deref().map(CompactString::from);
+                (name, kw.pending.operand(&kw.symbol))
+            })
+            .collect();
         let current = self.current;
         let site = CallSite {
             node: current,
@@ -109,38 +127,34 @@ impl ScopeBuilder<'_> {
             method,
             roles: effect.roles.iter().copied().collect(),
             receiver,
-            first_str: args.first_str,
-            args: args.positional_operands,
-            keywords: args
-                .keywords
-                .into_iter()
-                .map(|kw| (kw.name.map(CompactString::from), kw.operand))
-                .collect(),
+            first_str: args
+                .first_str
+                .map(|literal| CompactString::from(literal.value.to_str())),
+            args: positional,
+            keywords,
             range: self.range_override.unwrap_or(call.range()),
         };
         self.cfg.calls.push(site);
     }
 
-    /// What `expr` (just evaluated) denotes as a call operand: its path, the
-    /// recorded call it starts with (`f(x)`, `f(x).values`), or other code.
-    fn operand(&self, expr: &Expr, symbol: Option<Symbol>) -> Operand {
-        if let Some(symbol) = symbol {
-            return Operand::Symbol(symbol);
-        }
+    /// What `expr` (just evaluated) is, as far as a call operand needs to
+    /// know without its path: the recorded call it starts with (`f(x)`,
+    /// `f(x).values`), or other code. Cheap: operands are only built for
+    /// calls that are recorded.
+    fn pending(&self, expr: &Expr) -> PendingOperand {
         let range = expr.range();
-        match self.cfg.calls.last() {
-            Some(last)
-                if last.range.start() == range.start() && range.contains_range(last.range) =>
-            {
-                Operand::Call(self.cfg.calls.len() as u32 - 1)
-            }
-            _ => Operand::Other(range),
-        }
+        let call = self
+            .cfg
+            .calls
+            .last()
+            .filter(|last| last.range.start() == range.start() && range.contains_range(last.range))
+            .map(|_| self.cfg.calls.len() as u32 - 1);
+        PendingOperand { range, call }
     }
 
     /// Evaluates the arguments; returns the symbol each positional argument
     /// and keyword names (when it is a tracked path).
-    fn arguments(&mut self, arguments: &ast::Arguments) -> CallArgs {
+    fn arguments<'a>(&mut self, arguments: &'a ast::Arguments) -> CallArgs<'a> {
         let mut args = CallArgs::default();
         for arg in &arguments.args {
             let symbol = match arg {
@@ -155,10 +169,9 @@ impl ScopeBuilder<'_> {
             if args.positional.is_empty()
                 && let Expr::StringLiteral(literal) = arg
             {
-                args.first_str = Some(CompactString::from(literal.value.to_str()));
+                args.first_str = Some(literal);
             }
-            args.positional_operands
-                .push(self.operand(arg, symbol.clone()));
+            args.pending.push(self.pending(arg));
             args.positional.push(symbol);
         }
         for keyword in &arguments.keywords {
@@ -173,12 +186,12 @@ impl ScopeBuilder<'_> {
             };
             let name = keyword.arg.as_ref().map(|a| a.to_string());
             let truthy = is_true_constant(&keyword.value);
-            let operand = self.operand(&keyword.value, symbol.clone());
+            let pending = self.pending(&keyword.value);
             args.keywords.push(KeywordArg {
                 name,
                 symbol,
                 truthy,
-                operand,
+                pending,
             });
         }
         args
@@ -265,13 +278,31 @@ impl ScopeBuilder<'_> {
 
 /// The symbols passed to a call.
 #[derive(Debug, Default)]
-struct CallArgs {
+struct CallArgs<'a> {
     positional: SmallVec<[Option<Symbol>; 4]>,
-    /// The positional arguments as call operands.
-    positional_operands: SmallVec<[Operand; 3]>,
+    /// What each positional argument is besides its path.
+    pending: SmallVec<[PendingOperand; 4]>,
     /// The first positional argument when it is a string literal.
-    first_str: Option<CompactString>,
+    first_str: Option<&'a ast::ExprStringLiteral>,
     keywords: SmallVec<[KeywordArg; 2]>,
+}
+
+/// A call operand before the call is known to be recorded.
+#[derive(Debug, Clone, Copy)]
+struct PendingOperand {
+    range: TextRange,
+    /// The recorded call the operand starts with.
+    call: Option<u32>,
+}
+
+impl PendingOperand {
+    fn operand(self, symbol: &Option<Symbol>) -> Operand {
+        match (symbol, self.call) {
+            (Some(symbol), _) => Operand::Symbol(symbol.clone()),
+            (None, Some(call)) => Operand::Call(call),
+            (None, None) => Operand::Other(self.range),
+        }
+    }
 }
 
 /// A keyword argument of a call.
@@ -283,7 +314,7 @@ struct KeywordArg {
     symbol: Option<Symbol>,
     /// The value is the constant `True` (or a non-zero integer).
     truthy: bool,
-    operand: Operand,
+    pending: PendingOperand,
 }
 
 fn is_true_constant(expr: &Expr) -> bool {
