@@ -18,10 +18,6 @@ use crate::model::{CellInfo, NotebookModel};
 use crate::transformer::run_cell;
 use crate::vars::{self, VarSet};
 
-/// Times a cell is queued with its own path's state before it runs on the
-/// join of all states it was queued with.
-const WIDEN_AFTER: u32 = 0;
-
 /// Times one exploration expands (propagates from) the same cell. Each
 /// expansion follows a strictly larger state; on finite domains the number is
 /// bounded anyway, but in ML notebooks with many models the leakage state
@@ -89,46 +85,61 @@ pub fn explore_with<D: Domain>(
     let n = model.cells.len();
     let mut eta: Vec<Option<D>> = vec![None; n];
     let mut eta_in: Vec<Option<D>> = vec![None; n];
-    let mut queued = vec![0u32; n];
     let mut visits = Vec::new();
     let mut queue: VecDeque<Entry<D>> = VecDeque::new();
+    // `pending[cell]`: the sequence number and depth of the cell's entry
+    // still in the queue; entries are numbered as they are pushed, so the
+    // front entry's number is `popped`.
+    let mut pending: Vec<Option<(usize, usize)>> = vec![None; n];
+    let mut pushed = 0usize;
+    let mut popped = 0usize;
     // Queues `cell` with `state` unless a state it was queued with subsumes
-    // it; clones only what is queued.
-    let mut push =
-        |queue: &mut VecDeque<Entry<D>>, cell: usize, depth: usize, path: &[usize], state: &D| {
-            let state = match &mut eta_in[cell] {
-                Some(seen) if state.leq(seen) => return,
-                Some(seen) => {
-                    queued[cell] += 1;
-                    let mut widened = state.clone();
-                    widened.widen(seen);
-                    *seen = widened;
-                    // Inter-cell widening (NBLyzer sec. 3.2.3): a cell reached
-                    // again and again runs on everything seen there, so the
-                    // next paths are subsumed at once.
-                    if queued[cell] > WIDEN_AFTER {
-                        Rc::new(seen.clone())
-                    } else {
-                        Rc::new(state.clone())
-                    }
-                }
-                slot => {
-                    queued[cell] += 1;
-                    *slot = Some(state.clone());
-                    Rc::new(state.clone())
-                }
-            };
-            let mut path = path.to_vec();
-            path.push(cell);
-            queue.push_back(Entry {
-                cell,
-                depth,
-                path,
-                state,
-            });
+    // it. A cell still waiting in the queue at the same depth runs once on
+    // the join of the states it was queued with (chaotic iteration: it
+    // would otherwise run once per path that reached it meanwhile); clones
+    // only what is queued.
+    let mut push = |queue: &mut VecDeque<Entry<D>>,
+                    pushed: &mut usize,
+                    popped: usize,
+                    cell: usize,
+                    depth: usize,
+                    path: &[usize],
+                    state: &D| {
+        match &mut eta_in[cell] {
+            Some(seen) if state.leq(seen) => return,
+            Some(seen) => {
+                let mut widened = state.clone();
+                widened.widen(seen);
+                *seen = widened;
+            }
+            slot => *slot = Some(state.clone()),
+        }
+        // Inter-cell widening (NBLyzer sec. 3.2.3): a cell reached again
+        // and again runs on everything seen there, so the next paths are
+        // subsumed at once.
+        let Some(seen) = eta_in[cell].as_ref() else {
+            return;
         };
+        if let Some((seq, at)) = pending[cell]
+            && at == depth
+            && seq >= popped
+        {
+            queue[seq - popped].state = Rc::new(seen.clone());
+            return;
+        }
+        let mut path = path.to_vec();
+        path.push(cell);
+        pending[cell] = Some((*pushed, depth));
+        *pushed += 1;
+        queue.push_back(Entry {
+            cell,
+            depth,
+            path,
+            state: Rc::new(seen.clone()),
+        });
+    };
     match start {
-        Start::Cell(source) => push(&mut queue, source, 0, &[], initial),
+        Start::Cell(source) => push(&mut queue, &mut pushed, popped, source, 0, &[], initial),
         Start::State => {
             // Nothing runs: only `extra` changed.
             let mut seeded = initial.clone();
@@ -136,7 +147,7 @@ pub fn explore_with<D: Domain>(
             if bounds.k.is_none_or(|k| k >= 1) {
                 for next in model.code_cells() {
                     if phi(&seeded, next) {
-                        push(&mut queue, next.index, 1, &[], &seeded);
+                        push(&mut queue, &mut pushed, popped, next.index, 1, &[], &seeded);
                     }
                 }
             }
@@ -151,6 +162,7 @@ pub fn explore_with<D: Domain>(
         state: before,
     }) = queue.pop_front()
     {
+        popped += 1;
         if bounds.max_visits.is_some_and(|max| visits.len() >= max) {
             truncated = true;
             break;
@@ -182,7 +194,15 @@ pub fn explore_with<D: Domain>(
         if expand {
             for next in model.code_cells() {
                 if phi(&after, next) {
-                    push(&mut queue, next.index, depth + 1, &path, &after);
+                    push(
+                        &mut queue,
+                        &mut pushed,
+                        popped,
+                        next.index,
+                        depth + 1,
+                        &path,
+                        &after,
+                    );
                 }
             }
         }

@@ -55,6 +55,9 @@ pub struct Compiled {
     pub unbound_reads: VarSet,
     /// The cell makes calls with ML roles (fit, split, predict...).
     pub ml_calls: bool,
+    /// It has calls where the leakage domain can raise an alarm (train,
+    /// predict, evaluate, cross-validate).
+    pub ml_sinks: bool,
     /// The cell has Python statements other than IPython escapes (`%magic`).
     pub has_python: bool,
     /// The cell may bind names nbsight cannot see (`from m import *`, `%run`,
@@ -250,6 +253,10 @@ impl NotebookModel {
             .calls
             .iter()
             .any(|call| call.roles.iter().any(|r| crate::leakage::is_ml(*r)));
+        let ml_sinks = program
+            .calls
+            .iter()
+            .any(|call| call.roles.iter().any(|r| crate::leakage::is_sink(*r)));
         let vars = &mut self.vars;
         let mut roots = |set: &nbsight_dataflow::SymbolSet| {
             vars::set_of(set.iter().map(|s| vars.intern(root(s))))
@@ -322,6 +329,7 @@ impl NotebookModel {
             computed,
             unbound_reads,
             ml_calls,
+            ml_sinks,
             has_python: parsed
                 .module
                 .body

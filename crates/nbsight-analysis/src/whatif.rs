@@ -331,6 +331,10 @@ fn answer(
             !any_alarm
         } else if covered[i] {
             !leaky[i]
+        } else if !may_alarm(model, i, after.domains().1.is_active()) {
+            // No run that starts here can reach a cell where an alarm is
+            // possible.
+            true
         } else {
             let consequences = explore_with(
                 model,
@@ -363,6 +367,46 @@ fn answer(
     .map(|c| query.report_index(c))
     .collect();
     report
+}
+
+/// Can running `start` (and then whatever its changes propagate to, along
+/// any order) reach a cell where a domain may raise an alarm? Only the
+/// leakage domain raises alarms, at cells with train, predict, evaluate or
+/// cross-validate calls (`ml_sinks`); the cells reachable from `start` are
+/// over-approximated by closing the changed variables over every cell that
+/// reads one of them.
+fn may_alarm(model: &NotebookModel, start: usize, leakage_active: bool) -> bool {
+    if !leakage_active {
+        return false;
+    }
+    let sink = |cell: usize| {
+        model.cells[cell]
+            .compiled
+            .as_deref()
+            .is_some_and(|c| c.ml_sinks)
+    };
+    if sink(start) {
+        return true;
+    }
+    let mut reached = vec![false; model.cells.len()];
+    reached[start] = true;
+    let mut changed = model.cells[start].outputs.clone();
+    loop {
+        let mut grew = false;
+        for cell in model.code_cells() {
+            if !reached[cell.index] && vars::intersects(&cell.pre, &changed) {
+                if sink(cell.index) {
+                    return true;
+                }
+                reached[cell.index] = true;
+                vars::union_with(&mut changed, &cell.outputs);
+                grew = true;
+            }
+        }
+        if !grew {
+            return false;
+        }
+    }
 }
 
 /// The notebook after the event and how its indices map back.

@@ -573,6 +573,14 @@ pub(crate) fn is_ml(role: Role) -> bool {
     )
 }
 
+/// Roles at whose calls the domain may raise an alarm.
+pub(crate) fn is_sink(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Fit | Role::Predict | Role::Evaluate | Role::CrossValidate
+    )
+}
+
 /// A class constructor (`StandardScaler`, `GridSearchCV`), not a function
 /// (`cross_val_score`): constructor roles describe the object made.
 fn is_constructor(call: &Call) -> bool {
