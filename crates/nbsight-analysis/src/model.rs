@@ -12,6 +12,7 @@ use nbsight_notebook::{Cell, CellKind, CodeForm, Notebook, ParsedCell};
 use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 
+use crate::leakage::sites::SiteTable;
 use crate::program::Program;
 use crate::vars::{self, Var, VarSet, Vars};
 
@@ -109,6 +110,8 @@ pub struct NotebookModel {
     pub cells: Vec<CellInfo>,
     pub vars: Vars,
     pub functions: FxHashMap<Var, FunctionInfo>,
+    /// Call sites with ML roles (for the leakage domain's tags).
+    pub sites: SiteTable,
     imports: ImportEnv,
     /// Parsed cells by source (kept across edits).
     parsed: FxHashMap<[u8; 32], Arc<ParsedCell>>,
@@ -138,6 +141,7 @@ impl NotebookModel {
             cells: Vec::with_capacity(notebook.cells.len()),
             vars: Vars::default(),
             functions: FxHashMap::default(),
+            sites: SiteTable::default(),
             imports: ImportEnv::default(),
             parsed: FxHashMap::default(),
             cache: FxHashMap::default(),
@@ -225,6 +229,16 @@ impl NotebookModel {
             });
         }
         self.imports = imports;
+        for cell in &self.cells {
+            let Some(program) = cell.program() else {
+                continue;
+            };
+            for (i, call) in program.calls.iter().enumerate() {
+                if call.roles.iter().any(|r| crate::leakage::makes_facts(*r)) {
+                    self.sites.intern(cell.index, i as u32);
+                }
+            }
+        }
         self.link();
     }
 

@@ -16,9 +16,12 @@
 //!
 //! φ = pre(c) ≠ ∅ ∧ pre(c) ⊆ bound variables (seed sec. 4.2.1).
 
+pub mod sites;
 pub mod value;
 
 use nbsight_dataflow::effects::Role;
+use std::rc::Rc;
+
 use smallvec::SmallVec;
 
 use crate::domain::{Alarm, Alarms, Domain, StmtCtx};
@@ -26,7 +29,7 @@ use crate::model::{CellInfo, NotebookModel};
 use crate::program::{Call, Op, Stmt, WriteKind};
 use crate::rules::Rule;
 use crate::vars::{self, Var, VarSet};
-use value::{Side, Site, Tag, Val, kind, site, site_call, site_cell};
+use value::{Side, Site, Tag, Tags, Val, kind};
 
 /// A trained model: the data it was trained on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,19 +39,22 @@ struct Trained {
     in_loop: bool,
 }
 
-/// The leakage state.
+/// The leakage state. Its parts are shared copy-on-write: a cell run that
+/// changes nothing in a part keeps sharing it with the state it started
+/// from, so clones are cheap and the order and join see shared parts at
+/// once (most states the engine compares descend from each other).
 #[derive(Debug, Clone, Default)]
 pub struct Leak {
     /// The notebook has calls with ML roles; otherwise only `bound` is kept.
     active: bool,
     /// Variables bound on the path (for φ).
-    bound: VarSet,
+    bound: Rc<VarSet>,
     /// Variables with a non-empty value, sorted by variable.
-    vals: Vec<(Var, Val)>,
+    vals: Rc<Vec<(Var, Val)>>,
     /// Models trained, sorted by site.
-    trained: Vec<Trained>,
+    trained: Rc<Vec<Trained>>,
     /// For each test split, the models evaluated on it (sorted).
-    evals: Vec<(Site, SmallVec<[Site; 2]>)>,
+    evals: Rc<Vec<(Site, SmallVec<[Site; 2]>)>>,
 }
 
 impl Leak {
@@ -83,19 +89,33 @@ impl Leak {
     fn set(&mut self, v: Var, val: Val) {
         match self.vals.binary_search_by_key(&v, |(k, _)| *k) {
             Ok(i) if val.is_empty() => {
-                self.vals.remove(i);
+                Rc::make_mut(&mut self.vals).remove(i);
             }
-            Ok(i) => self.vals[i].1 = val,
+            Ok(i) if self.vals[i].1 == val => {}
+            Ok(i) => Rc::make_mut(&mut self.vals)[i].1 = val,
             Err(_) if val.is_empty() => {}
-            Err(i) => self.vals.insert(i, (v, val)),
+            Err(i) => Rc::make_mut(&mut self.vals).insert(i, (v, val)),
         }
     }
 
     fn join_into(&mut self, v: Var, val: &Val) {
         match self.vals.binary_search_by_key(&v, |(k, _)| *k) {
-            Ok(i) => self.vals[i].1.join(val),
+            Ok(i) if val.leq(&self.vals[i].1) => {}
+            Ok(i) => Rc::make_mut(&mut self.vals)[i].1.join(val),
             Err(_) if val.is_empty() => {}
-            Err(i) => self.vals.insert(i, (v, val.clone())),
+            Err(i) => Rc::make_mut(&mut self.vals).insert(i, (v, val.clone())),
+        }
+    }
+
+    fn bind(&mut self, v: Var) {
+        if !vars::contains(&self.bound, v) {
+            vars::insert(Rc::make_mut(&mut self.bound), v);
+        }
+    }
+
+    fn unbind(&mut self, v: Var) {
+        if vars::contains(&self.bound, v) {
+            vars::remove(Rc::make_mut(&mut self.bound), v);
         }
     }
 
@@ -133,11 +153,15 @@ impl Leak {
         };
         match self.trained.binary_search_by_key(&site, |t| t.site) {
             Ok(i) => {
-                let old = &mut self.trained[i];
+                let old = &self.trained[i];
+                if trained.data.leq(&old.data) && (old.in_loop || !in_loop) {
+                    return;
+                }
+                let old = &mut Rc::make_mut(&mut self.trained)[i];
                 old.data.join(&trained.data);
                 old.in_loop |= in_loop;
             }
-            Err(i) => self.trained.insert(i, trained),
+            Err(i) => Rc::make_mut(&mut self.trained).insert(i, trained),
         }
     }
 
@@ -147,19 +171,18 @@ impl Leak {
         let i = match self.evals.binary_search_by_key(&split, |(s, _)| *s) {
             Ok(i) => i,
             Err(i) => {
-                self.evals.insert(i, (split, SmallVec::new()));
+                Rc::make_mut(&mut self.evals).insert(i, (split, SmallVec::new()));
                 i
             }
         };
-        let models = &mut self.evals[i].1;
-        let new = match models.binary_search(&model) {
-            Ok(_) => false,
+        match self.evals[i].1.binary_search(&model) {
+            Ok(_) => (self.evals[i].1.len(), false),
             Err(at) => {
+                let models = &mut Rc::make_mut(&mut self.evals)[i].1;
                 models.insert(at, model);
-                true
+                (models.len(), true)
             }
-        };
-        (models.len(), new)
+        }
     }
 
     fn evals_of(&self, split: Site) -> SmallVec<[Site; 2]> {
@@ -197,7 +220,7 @@ impl Leak {
                 }
             }
             return Val {
-                tags: SmallVec::new(),
+                tags: Tags::default(),
                 kind: k,
             };
         }
@@ -252,7 +275,7 @@ impl Leak {
             }
             self.train(here, data, ctx.in_loop);
             let mut model = Val {
-                tags: SmallVec::new(),
+                tags: Tags::default(),
                 kind: recv.kind,
             };
             model.add(Tag::Model(here));
@@ -307,7 +330,7 @@ impl Leak {
                     "`{}` cross-validates on data {what}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline",
                     short(&call.callee)
                 ),
-                involved: vec![site_of(tag)],
+                involved: vec![site_of(ctx.model, tag)],
             });
         }
     }
@@ -329,8 +352,8 @@ impl Leak {
             .tags
             .iter()
             .filter_map(|t| match t {
-                Tag::Split(s, Side::Test) if trained.data.has(Tag::Split(*s, Side::Train)) => {
-                    Some(*s)
+                Tag::Split(s, Side::Test) if trained.data.has(Tag::Split(s, Side::Train)) => {
+                    Some(s)
                 }
                 _ => None,
             })
@@ -366,7 +389,7 @@ impl Leak {
                     site_text(ctx.model, model),
                     site_text(ctx.model, splits[0]),
                 ),
-                involved: vec![site_of(tag), site_cell(splits[0]), site_cell(model)],
+                involved: vec![site_of(ctx.model, tag), ctx.model.sites.cell(splits[0]), ctx.model.sites.cell(model)],
             });
         }
         for split in splits {
@@ -391,7 +414,7 @@ impl Leak {
                         "the test set of the split {} is used to choose among models: {why}; choose on a validation split or with cross-validation, and touch the test set once",
                         site_text(ctx.model, split)
                     ),
-                    involved: self.evals_of(split).iter().map(|&m| site_cell(m)).chain([site_cell(split)]).collect(),
+                    involved: self.evals_of(split).iter().map(|&m| ctx.model.sites.cell(m)).chain([ctx.model.sites.cell(split)]).collect(),
                 });
             }
         }
@@ -400,33 +423,45 @@ impl Leak {
 
 impl Domain for Leak {
     fn leq(&self, other: &Self) -> bool {
-        vars::is_subset(&self.bound, &other.bound)
-            && vals_leq(&self.vals, &other.vals)
-            && self.trained.iter().all(|t| {
-                other
-                    .trained(t.site)
-                    .is_some_and(|o| t.data.leq(&o.data) && (!t.in_loop || o.in_loop))
-            })
-            && self.evals.iter().all(|(s, models)| {
-                other
-                    .evals
-                    .binary_search_by_key(s, |(k, _)| *k)
-                    .is_ok_and(|i| models.iter().all(|m| other.evals[i].1.contains(m)))
-            })
+        (Rc::ptr_eq(&self.bound, &other.bound) || vars::is_subset(&self.bound, &other.bound))
+            && (Rc::ptr_eq(&self.vals, &other.vals) || vals_leq(&self.vals, &other.vals))
+            && (Rc::ptr_eq(&self.trained, &other.trained)
+                || self.trained.iter().all(|t| {
+                    other
+                        .trained(t.site)
+                        .is_some_and(|o| t.data.leq(&o.data) && (!t.in_loop || o.in_loop))
+                }))
+            && (Rc::ptr_eq(&self.evals, &other.evals)
+                || self.evals.iter().all(|(s, models)| {
+                    other
+                        .evals
+                        .binary_search_by_key(s, |(k, _)| *k)
+                        .is_ok_and(|i| models.iter().all(|m| other.evals[i].1.contains(m)))
+                }))
     }
 
     fn join(&mut self, other: &Self) {
         self.active |= other.active;
-        vars::union_with(&mut self.bound, &other.bound);
-        for (v, val) in &other.vals {
-            self.join_into(*v, val);
+        if !Rc::ptr_eq(&self.bound, &other.bound) && !vars::is_subset(&other.bound, &self.bound) {
+            vars::union_with(Rc::make_mut(&mut self.bound), &other.bound);
         }
-        for t in &other.trained {
-            self.train(t.site, t.data.clone(), t.in_loop);
+        if !Rc::ptr_eq(&self.vals, &other.vals) {
+            if self.vals.is_empty() {
+                self.vals = other.vals.clone();
+            } else if !vals_leq(&other.vals, &self.vals) {
+                self.vals = Rc::new(join_vals(&self.vals, &other.vals));
+            }
         }
-        for (s, models) in &other.evals {
-            for &m in models {
-                self.evaluated(*s, m);
+        if !Rc::ptr_eq(&self.trained, &other.trained) {
+            for t in other.trained.iter() {
+                self.train(t.site, t.data.clone(), t.in_loop);
+            }
+        }
+        if !Rc::ptr_eq(&self.evals, &other.evals) {
+            for (s, models) in other.evals.iter() {
+                for &m in models {
+                    self.evaluated(*s, m);
+                }
             }
         }
     }
@@ -437,8 +472,8 @@ impl Domain for Leak {
         } else {
             for &(v, kind) in &stmt.writes {
                 match kind {
-                    WriteKind::Delete => vars::remove(&mut self.bound, v),
-                    _ => vars::insert(&mut self.bound, v),
+                    WriteKind::Delete => self.unbind(v),
+                    _ => self.bind(v),
                 }
             }
         }
@@ -473,7 +508,14 @@ impl Leak {
             } else {
                 Val::default()
             };
-            let res = self.call(call, site(ctx.cell, index), data, recv, ctx, alarms);
+            let res = self.call(
+                call,
+                ctx.model.sites.id(ctx.cell, index),
+                data,
+                recv,
+                ctx,
+                alarms,
+            );
             results.push(res);
         }
         let mut value = Val::default();
@@ -502,7 +544,7 @@ impl Leak {
             .rev()
             .find(|(_, c)| !c.consumed)
             .filter(|(_, c)| c.has(Role::Split) && !c.method)
-            .map(|(i, _)| site(ctx.cell, stmt.calls.start + i as u32));
+            .map(|(i, _)| ctx.model.sites.id(ctx.cell, stmt.calls.start + i as u32));
         let mut position = 0;
         for &(v, kind) in &stmt.writes {
             match kind {
@@ -518,15 +560,15 @@ impl Leak {
                         position += 1;
                     }
                     self.set(v, val);
-                    vars::insert(&mut self.bound, v);
+                    self.bind(v);
                 }
                 WriteKind::Weak => {
                     self.join_into(v, &value);
-                    vars::insert(&mut self.bound, v);
+                    self.bind(v);
                 }
                 WriteKind::Delete => {
                     self.set(v, Val::default());
-                    vars::remove(&mut self.bound, v);
+                    self.unbind(v);
                 }
             }
         }
@@ -552,11 +594,38 @@ fn vals_leq(a: &[(Var, Val)], b: &[(Var, Val)]) -> bool {
     true
 }
 
-/// The cell of the site a leaky tag names.
-fn site_of(tag: Tag) -> usize {
-    match tag {
-        Tag::Fitted(s) | Tag::Resampled(s) | Tag::Split(s, _) | Tag::Model(s) => site_cell(s),
+/// The pointwise join of two variable maps sorted by variable (one merge
+/// walk).
+fn join_vals(a: &[(Var, Val)], b: &[(Var, Val)]) -> Vec<(Var, Val)> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i].clone());
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j].clone());
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                let mut val = a[i].1.clone();
+                val.join(&b[j].1);
+                out.push((a[i].0, val));
+                i += 1;
+                j += 1;
+            }
+        }
     }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// The cell of the site a leaky tag names.
+fn site_of(model: &NotebookModel, tag: Tag) -> usize {
+    model.sites.cell(tag.site())
 }
 
 /// Roles that make the notebook worth the leakage domain's time.
@@ -570,6 +639,14 @@ pub(crate) fn is_ml(role: Role) -> bool {
             | Role::Evaluate
             | Role::Resample
             | Role::CrossValidate
+    )
+}
+
+/// Roles at whose calls the domain creates tags (so their sites need ids).
+pub(crate) fn makes_facts(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Fit | Role::FitTransform | Role::Split | Role::Resample
     )
 }
 
@@ -601,9 +678,9 @@ fn is_constructor(call: &Call) -> bool {
 
 /// `(cell N, line L)` for a call site.
 fn site_text(model: &NotebookModel, s: Site) -> String {
-    let cell = site_cell(s);
+    let cell = model.sites.cell(s);
     match model.cells.get(cell).and_then(|c| c.program()) {
-        Some(p) => match p.calls.get(site_call(s) as usize) {
+        Some(p) => match p.calls.get(model.sites.call(s) as usize) {
             Some(call) => format!("(cell {cell}, line {})", call.line),
             None => format!("(cell {cell})"),
         },
@@ -619,9 +696,9 @@ fn short(callee: &str) -> &str {
 fn callee_at(model: &NotebookModel, s: Site) -> String {
     model
         .cells
-        .get(site_cell(s))
+        .get(model.sites.cell(s))
         .and_then(|c| c.program())
-        .and_then(|p| p.calls.get(site_call(s) as usize))
+        .and_then(|p| p.calls.get(model.sites.call(s) as usize))
         .map(|c| short(&c.callee).to_string())
         .unwrap_or_else(|| "fit".into())
 }

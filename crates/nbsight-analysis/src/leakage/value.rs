@@ -4,21 +4,10 @@
 
 use smallvec::SmallVec;
 
-/// A call site: the cell's index (high bits) and the call's index in the
-/// cell's program (low 12 bits).
+/// A call site where the domain creates facts: a dense id given by the
+/// model's [`SiteTable`](super::sites::SiteTable), which knows its cell and
+/// call.
 pub type Site = u32;
-
-pub fn site(cell: usize, call: u32) -> Site {
-    ((cell as u32) << 12) | (call & 0xfff)
-}
-
-pub fn site_cell(site: Site) -> usize {
-    (site >> 12) as usize
-}
-
-pub fn site_call(site: Site) -> u32 {
-    site & 0xfff
-}
 
 /// Which part of a split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,6 +29,111 @@ pub enum Tag {
     Model(Site),
 }
 
+/// Tags per site in the bit layout.
+const TAG_KINDS: u32 = 5;
+
+impl Tag {
+    pub fn site(self) -> Site {
+        match self {
+            Tag::Fitted(s) | Tag::Resampled(s) | Tag::Split(s, _) | Tag::Model(s) => s,
+        }
+    }
+
+    fn bit(self) -> u32 {
+        match self {
+            Tag::Fitted(s) => s * TAG_KINDS,
+            Tag::Resampled(s) => s * TAG_KINDS + 1,
+            Tag::Split(s, Side::Train) => s * TAG_KINDS + 2,
+            Tag::Split(s, Side::Test) => s * TAG_KINDS + 3,
+            Tag::Model(s) => s * TAG_KINDS + 4,
+        }
+    }
+
+    fn from_bit(bit: u32) -> Tag {
+        let s = bit / TAG_KINDS;
+        match bit % TAG_KINDS {
+            0 => Tag::Fitted(s),
+            1 => Tag::Resampled(s),
+            2 => Tag::Split(s, Side::Train),
+            3 => Tag::Split(s, Side::Test),
+            _ => Tag::Model(s),
+        }
+    }
+}
+
+/// A set of tags as bits (no trailing zero words, so equal sets are equal
+/// values): joins and orders are a few word operations however many
+/// models a notebook trains.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tags(SmallVec<[u64; 4]>);
+
+impl Tags {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Adds `tag`; a tag of [`NO_SITE`](super::sites::NO_SITE) (a call the
+    /// site table does not know) names nothing and is dropped.
+    pub fn insert(&mut self, tag: Tag) {
+        if tag.site() == super::sites::NO_SITE {
+            return;
+        }
+        let bit = tag.bit();
+        let word = (bit / 64) as usize;
+        if self.0.len() <= word {
+            self.0.resize(word + 1, 0);
+        }
+        self.0[word] |= 1 << (bit % 64);
+    }
+
+    pub fn contains(&self, tag: Tag) -> bool {
+        if tag.site() == super::sites::NO_SITE {
+            return false;
+        }
+        let bit = tag.bit();
+        self.0
+            .get((bit / 64) as usize)
+            .is_some_and(|w| w & (1 << (bit % 64)) != 0)
+    }
+
+    pub fn union_with(&mut self, other: &Tags) {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+
+    pub fn is_subset(&self, other: &Tags) -> bool {
+        self.0.len() <= other.0.len() && self.0.iter().zip(&other.0).all(|(a, b)| a & !b == 0)
+    }
+
+    /// The tags, in bit order (by site, then kind).
+    pub fn iter(&self) -> impl Iterator<Item = Tag> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let b = w.trailing_zeros();
+                w &= w - 1;
+                Some(Tag::from_bit(i as u32 * 64 + b))
+            })
+        })
+    }
+
+    /// The tags that satisfy `keep`.
+    pub fn filtered(&self, keep: impl Fn(Tag) -> bool) -> Tags {
+        let mut out = Tags::default();
+        for tag in self.iter().filter(|t| keep(*t)) {
+            out.insert(tag);
+        }
+        out
+    }
+}
+
 /// Object kinds (bits), from constructor roles.
 pub mod kind {
     pub const TRANSFORMER: u8 = 1;
@@ -52,8 +146,7 @@ pub mod kind {
 /// The abstract value of a variable: a set of tags and a set of kinds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Val {
-    /// Sorted, without duplicates.
-    pub tags: SmallVec<[Tag; 3]>,
+    pub tags: Tags,
     pub kind: u8,
 }
 
@@ -63,24 +156,20 @@ impl Val {
     }
 
     pub fn add(&mut self, tag: Tag) {
-        if let Err(at) = self.tags.binary_search(&tag) {
-            self.tags.insert(at, tag);
-        }
+        self.tags.insert(tag);
     }
 
     pub fn join(&mut self, other: &Val) {
-        for &tag in &other.tags {
-            self.add(tag);
-        }
+        self.tags.union_with(&other.tags);
         self.kind |= other.kind;
     }
 
     pub fn leq(&self, other: &Val) -> bool {
-        self.kind & !other.kind == 0 && sorted_subset(&self.tags, &other.tags)
+        self.kind & !other.kind == 0 && self.tags.is_subset(&other.tags)
     }
 
     pub fn has(&self, tag: Tag) -> bool {
-        self.tags.binary_search(&tag).is_ok()
+        self.tags.contains(tag)
     }
 
     /// Went through a split (either side).
@@ -91,7 +180,7 @@ impl Val {
     /// The models this value is or comes from.
     pub fn models(&self) -> impl Iterator<Item = Site> + '_ {
         self.tags.iter().filter_map(|t| match t {
-            Tag::Model(s) => Some(*s),
+            Tag::Model(s) => Some(s),
             _ => None,
         })
     }
@@ -100,41 +189,16 @@ impl Val {
     pub fn leaky(&self) -> impl Iterator<Item = Tag> + '_ {
         self.tags
             .iter()
-            .copied()
             .filter(|t| matches!(t, Tag::Fitted(_) | Tag::Resampled(_)))
     }
 
     /// The data tags only (no model tags).
     pub fn data(&self) -> Val {
         Val {
-            tags: self
-                .tags
-                .iter()
-                .copied()
-                .filter(|t| !matches!(t, Tag::Model(_)))
-                .collect(),
+            tags: self.tags.filtered(|t| !matches!(t, Tag::Model(_))),
             kind: 0,
         }
     }
-}
-
-/// `a ⊆ b` for sorted slices without duplicates, in one merge walk.
-pub fn sorted_subset<T: Ord>(a: &[T], b: &[T]) -> bool {
-    if a.len() > b.len() {
-        return false;
-    }
-    let mut rest = b.iter();
-    'outer: for x in a {
-        for y in rest.by_ref() {
-            match y.cmp(x) {
-                std::cmp::Ordering::Less => continue,
-                std::cmp::Ordering::Equal => continue 'outer,
-                std::cmp::Ordering::Greater => return false,
-            }
-        }
-        return false;
-    }
-    true
 }
 
 #[cfg(test)]
@@ -142,10 +206,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn subset_by_merge_walk() {
-        assert!(sorted_subset(&[1, 3], &[1, 2, 3]));
-        assert!(!sorted_subset(&[1, 4], &[1, 2, 3]));
-        assert!(sorted_subset::<u8>(&[], &[]));
-        assert!(!sorted_subset(&[5], &[]));
+    fn tags_as_bits() {
+        let mut a = Tags::default();
+        a.insert(Tag::Model(40));
+        a.insert(Tag::Split(3, Side::Test));
+        assert!(a.contains(Tag::Model(40)) && !a.contains(Tag::Model(3)));
+        assert_eq!(
+            a.iter().collect::<Vec<_>>(),
+            vec![Tag::Split(3, Side::Test), Tag::Model(40)]
+        );
+        let mut b = Tags::default();
+        b.insert(Tag::Split(3, Side::Test));
+        assert!(b.is_subset(&a) && !a.is_subset(&b));
+        b.union_with(&a);
+        assert_eq!(a, b);
+        let small = a.filtered(|t| !matches!(t, Tag::Model(_)));
+        let mut expected = Tags::default();
+        expected.insert(Tag::Split(3, Side::Test));
+        assert_eq!(small, expected);
     }
 }
