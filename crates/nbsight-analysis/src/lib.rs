@@ -11,6 +11,7 @@ pub mod checks;
 pub mod classes;
 pub mod domain;
 pub mod engine;
+pub mod flow;
 pub mod impact;
 pub mod leakage;
 pub mod model;
