@@ -14,6 +14,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod cells;
 mod check;
 mod effects_args;
+mod flow;
 mod whatif;
 
 use std::process::ExitCode;
@@ -38,6 +39,7 @@ enum Command {
     /// Check notebooks for hidden-state and data-leakage problems (exit 1 when
     /// something is found).
     Check(check::CheckArgs),
+    Flow(flow::FlowArgs),
 }
 
 /// How a command ended.
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Cells(args) => cells::run(&args),
         Command::Whatif(args) => whatif::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Flow(args) => flow::run(&args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -2,5 +2,11 @@
 //! (issue 9, `nbsight flow`): the CRABS ground-truth format and the metrics
 //! that score a predicted flow graph against it.
 
+pub use analysis::{
+    Ambiguity, AmbiguityKind, Answer, CellEdge, CellFlow, Dependency, FlowGraph, FlowOptions,
+    ResolvedBy, analyze_flows, analyze_flows_with,
+};
+
+pub mod analysis;
 pub mod metrics;
 pub mod truth;
