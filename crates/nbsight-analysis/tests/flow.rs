@@ -80,7 +80,10 @@ fn count_loop_is_not_an_input_by_default() {
     assert_eq!(loop_cell.inputs_upper, vec!["count"]);
     assert_eq!(loop_cell.ambiguities.len(), 1);
     let amb = &loop_cell.ambiguities[0];
-    assert_eq!((amb.symbol.as_str(), amb.kind), ("count", AmbiguityKind::MaybeInput));
+    assert_eq!(
+        (amb.symbol.as_str(), amb.kind),
+        ("count", AmbiguityKind::MaybeInput)
+    );
     assert_eq!(amb.resolution, None);
     // The reader takes `count` from the loop cell; the loop's write is not
     // known to happen (the range's non-emptiness is not evaluated yet), so
@@ -99,10 +102,17 @@ fn count_loop_is_not_an_input_by_default() {
 
 #[test]
 fn accumulation_in_a_loop_reads_the_incoming_value() {
-    let nb = cells(&["total = 0", "for k in range(2):\n    total = total + k", "print(total)"]);
+    let nb = cells(&[
+        "total = 0",
+        "for k in range(2):\n    total = total + k",
+        "print(total)",
+    ]);
     let g = graph_of(&nb, FlowOptions::default());
     assert_eq!(g.cells[1].inputs, vec!["total"]);
-    assert_eq!(g.cells[1].ambiguities[0].resolved_by, Some(ResolvedBy::SelfUpdate));
+    assert_eq!(
+        g.cells[1].ambiguities[0].resolved_by,
+        Some(ResolvedBy::SelfUpdate)
+    );
 }
 
 #[test]
@@ -117,7 +127,10 @@ fn conditional_write_before_a_read_is_a_union_of_flows() {
 
 #[test]
 fn imports_and_builtins_are_not_flows() {
-    let nb = cells(&["import numpy as np\nlist = [1]", "a = np.zeros(3)\nlist.append(2)\nprint(len(a))"]);
+    let nb = cells(&[
+        "import numpy as np\nlist = [1]",
+        "a = np.zeros(3)\nlist.append(2)\nprint(len(a))",
+    ]);
     let g = graph_of(&nb, FlowOptions::default());
     assert_eq!(flows(&g), vec![(0, 1, "list".to_string())]);
     let with_imports = graph_of(
@@ -158,7 +171,11 @@ fn annotated_fixtures_score() {
         .collect();
     entries.sort();
     for path in entries {
-        let stem = path.file_stem().and_then(|s| s.to_str()).expect("stem").to_string();
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("stem")
+            .to_string();
         let truth = load_truth(&fixtures().join(format!("{stem}.truth.json"))).expect("truth");
         let g = graph_of(&load_path(&path).expect("notebook"), FlowOptions::default());
         let score = score_notebook(&stem, &g.code_flows(), &truth[0], g.unresolved());
@@ -177,7 +194,10 @@ fn annotated_fixtures_score() {
         "magics",
         "readonly_methods",
     ] {
-        assert!(exact.contains(&must.to_string()), "{must} not exact: {exact:?}");
+        assert!(
+            exact.contains(&must.to_string()),
+            "{must} not exact: {exact:?}"
+        );
     }
     let total = aggregate(&scores);
     assert!(total.macro_flows.f1 >= 0.93, "{:?}", total.macro_flows);

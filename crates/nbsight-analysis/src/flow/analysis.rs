@@ -334,12 +334,7 @@ pub fn analyze_flows_with(
     }
 }
 
-fn apply_answer(
-    ambiguity: &mut Ambiguity,
-    cell: usize,
-    position: usize,
-    answers: &[Answer],
-) {
+fn apply_answer(ambiguity: &mut Ambiguity, cell: usize, position: usize, answers: &[Answer]) {
     if ambiguity.resolution.is_some() {
         return;
     }

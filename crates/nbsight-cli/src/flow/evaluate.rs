@@ -30,14 +30,21 @@ pub fn run(args: &FlowArgs, analysed: &[Analysed]) -> anyhow::Result<()> {
             (Some(all), _) => match find_truth(all, &stem) {
                 Some(t) => t,
                 None => {
-                    eprintln!("nbsight: {}: no annotation in the truth file, skipped", a.path.display());
+                    eprintln!(
+                        "nbsight: {}: no annotation in the truth file, skipped",
+                        a.path.display()
+                    );
                     continue;
                 }
             },
             (None, Some(dir)) => {
                 let file = dir.join(format!("{stem}.truth.json"));
                 if !file.exists() {
-                    eprintln!("nbsight: {}: no {} , skipped", a.path.display(), file.display());
+                    eprintln!(
+                        "nbsight: {}: no {} , skipped",
+                        a.path.display(),
+                        file.display()
+                    );
                     continue;
                 }
                 owned = load_truth(&file)?;

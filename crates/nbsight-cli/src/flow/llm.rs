@@ -69,9 +69,9 @@ pub fn resolve(
     for ((cell, i), resolution) in asked.into_iter().zip(resolutions) {
         match resolution {
             Resolution::Answered { answer, .. } => answers.push((cell, i, answer, ResolvedBy::Llm)),
-            Resolution::Failed { error } => notes.push(format!(
-                "cell {cell}: question left unresolved: {error}"
-            )),
+            Resolution::Failed { error } => {
+                notes.push(format!("cell {cell}: question left unresolved: {error}"))
+            }
         }
     }
     if answers.is_empty() {

@@ -128,7 +128,14 @@ pub fn run(args: &FlowArgs) -> anyhow::Result<Outcome> {
         let mut notes = broken_cells(&path, &model);
         let mut graph = analyze_flows(&model, args.options());
         if let Some(resolver) = &resolver {
-            graph = llm::resolve(resolver, &notebook, &model, graph, args.options(), &mut notes);
+            graph = llm::resolve(
+                resolver,
+                &notebook,
+                &model,
+                graph,
+                args.options(),
+                &mut notes,
+            );
         }
         analysed.push(Analysed {
             path,
