@@ -14,6 +14,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod cells;
 mod check;
 mod effects_args;
+mod slice;
 mod whatif;
 
 use std::process::ExitCode;
@@ -38,6 +39,10 @@ enum Command {
     /// Check notebooks for hidden-state and data-leakage problems (exit 1 when
     /// something is found).
     Check(check::CheckArgs),
+    /// Slice the notebook from a cell: the cells (or statements) its result
+    /// needs, or those depending on it; --gather writes the backward slice as
+    /// a script or notebook that runs on its own.
+    Slice(slice::SliceArgs),
 }
 
 /// How a command ended.
@@ -54,6 +59,7 @@ fn main() -> ExitCode {
         Command::Cells(args) => cells::run(&args),
         Command::Whatif(args) => whatif::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Slice(args) => slice::run(&args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -477,3 +477,29 @@ fn statements_in_one_block_keep_statement_level_dead() {
     assert_eq!(s.uses, set(&["x"]));
     assert_eq!(s.dead, set(&["x", "y", "z"]));
 }
+
+#[test]
+fn containers_of_a_changed_path_are_marked_implied() {
+    let a = analyze("lst[3] = 42\nd.x.append(1)\nlst.append(2)\n");
+    let accesses: Vec<(String, crate::access::AccessKind, bool)> = a
+        .cfg
+        .nodes
+        .iter()
+        .flat_map(|n| n.accesses.iter())
+        .filter(|x| !x.kind.is_read())
+        .map(|x| (a.table.name(x.symbol).to_string(), x.kind, x.implied))
+        .collect();
+    use crate::access::AccessKind::{Mutate, Write};
+    assert_eq!(
+        accesses,
+        [
+            ("lst[3]".to_string(), Write, false),
+            ("lst".to_string(), Mutate, true),
+            ("d.x".to_string(), Mutate, false),
+            ("d".to_string(), Mutate, true),
+            ("lst".to_string(), Mutate, false),
+        ]
+    );
+    // Summaries still count the containers as changed.
+    assert_eq!(a.summary.mutated, set(&["d", "d.x", "lst"]));
+}

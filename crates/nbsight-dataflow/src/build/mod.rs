@@ -8,6 +8,8 @@ mod expr;
 mod magic;
 mod stmt;
 
+pub use magic::magic_code;
+
 use std::collections::BTreeSet;
 
 use ruff_python_ast::Stmt;
@@ -242,6 +244,12 @@ impl<'c> ScopeBuilder<'c> {
 
     /// Records an access in the current node.
     fn emit(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
+        self.emit_access(symbol, kind, range, false);
+    }
+
+    /// Records an access; `implied` marks the in-place change of an object
+    /// that only reflects a change of a path nested in it.
+    fn emit_access(&mut self, symbol: &str, kind: AccessKind, range: TextRange, implied: bool) {
         let symbol = self.table.intern(symbol);
         let range = self.range_override.unwrap_or(range);
         let current = self.current;
@@ -252,16 +260,24 @@ impl<'c> ScopeBuilder<'c> {
             symbol,
             kind,
             starts_statement,
+            implied,
             range,
         });
     }
 
     /// Records an in-place change of `symbol` and of every path it is nested
-    /// in (changing `df.col` changes `df`).
+    /// in (changing `df.col` changes `df`; those are marked `implied`).
     fn emit_mutation(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
-        let mut part = Some(symbol);
+        self.emit(symbol, kind, range);
+        self.emit_parent_mutations(symbol, kind, range);
+    }
+
+    /// Records the implied in-place change of every path `symbol` is nested
+    /// in, after an access to `symbol` itself.
+    fn emit_parent_mutations(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
+        let mut part = parent(symbol);
         while let Some(current) = part {
-            self.emit(current, kind, range);
+            self.emit_access(current, kind, range, true);
             part = parent(current);
         }
     }
