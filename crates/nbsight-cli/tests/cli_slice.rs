@@ -119,8 +119,10 @@ fn slices_of_the_fixtures() {
     assert_eq!(cells(&[FUNCTIONS, "--cell", "6"]), j!([1, 2, 3, 6]));
     assert_eq!(
         cells(&[FUNCTIONS, "--cell", "2", "--forward"]),
-        j!([2, 3, 5, 6, 8])
+        j!([2, 3, 5, 6, 8, 9, 10])
     );
+    // `record(log, 7)` changes `log` in place.
+    assert_eq!(cells(&[FUNCTIONS, "--cell", "10"]), j!([1, 2, 3, 9, 10]));
 }
 
 #[test]
@@ -288,6 +290,7 @@ fn gathered_slices_reproduce_the_cells_output() {
         (FUNCTIONS, 5, "1.0\n"),
         (FUNCTIONS, 6, "'5 [2, 3]'\n"),
         (FUNCTIONS, 8, "'1.00'\n"),
+        (FUNCTIONS, 10, "3\n"),
     ];
     for (notebook, cell, shown) in targets {
         let expected = expected_output(python, dir.path(), notebook, cell);

@@ -503,3 +503,30 @@ fn containers_of_a_changed_path_are_marked_implied() {
     // Summaries still count the containers as changed.
     assert_eq!(a.summary.mutated, set(&["d", "d.x", "lst"]));
 }
+
+#[test]
+fn parameters_changed_in_place() {
+    let s = summary(
+        "def add(df, col, *, log=None):\n    df[col] = 1\n    log.append(col)\n    col = col + 'x'\n\
+         def keep(df):\n    df = df.copy()\n    return df.head()\n\
+         def sort(xs, how):\n    xs.sort()\n    how.frobnicate()\n\
+         f = lambda acc, v: acc.append(v)\n",
+    );
+    let params = |name: &str| -> Vec<(Option<usize>, String)> {
+        s.functions[name]
+            .mutated_params
+            .iter()
+            .map(|p| (p.position, p.name.clone()))
+            .collect()
+    };
+    assert_eq!(
+        params("add"),
+        [(Some(0), "df".to_string()), (None, "log".to_string())]
+    );
+    assert!(params("keep").is_empty());
+    assert_eq!(
+        params("sort"),
+        [(Some(0), "xs".to_string()), (Some(1), "how".to_string())]
+    );
+    assert_eq!(params("f"), [(Some(0), "acc".to_string())]);
+}

@@ -18,10 +18,12 @@
 //!   of its own (the write of `lst[3]` already changes `lst` as a whole),
 //!   except after `del lst[0]` (the items after it move) or through an
 //!   attribute the notebook never assigns, which is a view of its object
-//!   (`df.loc[0, 'a'] = 1` changes `df`);
+//!   (`df.loc[0, 'a'] = 1` changes `df`; `columns` and `index` are never
+//!   data fields);
 //! - reading such an attribute (`df.shape`, `df.loc`) reads its whole object;
 //! - a read of a user function or class also reads and changes what calling
-//!   it does ([`Functions`]);
+//!   it does ([`Functions`]), and a call `f(train)` changes `train` when
+//!   `f`'s body changes that parameter in place;
 //! - an in-place change of a name perhaps changes its aliases
 //!   ([`super::alias`]);
 //! - a read nothing in the notebook defines on some path (a name from
@@ -39,12 +41,17 @@ use nbsight_dataflow::builtins::is_builtin;
 use nbsight_dataflow::cfg::Cfg;
 use nbsight_dataflow::solve::Order;
 use nbsight_dataflow::symbol::SymId;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::alias::Aliases;
 use super::functions::Functions;
 use super::path::Paths;
 use super::units::{Layout, UnitId};
+
+/// Attributes that are never data fields, even when assigned: a pandas
+/// frame's `columns` and `index` name all of its items (`df.columns = [...]`
+/// renames every column; adding a column changes `df.columns`).
+const STRUCTURE: &[&str] = &["columns", "index"];
 
 /// The unit of the definitions that hold before the notebook runs.
 const BEFORE: UnitId = UnitId::MAX;
@@ -93,6 +100,7 @@ pub(crate) fn dependences(
         paths: Paths::default(),
         fields: FixedBitSet::new(),
         aliases: Aliases::default(),
+        called: FxHashSet::default(),
         sites: Vec::new(),
         defines: FixedBitSet::with_capacity(n_units),
     };
@@ -186,6 +194,8 @@ struct Builder<'a> {
     /// are views or computed from their object.
     fields: FixedBitSet,
     aliases: Aliases,
+    /// (unit, function) pairs whose argument changes are recorded.
+    called: FxHashSet<(UnitId, SymId)>,
     sites: Vec<Site>,
     defines: FixedBitSet,
 }
@@ -208,7 +218,11 @@ impl Builder<'_> {
                     );
                     if binds {
                         let sym = self.paths.intern(analysis.table.name(access.symbol));
-                        if self.paths.is_attr(sym) {
+                        let structure = self
+                            .paths
+                            .attr_name(sym)
+                            .is_some_and(|name| STRUCTURE.contains(&name));
+                        if self.paths.is_attr(sym) && !structure {
                             self.fields.grow(sym as usize + 1);
                             self.fields.insert(sym as usize);
                         }
@@ -316,6 +330,28 @@ impl Builder<'_> {
                         self.push(&mut accs, unit, changed, may_def);
                         let inside_item = self.paths.depth(changed) > 0;
                         self.through_aliases(&mut accs, unit, changed, inside_item);
+                    }
+                    if !effects.mutated_params.is_empty() && self.called.insert((unit, sym)) {
+                        // The objects passed where the function changes its
+                        // parameters.
+                        let name = self.paths.name(sym).to_string();
+                        let passed: Vec<String> = self
+                            .layout
+                            .unit(unit)
+                            .calls
+                            .iter()
+                            .filter(|call| call.callee == name)
+                            .flat_map(|call| {
+                                effects.mutated_params.iter().filter_map(|p| {
+                                    call.argument(p.position, &p.name).map(str::to_string)
+                                })
+                            })
+                            .collect();
+                        for arg in passed {
+                            let arg = self.paths.intern(&arg);
+                            self.push(&mut accs, unit, arg, may_def);
+                            self.through_aliases(&mut accs, unit, arg, false);
+                        }
                     }
                 }
             }

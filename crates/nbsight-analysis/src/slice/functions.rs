@@ -5,13 +5,17 @@
 //! of its methods (`C()`, `C.m()`). Functions calling other user functions
 //! get their effects too (closed transitively by name).
 //!
+//! A call `f(train)` of a function whose body changes its parameter in
+//! place also changes `train` (its own body only: not through the functions
+//! it calls, nor for methods).
+//!
 //! Functions are keyed by name across the notebook: a name defined twice
 //! has the effects of both definitions.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use nbsight_dataflow::symbol::root;
-use nbsight_dataflow::{CellSummary, Symbol};
+use nbsight_dataflow::{CellSummary, Param, Symbol};
 
 /// The globals a call may read and change.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -21,6 +25,8 @@ pub(crate) struct CallEffects {
     pub binds: BTreeSet<Symbol>,
     /// Changed in place, or perhaps changed.
     pub changes: BTreeSet<Symbol>,
+    /// Parameters whose objects a call may change (plain functions only).
+    pub mutated_params: Vec<Param>,
 }
 
 /// The user functions and classes of a notebook by name.
@@ -45,6 +51,14 @@ impl Functions {
                 effects.binds.extend(function.writes.iter().cloned());
                 for set in [&function.mutates, &function.may_mutate] {
                     effects.changes.extend(set.iter().cloned());
+                }
+                // A method's parameters start with `self`: not mapped.
+                if key == name {
+                    for param in &function.mutated_params {
+                        if !effects.mutated_params.contains(param) {
+                            effects.mutated_params.push(param.clone());
+                        }
+                    }
                 }
             }
         }

@@ -4,22 +4,24 @@
 //! The unit of a slice is a *statement*: a simple statement, a `def` or
 //! `class` with its body, or the header of an `if`/`for`/`while`/`try`/
 //! `with`/`match` whose nested statements are units of their own
-//! ([`units`]). A statement depends on
+//! (`units.rs`). A statement depends on
 //! - the statements whose definitions reach its reads (data dependence over
 //!   the notebook's cells in order and each cell's control-flow graph from
-//!   `nbsight-dataflow`, field by field: [`path`], [`deps`]), in-place
+//!   `nbsight-dataflow`, field by field: `path.rs`, `deps.rs`), in-place
 //!   changes and calls the library-effects knowledge base says mutate
-//!   included;
+//!   included, and changes made through may-aliases (`alias.rs`);
 //! - the compound statement it is nested in (control dependence), and a loop
 //!   or `try` header on the `break`/`continue`/`raise` statements aimed at it;
 //! - for a read of a user function or class, on what calling it reads and
-//!   writes (its free globals, [`functions`]).
+//!   writes (its free globals, `functions.rs`), and for a call, on the
+//!   arguments its body changes in place (`calls.rs`).
 //!
 //! A [`Slicer`] builds that graph once per notebook; [`Slicer::backward`] and
 //! [`Slicer::forward`] answer slices at the granularity of cells or
 //! statements; [`gather`] writes a backward slice as a script or notebook.
 
 mod alias;
+mod calls;
 mod deps;
 mod error;
 mod functions;

@@ -181,6 +181,14 @@ impl Paths {
         matches!(self.last[id as usize], Component::Attr { .. })
     }
 
+    /// The attribute `id` ends with (`col` for `df.col`).
+    pub fn attr_name(&self, id: SymId) -> Option<&str> {
+        match &self.last[id as usize] {
+            Component::Attr { name, .. } => Some(name.as_str()),
+            _ => None,
+        }
+    }
+
     /// The path `id` is directly nested in.
     pub fn parent(&self, id: SymId) -> Option<SymId> {
         self.table.parent(id)

@@ -97,6 +97,12 @@ fn nbslicer_lst_example_is_field_granular() {
     assert_eq!(backward(&cells, 4), [0, 1, 4]);
     assert_eq!(backward(&cells, 6), [0, 1, 5, 6]);
     assert_eq!(forward(&cells, 1), [1, 3, 4, 6]);
+    // The same, statement by statement inside one cell.
+    let cells = ["lst = [1, 2, 3, 4, 5]\nlst[3] = 42\ny = lst[2] + 7", "y"];
+    assert_eq!(
+        backward_statements(&cells, 1),
+        ["0:1 lst = [1, 2, 3, 4, 5]", "0:3 y = lst[2] + 7", "1:1 y"]
+    );
 }
 
 #[test]
@@ -153,6 +159,17 @@ fn column_writes_are_field_granular_but_views_are_not() {
     assert_eq!(backward(&cells, 6), [0, 1, 2, 5, 6]);
     // `df.c` is the column `df['c']`.
     assert_eq!(backward(&cells, 7), [0, 1, 2, 5, 7]);
+    // Renaming the columns changes every column; adding one changes them.
+    let cells = [
+        "import pandas as pd",
+        "df = pd.read_csv('d.csv')",
+        "df.columns = ['a', 'b']",
+        "df['c'] = 1",
+        "df['a'].sum()",
+        "list(df.columns)",
+    ];
+    assert_eq!(backward(&cells, 4), [0, 1, 2, 4]);
+    assert_eq!(backward(&cells, 5), [0, 1, 2, 3, 5]);
     let cells = ["obj = make()", "obj.a = 1", "obj.b = 2", "print(obj.a)"];
     assert_eq!(backward(&cells, 3), [0, 1, 3]);
 }
@@ -496,4 +513,72 @@ fn changes_through_aliases() {
     assert_eq!(backward(&cells, 4), [0, 1, 2, 4]);
     // Rebinding a name does not change the object its aliases refer to.
     assert_eq!(backward(&["a = [1]", "b = a", "b = [2]", "a"], 3), [0, 3]);
+}
+
+#[test]
+fn functions_changing_their_arguments() {
+    let cells = [
+        "train = load()\nother = load()",
+        "def add_title(df, value):\n    df['Title'] = value",
+        "add_title(train, 1)",
+        "add_title(df=other, value=2)",
+        "train['Title']",
+        "def show(df):\n    return df.head()",
+        "show(train)",
+        "train",
+    ];
+    assert_eq!(backward(&cells, 4), [0, 1, 2, 4]);
+    // show() changes nothing.
+    assert_eq!(forward(&cells, 6), [6]);
+    assert_eq!(backward(&cells, 7), [0, 1, 2, 7]);
+}
+
+#[test]
+fn gathered_blocks_of_every_kind() {
+    let cells = [
+        "import json\nmode = 'a'\nextra = 0",
+        "match mode:\n    case 'a':\n        v = 1\n        extra += 1\n    case _:\n        v = 2",
+        "with open('f') as fh:\n    text = fh.read()\n    extra += 2",
+        "try:\n    n = int(text)\nfinally:\n    extra += 3",
+        "while v < 3:\n    v += 1\n    extra += 4\nelse:\n    done = True",
+        "(v, n)",
+    ];
+    let script = gathered(&cells, 5, Granularity::Statements, GatherFormat::Py);
+    let body = script.split_once("\n\n").map_or("", |(_, b)| b);
+    assert_eq!(
+        body,
+        "\
+# %% cell 0
+mode = 'a'
+
+# %% cell 1
+match mode:
+    case 'a':
+        v = 1
+    case _:
+        v = 2
+
+# %% cell 2
+with open('f') as fh:
+    text = fh.read()
+
+# %% cell 3
+try:
+    n = int(text)
+finally:
+    pass
+
+# %% cell 4
+while v < 3:
+    v += 1
+else:
+    pass
+
+# %% cell 5
+__nbsight_value = ((v, n))
+if __nbsight_value is not None:
+    print(repr(__nbsight_value))
+"
+    );
+    assert!(!nbsight_notebook::parse_python(&script).has_errors());
 }

@@ -14,6 +14,7 @@ use std::ops::Range;
 use nbsight_dataflow::build::magic_code;
 
 use super::alias::{Fact, alias_facts};
+use super::calls::{NamedCall, calls_of};
 use nbsight_notebook::ParsedCell;
 use ruff_python_ast::{self as ast, Expr, IpyEscapeKind, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
@@ -69,6 +70,8 @@ pub(crate) struct Unit {
     pub jump_target: Option<UnitId>,
     /// May bind names nbsight cannot see (`from m import *`, `%run`, `%store`).
     pub unknown_defs: bool,
+    /// Calls of plain names in its own code, with the names passed.
+    pub calls: Vec<NamedCall>,
     /// 1-based lines of `header` within the cell.
     pub line: u32,
     pub end_line: u32,
@@ -240,6 +243,7 @@ impl Builder<'_> {
             escape: None,
             jump_target: None,
             unknown_defs: false,
+            calls: calls_of(stmt),
             line: 0,
             end_line: 0,
         });

@@ -139,6 +139,7 @@ impl ScopeBuilder<'_> {
             }
             Expr::Attribute(_) | Expr::Subscript(_) => {
                 let Some(symbol) = self.path_base(target, AccessKind::BaseRead) else {
+                    self.note_param_change(target);
                     return;
                 };
                 let kind = if symbol.ends_with(ANY_INDEX) {
@@ -238,7 +239,12 @@ impl ScopeBuilder<'_> {
                 })
                 .push(scope)
         };
-        let summary = function_summary(self.ctx, chain, &[], Some(&lambda.body));
+        let params = lambda
+            .parameters
+            .as_deref()
+            .map(super::Param::all_of)
+            .unwrap_or_default();
+        let summary = function_summary(self.ctx, chain, params, &[], Some(&lambda.body));
         self.add_function(&name, summary);
     }
 }
