@@ -1,5 +1,6 @@
 //! Notebook-level analyses (DESIGN.md, `nbsight-analysis`): the what-if engine
-//! of NBLyzer with its abstract domains, and the checks `nbsight check` runs.
+//! of NBLyzer with its abstract domains, the checks `nbsight check` runs, and
+//! static slicing (`slice`).
 
 pub mod finding;
 pub mod rules;
@@ -17,6 +18,7 @@ pub mod leakage;
 pub mod model;
 pub mod program;
 pub mod rerun;
+pub mod slice;
 pub mod state;
 pub mod transformer;
 pub mod vars;

@@ -1,6 +1,6 @@
 //! The notebook-level sections of the report (issue 8): the what-if workload,
-//! NBLyzer's cell classes, `check` with the default rules, and `check` next to
-//! `ruff check --select F`.
+//! NBLyzer's cell classes, `check` with the default rules, static slicing
+//! (issue 9) and `check` next to `ruff check --select F`.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -12,6 +12,7 @@ use crate::check::RuleCounts;
 use crate::classes::ClassCounts;
 use crate::report::{Format, fmt_duration, fmt_ratio, stat_cells, table};
 use crate::ruff::{self, Outcome};
+use crate::slice::{NBGATHER_MEAN_RATIO, NBSLICER_MEAN_RATIO, RatioSums};
 use crate::stats::median;
 use crate::whatif::{LONG_RUN, WhatIfTiming};
 
@@ -29,6 +30,8 @@ pub struct AnalysisRow {
     pub whatif: WhatIfTiming,
     /// `check_notebook` with the default rules.
     pub check: Duration,
+    /// `Slicer::new` and the backward slice of every code cell that parsed.
+    pub slice: Duration,
 }
 
 /// Everything the notebook-level sections show.
@@ -37,6 +40,8 @@ pub struct Analysis {
     pub rows: Vec<AnalysisRow>,
     pub classes: ClassCounts,
     pub rules: RuleCounts,
+    /// Slice-size ratios over every code cell sliced.
+    pub ratios: RatioSums,
     pub ruff: Outcome,
     /// Notebooks left out of these sections (the session could not be built).
     pub skipped: Vec<String>,
@@ -303,6 +308,30 @@ impl Analysis {
             &rows,
         ));
 
+        // Slicing.
+        title(
+            out,
+            "slice: Slicer::new, then the backward slice (by statements) of every code cell that parsed",
+        );
+        let slice = self.column(|r| r.slice);
+        out.push_str(&table(format, &header, &[stat_row("slice", &slice)]));
+        let mut text = vec![format!(
+            "times: median of {} iterations per notebook after {} warm-up runs, \
+             one thread, notebooks loaded beforehand",
+            self.iterations, self.warmup
+        )];
+        match self.ratios.means() {
+            Some((by_statements, by_cells)) => text.push(format!(
+                "mean slice-size ratio (statements in the slice / statements in the notebook) \
+                 over {} target cells: {by_statements:.3} by statements, {by_cells:.3} by cells \
+                 (NBSlicer's sessions, last statement sliced: {NBSLICER_MEAN_RATIO}, \
+                 nbgather {NBGATHER_MEAN_RATIO})",
+                self.ratios.targets
+            )),
+            None => text.push("no cell sliced".to_string()),
+        }
+        lines(out, &text);
+
         // Ruff.
         self.render_ruff(out, format);
     }
@@ -418,9 +447,15 @@ mod tests {
                 code_cells: 2,
                 whatif: timing,
                 check: Duration::from_micros(50),
+                slice: Duration::from_micros(20),
             }],
             classes: ClassCounts::default(),
             rules: RuleCounts::default(),
+            ratios: RatioSums {
+                targets: 4,
+                by_statements: 1.0,
+                by_cells: 2.0,
+            },
             ruff: Outcome::Unavailable(vec![format!(
                 "ruff not found on PATH; {}",
                 ruff::INSTALL_HINT
@@ -447,6 +482,11 @@ mod tests {
         );
         assert!(out.contains("| isolated | 0 | n/a | 14 % |"), "{out}");
         assert!(out.contains("| check | 50.0 µs |"), "{out}");
+        assert!(out.contains("| slice | 20.0 µs |"), "{out}");
+        assert!(
+            out.contains("over 4 target cells: 0.250 by statements, 0.500 by cells"),
+            "{out}"
+        );
         assert!(out.contains("pip install ruff"), "{out}");
         let mut text = String::new();
         analysis.render(&mut text, Format::Text);

@@ -12,7 +12,9 @@
 //! and edit of every code cell, K unbounded), NBLyzer's cell classes
 //! (`classes.rs`), `check` with the default rules (`check.rs`) and, with
 //! `--compare-ruff`, the `nbsight check` process next to `ruff check --select F`
-//! (`ruff.rs`). It never asserts anything about time.
+//! (`ruff.rs`), and (issue 9) static slicing (`slice.rs`: the backward slice
+//! of every code cell, with the slice-size ratios). It never asserts anything
+//! about time.
 
 /// nbsight allocates many small objects (AST nodes, symbols, CFG nodes);
 /// mimalloc serves them faster than the system allocator.
@@ -26,6 +28,7 @@ mod corpus;
 mod measure;
 mod report;
 mod ruff;
+mod slice;
 mod stats;
 mod whatif;
 
@@ -128,6 +131,7 @@ fn main() -> ExitCode {
         rows: Vec::new(),
         classes: ClassCounts::default(),
         rules: RuleCounts::with_rules(RuleSet::default()),
+        ratios: slice::RatioSums::default(),
         ruff: ruff::Outcome::NotRequested,
         skipped: Vec::new(),
         iterations,
@@ -186,7 +190,7 @@ fn main() -> ExitCode {
     // do not disturb the phases above.
     for (i, prepared) in loaded.iter().enumerate() {
         if progress {
-            eprint!("\rwhat-if and check {}/{}", i + 1, loaded.len());
+            eprint!("\rwhat-if, check and slice {}/{}", i + 1, loaded.len());
         }
         if args.verbose {
             eprint!("[{}/{}] {}:", i + 1, loaded.len(), prepared.path.display());
@@ -195,14 +199,15 @@ fn main() -> ExitCode {
         if args.verbose {
             match analysis.rows.last().filter(|r| r.path == prepared.path) {
                 Some(r) => eprintln!(
-                    " what-if {}{} ({}/{} events, {} explored, {} truncated), check {}",
+                    " what-if {}{} ({}/{} events, {} explored, {} truncated), check {}, slice {}",
                     if r.whatif.incomplete() { ">= " } else { "" },
                     report::fmt_duration(r.whatif.total),
                     r.whatif.answered,
                     r.whatif.events,
                     r.whatif.visits,
                     r.whatif.truncated,
-                    report::fmt_duration(r.check)
+                    report::fmt_duration(r.check),
+                    report::fmt_duration(r.slice)
                 ),
                 None => eprintln!(" skipped"),
             }
@@ -237,7 +242,7 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The what-if workload, cell classes and check of one notebook, added to
+/// The what-if workload, cell classes, check and slicing of one notebook, added to
 /// `analysis` (a notebook whose session cannot be built is listed as skipped).
 fn measure_analysis(prepared: &Prepared, effects: &Effects, analysis: &mut Analysis) {
     let iterations = analysis.iterations;
@@ -255,6 +260,8 @@ fn measure_analysis(prepared: &Prepared, effects: &Effects, analysis: &mut Analy
         }
     };
     let (check, findings) = check::measure(&notebook, effects, WARMUP, iterations);
+    let (slice, ratios) = slice::measure(&notebook, effects, WARMUP, iterations);
+    analysis.ratios.add(ratios);
     analysis.classes.add(&run.classes);
     analysis.rules.add(&findings);
     analysis.rows.push(AnalysisRow {
@@ -262,6 +269,7 @@ fn measure_analysis(prepared: &Prepared, effects: &Effects, analysis: &mut Analy
         code_cells: prepared.code_cells,
         whatif: run.timing,
         check,
+        slice,
     });
 }
 

@@ -15,6 +15,7 @@ mod cells;
 mod check;
 mod effects_args;
 mod flow;
+mod slice;
 mod whatif;
 
 use std::process::ExitCode;
@@ -40,6 +41,10 @@ enum Command {
     /// something is found).
     Check(check::CheckArgs),
     Flow(flow::FlowArgs),
+    /// Slice the notebook from a cell: the cells (or statements) its result
+    /// needs, or those depending on it; --gather writes the backward slice as
+    /// a script or notebook that runs on its own.
+    Slice(slice::SliceArgs),
 }
 
 /// How a command ended.
@@ -57,6 +62,7 @@ fn main() -> ExitCode {
         Command::Whatif(args) => whatif::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Flow(args) => flow::run(&args),
+        Command::Slice(args) => slice::run(&args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

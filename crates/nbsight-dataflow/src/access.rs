@@ -54,5 +54,11 @@ pub struct Access {
     pub kind: AccessKind,
     /// The first access of a statement (a node may hold several statements).
     pub starts_statement: bool,
+    /// An in-place change recorded only because a path nested in the symbol
+    /// was bound, deleted or changed just before (`lst` in `lst[3] = 1`,
+    /// `df` in `df.col.append(x)`): the access to the nested path says what
+    /// changed. Summaries count it as a change of the whole object;
+    /// field-granular analyses (slicing) can rely on the nested access alone.
+    pub implied: bool,
     pub range: TextRange,
 }

@@ -22,7 +22,7 @@ pub mod summarize;
 pub mod symbol;
 pub mod symbol_set;
 
-pub use build::{Context, FunctionSummary};
+pub use build::{Context, FunctionSummary, Param};
 pub use call_site::{CallSite, Operand};
 pub use cell::{CellAnalysis, NotebookAnalysis, analyze_cell, analyze_notebook};
 pub use effects::Effects;

@@ -11,7 +11,7 @@ use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use crate::access::AccessKind;
-use crate::build::{Context, FunctionSummary, ScopeBuilder, ScopeKind};
+use crate::build::{Context, FunctionSummary, Param, ScopeBuilder, ScopeKind};
 use crate::builtins::is_builtin;
 use crate::cfg::Cfg;
 use crate::scope::ScopeChain;
@@ -106,10 +106,12 @@ pub fn analyze_module(body: &[Stmt], ctx: Context<'_>, captured: Option<&str>) -
 pub(crate) fn function_summary(
     ctx: Context<'_>,
     chain: ScopeChain,
+    params: Vec<Param>,
     body: &[Stmt],
     lambda_body: Option<&Expr>,
 ) -> FunctionSummary {
-    let builder = ScopeBuilder::new(ctx, ScopeKind::Function, chain, String::new());
+    let mut builder = ScopeBuilder::new(ctx, ScopeKind::Function, chain, String::new());
+    builder.params = params;
     let builder = match lambda_body {
         Some(expr) => builder.build_expr(expr),
         None => builder.build(body),
@@ -124,10 +126,18 @@ pub(crate) fn function_summary(
         writes: sets.defs,
         mutates: sets.mutated,
         may_mutate: sets.may_mutate,
+        mutated_params: Vec::new(),
     };
     for (_, nested) in &builder.functions {
         summary.absorb(nested);
     }
+    // A nested function's parameters are not this function's.
+    summary.mutated_params = builder
+        .params
+        .iter()
+        .filter(|p| builder.mutated_params.contains(&p.name))
+        .cloned()
+        .collect();
     summary
 }
 

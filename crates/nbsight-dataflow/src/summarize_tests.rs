@@ -477,3 +477,56 @@ fn statements_in_one_block_keep_statement_level_dead() {
     assert_eq!(s.uses, set(&["x"]));
     assert_eq!(s.dead, set(&["x", "y", "z"]));
 }
+
+#[test]
+fn containers_of_a_changed_path_are_marked_implied() {
+    let a = analyze("lst[3] = 42\nd.x.append(1)\nlst.append(2)\n");
+    let accesses: Vec<(String, crate::access::AccessKind, bool)> = a
+        .cfg
+        .nodes
+        .iter()
+        .flat_map(|n| n.accesses.iter())
+        .filter(|x| !x.kind.is_read())
+        .map(|x| (a.table.name(x.symbol).to_string(), x.kind, x.implied))
+        .collect();
+    use crate::access::AccessKind::{Mutate, Write};
+    assert_eq!(
+        accesses,
+        [
+            ("lst[3]".to_string(), Write, false),
+            ("lst".to_string(), Mutate, true),
+            ("d.x".to_string(), Mutate, false),
+            ("d".to_string(), Mutate, true),
+            ("lst".to_string(), Mutate, false),
+        ]
+    );
+    // Summaries still count the containers as changed.
+    assert_eq!(a.summary.mutated, set(&["d", "d.x", "lst"]));
+}
+
+#[test]
+fn parameters_changed_in_place() {
+    let s = summary(
+        "def add(df, col, *, log=None):\n    df[col] = 1\n    log.append(col)\n    col = col + 'x'\n\
+         def keep(df):\n    df = df.copy()\n    return df.head()\n\
+         def sort(xs, how):\n    xs.sort()\n    how.frobnicate()\n\
+         f = lambda acc, v: acc.append(v)\n",
+    );
+    let params = |name: &str| -> Vec<(Option<usize>, String)> {
+        s.functions[name]
+            .mutated_params
+            .iter()
+            .map(|p| (p.position, p.name.clone()))
+            .collect()
+    };
+    assert_eq!(
+        params("add"),
+        [(Some(0), "df".to_string()), (None, "log".to_string())]
+    );
+    assert!(params("keep").is_empty());
+    assert_eq!(
+        params("sort"),
+        [(Some(0), "xs".to_string()), (Some(1), "how".to_string())]
+    );
+    assert_eq!(params("f"), [(Some(0), "acc".to_string())]);
+}

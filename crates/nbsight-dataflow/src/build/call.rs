@@ -36,6 +36,9 @@ impl ScopeBuilder<'_> {
                 let args = self.arguments(&call.arguments);
                 match (self.ctx.effects.method(attr.attr.as_str()), receiver) {
                     (Some(effect), receiver) => {
+                        if receiver.is_none() && changes_receiver(effect, &args) {
+                            self.note_param_change(&attr.value);
+                        }
                         self.apply(effect, receiver.as_deref(), &args, call);
                         let receiver_operand = match effect.roles.is_empty() {
                             true => Operand::Other(TextRange::default()),
@@ -53,7 +56,7 @@ impl ScopeBuilder<'_> {
                     (None, Some(receiver)) => {
                         self.emit_mutation(&receiver, AccessKind::MayMutate, call.range());
                     }
-                    (None, None) => {}
+                    (None, None) => self.note_param_change(&attr.value),
                 }
             }
             Expr::Name(name) => {
@@ -222,18 +225,12 @@ impl ScopeBuilder<'_> {
                 }
             }
         }
-        if let Some(kw) = &effect.inplace {
-            let inplace = args
-                .keywords
-                .iter()
-                .any(|k| k.name.as_deref() == Some(kw.as_str()) && k.truthy);
-            if inplace {
-                let target = match receiver {
-                    Some(receiver) => Some(Symbol::from(receiver)),
-                    None => args.positional.first().cloned().flatten(),
-                };
-                changed.extend(target);
-            }
+        if inplace_passed(effect, args) {
+            let target = match receiver {
+                Some(receiver) => Some(Symbol::from(receiver)),
+                None => args.positional.first().cloned().flatten(),
+            };
+            changed.extend(target);
         }
         for symbol in changed {
             self.emit_mutation(&symbol, AccessKind::Mutate, call.range());
@@ -315,6 +312,20 @@ struct KeywordArg {
     /// The value is the constant `True` (or a non-zero integer).
     truthy: bool,
     pending: PendingOperand,
+}
+
+/// The call passes the entry's `inplace` keyword a true constant.
+fn inplace_passed(effect: &Effect, args: &CallArgs) -> bool {
+    effect.inplace.as_ref().is_some_and(|kw| {
+        args.keywords
+            .iter()
+            .any(|k| k.name.as_deref() == Some(kw.as_str()) && k.truthy)
+    })
+}
+
+/// The method call changes its receiver.
+fn changes_receiver(effect: &Effect, args: &CallArgs) -> bool {
+    effect.mutates.contains(&Target::Receiver) || inplace_passed(effect, args)
 }
 
 fn is_true_constant(expr: &Expr) -> bool {

@@ -12,7 +12,7 @@ use super::{ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::scope::{FunctionScope, for_each_target_name};
 use crate::summarize::function_summary;
-use crate::symbol::{ANY_INDEX, Symbol, parent, python_str_repr};
+use crate::symbol::{ANY_INDEX, Symbol, python_str_repr};
 
 impl<'a> Visitor<'a> for ScopeBuilder<'_> {
     fn visit_expr(&mut self, expr: &'a Expr) {
@@ -139,6 +139,7 @@ impl ScopeBuilder<'_> {
             }
             Expr::Attribute(_) | Expr::Subscript(_) => {
                 let Some(symbol) = self.path_base(target, AccessKind::BaseRead) else {
+                    self.note_param_change(target);
                     return;
                 };
                 let kind = if symbol.ends_with(ANY_INDEX) {
@@ -147,9 +148,7 @@ impl ScopeBuilder<'_> {
                     kind
                 };
                 self.emit(&symbol, kind, target.range());
-                if let Some(object) = parent(&symbol) {
-                    self.emit_mutation(object, AccessKind::Mutate, target.range());
-                }
+                self.emit_parent_mutations(&symbol, AccessKind::Mutate, target.range());
             }
             Expr::Tuple(t) => t.elts.iter().for_each(|e| self.bind_target(e, kind)),
             Expr::List(l) => l.elts.iter().for_each(|e| self.bind_target(e, kind)),
@@ -240,7 +239,12 @@ impl ScopeBuilder<'_> {
                 })
                 .push(scope)
         };
-        let summary = function_summary(self.ctx, chain, &[], Some(&lambda.body));
+        let params = lambda
+            .parameters
+            .as_deref()
+            .map(super::Param::all_of)
+            .unwrap_or_default();
+        let summary = function_summary(self.ctx, chain, params, &[], Some(&lambda.body));
         self.add_function(&name, summary);
     }
 }

@@ -170,6 +170,17 @@ impl ScopeBuilder<'_> {
     }
 }
 
+/// The Python code a line magic runs in the user namespace, without the
+/// magic's options: `x = f()` for the escape value `time x = f()` (the text
+/// after `%`), `f(x)` for `timeit -n 10 f(x)`. `None` for other magics.
+pub fn magic_code(value: &str) -> Option<&str> {
+    let (name, rest) = split_word(value);
+    CODE_MAGICS
+        .contains(&name)
+        .then(|| strip_magic_options(name, rest))
+        .filter(|code| !code.trim().is_empty())
+}
+
 /// The first whitespace-separated word and the rest.
 fn split_word(text: &str) -> (&str, &str) {
     let text = text.trim_start();
@@ -207,5 +218,9 @@ mod tests {
         assert_eq!(split_word("time x = 1"), ("time", "x = 1"));
         assert_eq!(strip_magic_options("timeit", "-n 10 -r 3 -o f(x)"), "f(x)");
         assert_eq!(strip_magic_options("time", "-x"), "-x");
+        assert_eq!(magic_code("time y = g()"), Some("y = g()"));
+        assert_eq!(magic_code("timeit -n 3 -o f(x)"), Some("f(x)"));
+        assert_eq!(magic_code("matplotlib inline"), None);
+        assert_eq!(magic_code("time"), None);
     }
 }

@@ -8,6 +8,8 @@ mod expr;
 mod magic;
 mod stmt;
 
+pub use magic::magic_code;
+
 use std::collections::BTreeSet;
 
 use ruff_python_ast::Stmt;
@@ -56,6 +58,39 @@ pub struct FunctionSummary {
     pub mutates: SymbolSet,
     /// Globals it calls methods of whose effect is unknown.
     pub may_mutate: SymbolSet,
+    /// Parameters whose objects its own body may change in place
+    /// (`p['x'] = 1`, `del p[k]`, `p.append(1)`, a method of `p` the
+    /// knowledge base does not know): a call changes its arguments there.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mutated_params: Vec<Param>,
+}
+
+/// A parameter of a function, as a call passes it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Param {
+    /// Its index among the positional parameters (`None`: keyword-only).
+    pub position: Option<usize>,
+    pub name: String,
+}
+
+impl Param {
+    /// The positional and keyword-only parameters of a `def` or `lambda`.
+    pub fn all_of(parameters: &ruff_python_ast::Parameters) -> Vec<Param> {
+        let positional = parameters
+            .posonlyargs
+            .iter()
+            .chain(&parameters.args)
+            .enumerate()
+            .map(|(i, p)| Param {
+                position: Some(i),
+                name: p.parameter.name.to_string(),
+            });
+        let keyword = parameters.kwonlyargs.iter().map(|p| Param {
+            position: None,
+            name: p.parameter.name.to_string(),
+        });
+        positional.chain(keyword).collect()
+    }
 }
 
 impl FunctionSummary {
@@ -66,6 +101,11 @@ impl FunctionSummary {
         self.writes.extend(other.writes.iter().cloned());
         self.mutates.extend(other.mutates.iter().cloned());
         self.may_mutate.extend(other.may_mutate.iter().cloned());
+        for param in &other.mutated_params {
+            if !self.mutated_params.contains(param) {
+                self.mutated_params.push(param.clone());
+            }
+        }
     }
 }
 
@@ -111,6 +151,10 @@ pub(crate) struct ScopeBuilder<'c> {
     pub(crate) functions: Vec<(String, FunctionSummary)>,
     pub(crate) imports: BTreeSet<String>,
     pub(crate) magics: BTreeSet<String>,
+    /// The parameters of the function walked.
+    pub(crate) params: Vec<Param>,
+    /// Those whose objects the body may change in place.
+    pub(crate) mutated_params: BTreeSet<String>,
 }
 
 impl<'c> ScopeBuilder<'c> {
@@ -144,6 +188,8 @@ impl<'c> ScopeBuilder<'c> {
             functions: Vec::new(),
             imports: BTreeSet::new(),
             magics: BTreeSet::new(),
+            params: Vec::new(),
+            mutated_params: BTreeSet::new(),
         }
     }
 
@@ -242,6 +288,12 @@ impl<'c> ScopeBuilder<'c> {
 
     /// Records an access in the current node.
     fn emit(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
+        self.emit_access(symbol, kind, range, false);
+    }
+
+    /// Records an access; `implied` marks the in-place change of an object
+    /// that only reflects a change of a path nested in it.
+    fn emit_access(&mut self, symbol: &str, kind: AccessKind, range: TextRange, implied: bool) {
         let symbol = self.table.intern(symbol);
         let range = self.range_override.unwrap_or(range);
         let current = self.current;
@@ -252,16 +304,24 @@ impl<'c> ScopeBuilder<'c> {
             symbol,
             kind,
             starts_statement,
+            implied,
             range,
         });
     }
 
     /// Records an in-place change of `symbol` and of every path it is nested
-    /// in (changing `df.col` changes `df`).
+    /// in (changing `df.col` changes `df`; those are marked `implied`).
     fn emit_mutation(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
-        let mut part = Some(symbol);
+        self.emit(symbol, kind, range);
+        self.emit_parent_mutations(symbol, kind, range);
+    }
+
+    /// Records the implied in-place change of every path `symbol` is nested
+    /// in, after an access to `symbol` itself.
+    fn emit_parent_mutations(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
+        let mut part = parent(symbol);
         while let Some(current) = part {
-            self.emit(current, kind, range);
+            self.emit_access(current, kind, range, true);
             part = parent(current);
         }
     }
@@ -272,6 +332,29 @@ impl<'c> ScopeBuilder<'c> {
             AccessKind::MayWrite
         } else {
             AccessKind::Write
+        }
+    }
+
+    /// Notes a change in place of the object `expr` (a path) starts with,
+    /// when that is a parameter of the function walked.
+    fn note_param_change(&mut self, expr: &ruff_python_ast::Expr) {
+        use ruff_python_ast::Expr;
+        if self.params.is_empty() {
+            return;
+        }
+        let mut root = expr;
+        loop {
+            match root {
+                Expr::Attribute(attr) => root = &attr.value,
+                Expr::Subscript(sub) => root = &sub.value,
+                _ => break,
+            }
+        }
+        if let Expr::Name(name) = root
+            && !self.tracks(name.id.as_str())
+            && self.params.iter().any(|p| p.name == name.id.as_str())
+        {
+            self.mutated_params.insert(name.id.to_string());
         }
     }
 

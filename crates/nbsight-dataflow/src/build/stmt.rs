@@ -381,7 +381,8 @@ impl ScopeBuilder<'_> {
             scope.locals.insert("__class__".to_string());
         }
         let chain = self.chain.push(scope);
-        let summary = function_summary(self.ctx, chain, &def.body, None);
+        let params = super::Param::all_of(&def.parameters);
+        let summary = function_summary(self.ctx, chain, params, &def.body, None);
         self.define_function(def.name.as_str(), summary, def.range);
     }
 

@@ -1,0 +1,254 @@
+//! Field-granular symbols as the slicer compares them (seed 004, sec. 3.1).
+//!
+//! Symbols are `nbsight-dataflow`'s canonical paths (`lst`, `lst[3]`,
+//! `d['k']`, `df.col`, `lst[*]`), interned once per notebook in a
+//! [`SymbolTable`] that keeps parent links. Two paths *may overlap* when one
+//! may name a part of the other, component by component:
+//! - equal components match; `[*]` (a subscript not known statically)
+//!   matches any subscript or attribute;
+//! - a negative index may be any index (`lst[-1]` is `lst[4]` for a list
+//!   of 5); `True`/`False` are the keys `1`/`0`;
+//! - an attribute matches the string subscript of the same name
+//!   (`df.col` and `df['col']` are one column in pandas).
+//!
+//! A definition of `S` reaches a read of `R` when `S` may be a prefix of `R`
+//! (writing `lst` changes `lst[2]`) or, for a read of the whole value, `R`
+//! may be a prefix of `S` (writing `lst[3]` changes `lst`). Writing `lst[3]`
+//! does not change `lst[2]`: that is field granularity.
+
+use compact_str::CompactString;
+use nbsight_dataflow::symbol::{SymId, SymbolTable, python_str_repr};
+
+/// The last component of a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Component {
+    /// A plain name (the root).
+    Root,
+    /// `.name`, with the spelling of `['name']` to compare with subscripts.
+    Attr {
+        name: CompactString,
+        as_key: CompactString,
+    },
+    /// `[3]`, `[-1]`, `[True]` (as 1).
+    Int(i64),
+    /// `['k']`, as spelt in the symbol.
+    Str(CompactString),
+    /// Another constant key (`[None]`).
+    Key(CompactString),
+    /// `[*]`.
+    Any,
+}
+
+impl Component {
+    /// The component that ends `symbol` after its parent path.
+    fn of(symbol: &str, parent_len: Option<usize>) -> Component {
+        let Some(len) = parent_len else {
+            return Component::Root;
+        };
+        let rest = &symbol[len..];
+        if let Some(name) = rest.strip_prefix('.') {
+            return Component::Attr {
+                name: name.into(),
+                as_key: python_str_repr(name).into(),
+            };
+        }
+        let inner = rest
+            .strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .unwrap_or(rest);
+        match inner {
+            "*" => Component::Any,
+            "True" => Component::Int(1),
+            "False" => Component::Int(0),
+            _ if inner.starts_with(['\'', '"']) => Component::Str(inner.into()),
+            _ => inner
+                .parse::<i64>()
+                .map_or_else(|_| Component::Key(inner.into()), Component::Int),
+        }
+    }
+
+    /// May the two components name the same part?
+    fn may_match(&self, other: &Component) -> bool {
+        use Component::*;
+        match (self, other) {
+            (Root, Root) => true,
+            (Root, _) | (_, Root) => false,
+            (Any, _) | (_, Any) => true,
+            (Attr { name: a, .. }, Attr { name: b, .. }) => a == b,
+            (Attr { as_key, .. }, Str(s)) | (Str(s), Attr { as_key, .. }) => as_key == s,
+            (Int(a), Int(b)) => a == b || *a < 0 || *b < 0,
+            (Str(a), Str(b)) | (Key(a), Key(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// The notebook's symbols with what comparing them needs.
+#[derive(Debug, Default)]
+pub(crate) struct Paths {
+    pub table: SymbolTable,
+    depth: Vec<u16>,
+    root: Vec<SymId>,
+    last: Vec<Component>,
+}
+
+impl Paths {
+    /// The id of `symbol`, interning it (and its parents).
+    pub fn intern(&mut self, symbol: &str) -> SymId {
+        let before = self.table.len();
+        let id = self.table.intern(symbol);
+        // New ids (the symbol and perhaps its parents) are dense and parents
+        // come first.
+        for new in before as SymId..self.table.len() as SymId {
+            let parent = self.table.parent(new);
+            let name = self.table.name(new);
+            let component = Component::of(name, parent.map(|p| self.table.name(p).len()));
+            let (depth, root) = match parent {
+                Some(p) => (self.depth[p as usize] + 1, self.root[p as usize]),
+                None => (0, new),
+            };
+            self.depth.push(depth);
+            self.root.push(root);
+            self.last.push(component);
+        }
+        id
+    }
+
+    /// The plain name `id` starts with.
+    pub fn root(&self, id: SymId) -> SymId {
+        self.root[id as usize]
+    }
+
+    /// How many components follow the root (`lst[3]`: 1).
+    pub fn depth(&self, id: SymId) -> u16 {
+        self.depth[id as usize]
+    }
+
+    pub fn is_root(&self, id: SymId) -> bool {
+        self.depth[id as usize] == 0
+    }
+
+    pub fn name(&self, id: SymId) -> &str {
+        self.table.name(id)
+    }
+
+    /// How many symbols there are.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// May `prefix` name `path` or a path `path` is nested in? (Both have the
+    /// same root.)
+    pub fn may_prefix(&self, prefix: SymId, path: SymId) -> bool {
+        let (dp, dq) = (self.depth[prefix as usize], self.depth[path as usize]);
+        if dp > dq {
+            return false;
+        }
+        let mut q = path;
+        for _ in dp..dq {
+            match self.table.parent(q) {
+                Some(p) => q = p,
+                None => return false,
+            }
+        }
+        let mut p = prefix;
+        loop {
+            if !self.last[p as usize].may_match(&self.last[q as usize]) {
+                return false;
+            }
+            match (self.table.parent(p), self.table.parent(q)) {
+                (Some(pp), Some(qq)) => (p, q) = (pp, qq),
+                _ => return true,
+            }
+        }
+    }
+
+    /// Does a definition of `def` reach a read of `read`? `whole`: the read
+    /// uses the whole value (`lst` in `print(lst)`), not only a way to a
+    /// nested path (`lst` in `lst[2]`).
+    pub fn reaches(&self, def: SymId, read: SymId, whole: bool) -> bool {
+        self.may_prefix(def, read) || (whole && self.may_prefix(read, def))
+    }
+
+    /// Is `path` `ancestor` or nested in it (exactly: a definite write of
+    /// `ancestor` replaces `path`)?
+    pub fn replaces(&self, ancestor: SymId, path: SymId) -> bool {
+        self.table.is_ancestor_or_self(ancestor, path)
+    }
+
+    /// Is the last component of `id` an attribute (`.name`)?
+    pub fn is_attr(&self, id: SymId) -> bool {
+        matches!(self.last[id as usize], Component::Attr { .. })
+    }
+
+    /// The attribute `id` ends with (`col` for `df.col`).
+    pub fn attr_name(&self, id: SymId) -> Option<&str> {
+        match &self.last[id as usize] {
+            Component::Attr { name, .. } => Some(name.as_str()),
+            _ => None,
+        }
+    }
+
+    /// The path `id` is directly nested in.
+    pub fn parent(&self, id: SymId) -> Option<SymId> {
+        self.table.parent(id)
+    }
+
+    /// Is the last component of `id` an integer index (deleting it shifts
+    /// the items after it)?
+    pub fn is_int_index(&self, id: SymId) -> bool {
+        matches!(self.last[id as usize], Component::Int(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(symbols: &[&str]) -> (Paths, Vec<SymId>) {
+        let mut p = Paths::default();
+        let ids = symbols.iter().map(|s| p.intern(s)).collect();
+        (p, ids)
+    }
+
+    #[test]
+    fn field_writes_do_not_reach_other_fields() {
+        let (p, ids) = paths(&["lst", "lst[2]", "lst[3]", "lst[*]", "lst[-1]"]);
+        let [lst, two, three, any, last] = ids[..] else {
+            unreachable!()
+        };
+        // Writing lst[3] does not change lst[2], nor the reverse.
+        assert!(!p.reaches(three, two, true));
+        assert!(!p.reaches(two, three, true));
+        // Writing lst changes every item; writing an item changes lst.
+        assert!(p.reaches(lst, two, true));
+        assert!(p.reaches(three, lst, true));
+        // ...unless lst is only the way to an item.
+        assert!(!p.reaches(three, lst, false));
+        // Unknown and negative indexes may be any item.
+        assert!(p.reaches(any, two, true) && p.reaches(three, any, true));
+        assert!(p.reaches(last, three, true));
+    }
+
+    #[test]
+    fn attributes_and_keys() {
+        let (p, ids) = paths(&[
+            "df.col",
+            "df['col']",
+            "df['x']",
+            "d[True]",
+            "d[1]",
+            "d[None]",
+        ]);
+        assert!(p.reaches(ids[0], ids[1], true));
+        assert!(!p.reaches(ids[0], ids[2], true));
+        assert!(p.reaches(ids[3], ids[4], true));
+        assert!(!p.reaches(ids[5], ids[4], true));
+        let (p, ids) = paths(&["a.b.c", "a.b", "a.x.c", "a"]);
+        assert!(p.may_prefix(ids[1], ids[0]));
+        assert!(!p.may_prefix(ids[0], ids[1]));
+        assert!(!p.reaches(ids[2], ids[0], true));
+        assert_eq!(p.root(ids[0]), ids[3]);
+        assert!(p.replaces(ids[1], ids[0]) && !p.replaces(ids[0], ids[1]));
+    }
+}
