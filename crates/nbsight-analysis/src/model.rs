@@ -21,16 +21,39 @@ use crate::vars::{self, Var, VarSet, Vars};
 pub enum CellStatus {
     /// A Python cell that parsed.
     Code,
-    /// Markdown or raw.
-    NotCode,
-    /// A code cell nbsight does not analyse (`%%bash`, another language).
-    Opaque,
+    /// Markdown or raw (`kind`).
+    NotCode(&'static str),
+    /// A code cell nbsight does not analyse (`%%bash`, another language),
+    /// and why.
+    Opaque(String),
     /// A Python cell with a syntax error (the first one).
     Broken {
         line: u32,
         column: u32,
         message: String,
     },
+}
+
+impl CellStatus {
+    /// The status of `cell`, given its parse (`None`: not Python).
+    pub fn of(cell: &Cell, parsed: Option<&ParsedCell>) -> CellStatus {
+        match (&cell.kind, &cell.form, parsed) {
+            (CellKind::Code, _, Some(p)) if p.has_errors() => {
+                let first = &p.errors[0];
+                CellStatus::Broken {
+                    line: first.line as u32,
+                    column: first.column as u32,
+                    message: first.message.clone(),
+                }
+            }
+            (CellKind::Code, _, Some(_)) => CellStatus::Code,
+            (CellKind::Code, CodeForm::Opaque { reason }, _) => {
+                CellStatus::Opaque(reason.to_string())
+            }
+            (CellKind::Code, _, None) => CellStatus::Opaque("not Python".to_string()),
+            (kind, _, _) => CellStatus::NotCode(kind.as_str()),
+        }
+    }
 }
 
 /// What analysing one cell source produced (shared by the cache).
@@ -199,20 +222,7 @@ impl NotebookModel {
         self.cells.clear();
         for (i, ((cell, parsed), key)) in cells.iter().zip(&parsed).zip(&keys).enumerate() {
             let parsed = parsed.as_deref();
-            let status = match (&cell.kind, &cell.form, parsed) {
-                (CellKind::Code, _, Some(p)) if p.has_errors() => {
-                    let first = &p.errors[0];
-                    CellStatus::Broken {
-                        line: first.line as u32,
-                        column: first.column as u32,
-                        message: first.message.clone(),
-                    }
-                }
-                (CellKind::Code, _, Some(_)) => CellStatus::Code,
-                (CellKind::Code, CodeForm::Opaque { .. }, _) => CellStatus::Opaque,
-                (CellKind::Code, _, None) => CellStatus::Opaque,
-                _ => CellStatus::NotCode,
-            };
+            let status = CellStatus::of(cell, parsed);
             let compiled = match (&status, parsed, key) {
                 (CellStatus::Code, Some(p), Some(key)) => Some(self.compile(cell, p, *key, ctx)),
                 _ => None,

@@ -191,7 +191,7 @@ impl<'n> WhatIfSession<'n> {
                 return Err(WhatIfError::NoSuchCell { cell, len });
             }
             if matches!(event, Event::Execute(_) | Event::Edit { .. })
-                && base.cells[cell].status == CellStatus::NotCode
+                && matches!(base.cells[cell].status, CellStatus::NotCode(_))
             {
                 return Err(WhatIfError::NotCode { cell });
             }

@@ -30,14 +30,7 @@ pub struct NotebookAnalysis {
 
 /// Analyses every cell of `notebook`.
 pub fn analyze_notebook(notebook: &Notebook, effects: &Effects) -> NotebookAnalysis {
-    let parsed: Vec<Option<ParsedCell>> = notebook.cells.iter().map(|c| c.parse()).collect();
-    let imports = ImportEnv::collect(
-        parsed
-            .iter()
-            .flatten()
-            .filter(|p| !p.has_errors())
-            .map(|p| &p.module),
-    );
+    let (parsed, imports) = parse_notebook(notebook);
     let ctx = Context {
         effects,
         imports: &imports,
@@ -66,6 +59,20 @@ pub fn analyze_notebook(notebook: &Notebook, effects: &Effects) -> NotebookAnaly
         })
         .collect();
     NotebookAnalysis { cells, imports }
+}
+
+/// Parses every Python cell of `notebook` once (`None` for the others) and
+/// collects the import bindings of the cells that parsed.
+pub fn parse_notebook(notebook: &Notebook) -> (Vec<Option<ParsedCell>>, ImportEnv) {
+    let parsed: Vec<Option<ParsedCell>> = notebook.cells.iter().map(|c| c.parse()).collect();
+    let imports = ImportEnv::collect(
+        parsed
+            .iter()
+            .flatten()
+            .filter(|p| !p.has_errors())
+            .map(|p| &p.module),
+    );
+    (parsed, imports)
 }
 
 /// Analyses one parsed Python cell (`ctx.source` is replaced by the parsed

@@ -24,7 +24,7 @@ pub mod symbol_set;
 
 pub use build::{Context, FunctionSummary, Param};
 pub use call_site::{CallSite, Operand};
-pub use cell::{CellAnalysis, NotebookAnalysis, analyze_cell, analyze_notebook};
+pub use cell::{CellAnalysis, NotebookAnalysis, analyze_cell, analyze_notebook, parse_notebook};
 pub use effects::Effects;
 pub use imports::ImportEnv;
 pub use summarize::{CellSummary, ModuleAnalysis, analyze_module};

@@ -247,13 +247,10 @@ pub fn analyze_flows_with(
         // Output candidates: a later reader would read them from here.
         for v in est.write_candidates.ones().map(|v| v as Var) {
             let name = model.vars.name(v).to_string();
-            let line = program
-                .and_then(|p| p.first_read(&vars::set_of([v])))
-                .map_or(1, |(line, _)| line);
             let mut ambiguity = Ambiguity {
                 question: format!("does this cell change `{name}` (an output candidate)?"),
                 symbol: name,
-                line,
+                line: line_of(v),
                 kind: AmbiguityKind::OutputCandidate,
                 resolution: None,
                 resolved_by: None,
@@ -262,25 +259,23 @@ pub fn analyze_flows_with(
             ambiguities.push(ambiguity);
         }
         // This cell's writes become the writers of what follows.
-        for v in est.writes_maybe.ones().map(|v| v as Var) {
+        let candidates = ambiguities.iter().filter(|a| {
+            a.kind == AmbiguityKind::OutputCandidate
+                && (a.resolution == Some(true)
+                    || (a.resolution.is_none() && options.include_unresolved))
+        });
+        let written = est
+            .writes_maybe
+            .ones()
+            .map(|v| v as Var)
+            .chain(candidates.filter_map(|a| model.vars.get(&a.symbol)));
+        for v in written {
             let list = writers.entry(v).or_default();
             if vars::contains(&est.writes_definite, v) {
                 list.clear();
             }
             if !list.contains(&est.index) {
                 list.push(est.index);
-            }
-        }
-        for a in &ambiguities {
-            if a.kind == AmbiguityKind::OutputCandidate
-                && (a.resolution == Some(true)
-                    || (a.resolution.is_none() && options.include_unresolved))
-                && let Some(v) = model.vars.get(&a.symbol)
-            {
-                let list = writers.entry(v).or_default();
-                if !list.contains(&est.index) {
-                    list.push(est.index);
-                }
             }
         }
         cells.push(CellFlow {

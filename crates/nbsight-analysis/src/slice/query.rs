@@ -17,14 +17,15 @@
 use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
-use nbsight_dataflow::{Context, Effects, ImportEnv, ModuleAnalysis, analyze_cell};
-use nbsight_notebook::{CellKind, CodeForm, Notebook, ParsedCell};
+use nbsight_dataflow::{Context, Effects, ModuleAnalysis, analyze_cell, parse_notebook};
+use nbsight_notebook::Notebook;
 use serde::Serialize;
 
 use super::SliceError;
 use super::deps::{Dependences, dependences};
 use super::functions::Functions;
-use super::units::{CellState, Layout, UnitId};
+use super::units::{Layout, UnitId};
+use crate::model::CellStatus;
 
 /// Which way a slice goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -104,14 +105,7 @@ impl Slicer {
     /// Analyses `notebook` (parsed once, each Python cell's dataflow from
     /// `nbsight-dataflow`) and builds its dependence graph.
     pub fn new(notebook: &Notebook, effects: &Effects) -> Slicer {
-        let parsed: Vec<Option<ParsedCell>> = notebook.cells.iter().map(|c| c.parse()).collect();
-        let imports = ImportEnv::collect(
-            parsed
-                .iter()
-                .flatten()
-                .filter(|p| !p.has_errors())
-                .map(|p| &p.module),
-        );
+        let (parsed, imports) = parse_notebook(notebook);
         let ctx = Context {
             effects,
             imports: &imports,
@@ -123,24 +117,9 @@ impl Slicer {
         };
         let mut analyses: Vec<Option<ModuleAnalysis>> = Vec::with_capacity(parsed.len());
         for (cell, parsed) in notebook.cells.iter().zip(&parsed) {
-            let state = match (&cell.kind, &cell.form, parsed) {
-                (CellKind::Code, _, Some(p)) if p.has_errors() => {
-                    let first = &p.errors[0];
-                    CellState::Broken {
-                        line: first.line as u32,
-                        column: first.column as u32,
-                        message: first.message.clone(),
-                    }
-                }
-                (CellKind::Code, _, Some(_)) => CellState::Code,
-                (CellKind::Code, CodeForm::Opaque { reason }, _) => {
-                    CellState::Opaque(reason.to_string())
-                }
-                (CellKind::Code, _, None) => CellState::Opaque("not Python".to_string()),
-                (kind, _, _) => CellState::NotCode(kind.as_str()),
-            };
+            let state = CellStatus::of(cell, parsed.as_ref());
             match (state, parsed) {
-                (CellState::Code, Some(parsed)) => {
+                (CellStatus::Code, Some(parsed)) => {
                     let magic = cell
                         .form
                         .cell_magic()
@@ -187,7 +166,7 @@ impl Slicer {
             .iter()
             .enumerate()
             .filter_map(|(i, c)| match &c.state {
-                CellState::Broken {
+                CellStatus::Broken {
                     line,
                     column,
                     message,
@@ -210,7 +189,7 @@ impl Slicer {
             .cells
             .iter()
             .enumerate()
-            .filter(|(_, c)| matches!(c.state, CellState::Code | CellState::Broken { .. }))
+            .filter(|(_, c)| matches!(c.state, CellStatus::Code | CellStatus::Broken { .. }))
             .map(|(i, _)| i)
     }
 
@@ -308,18 +287,18 @@ impl Slicer {
             });
         };
         match &target.state {
-            CellState::Code => Ok(None),
-            CellState::NotCode(kind) => Err(SliceError::NotCode {
+            CellStatus::Code => Ok(None),
+            CellStatus::NotCode(kind) => Err(SliceError::NotCode {
                 path: path(),
                 cell,
                 kind,
             }),
-            CellState::Opaque(reason) => Err(SliceError::NotPython {
+            CellStatus::Opaque(reason) => Err(SliceError::NotPython {
                 path: path(),
                 cell,
                 reason: reason.clone(),
             }),
-            CellState::Broken {
+            CellStatus::Broken {
                 line,
                 column,
                 message,

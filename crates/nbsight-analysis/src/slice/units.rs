@@ -15,6 +15,7 @@ use nbsight_dataflow::build::magic_code;
 
 use super::alias::{Fact, alias_facts};
 use super::calls::{NamedCall, calls_of};
+use crate::model::CellStatus;
 use nbsight_notebook::ParsedCell;
 use ruff_python_ast::{self as ast, Expr, IpyEscapeKind, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
@@ -83,28 +84,11 @@ impl Unit {
     }
 }
 
-/// Why a cell has no units.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum CellState {
-    /// A Python cell that parsed.
-    Code,
-    /// Markdown or raw (`kind`).
-    NotCode(&'static str),
-    /// A code cell that is not analysed as Python.
-    Opaque(String),
-    /// A Python cell with a syntax error (the first one).
-    Broken {
-        line: u32,
-        column: u32,
-        message: String,
-    },
-}
-
 /// One cell of the layout.
 #[derive(Debug, Clone)]
 pub(crate) struct CellLayout {
     pub id: String,
-    pub state: CellState,
+    pub state: CellStatus,
     /// The Python text of a Python cell (line for line with the cell; a cell
     /// magic line is blank), the offsets of its units point into it.
     pub source: String,
@@ -131,7 +115,7 @@ pub(crate) struct Layout {
 
 impl Layout {
     /// Adds a cell without units.
-    pub fn push_empty(&mut self, id: &str, state: CellState) {
+    pub fn push_empty(&mut self, id: &str, state: CellStatus) {
         let at = self.units.len() as UnitId;
         self.cells.push(CellLayout {
             id: id.to_string(),
@@ -163,7 +147,7 @@ impl Layout {
             .filter(|&u| shows_value(parsed, &parsed.module.body, &self.units[u as usize]));
         self.cells.push(CellLayout {
             id: id.to_string(),
-            state: CellState::Code,
+            state: CellStatus::Code,
             source: parsed.source().to_string(),
             cell_magic,
             units: first..self.units.len() as UnitId,

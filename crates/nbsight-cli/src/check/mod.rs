@@ -6,7 +6,7 @@
 mod analyse;
 mod config;
 mod help;
-mod inputs;
+pub(crate) mod inputs;
 mod json;
 mod progress;
 mod report;

@@ -15,7 +15,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use nbsight_analysis::flow::{FlowGraph, FlowOptions, analyze_flows};
 use nbsight_analysis::model::NotebookModel;
-use nbsight_notebook::{Notebook, find_notebooks, load_path};
+use nbsight_notebook::{Notebook, load_path};
 
 use crate::Outcome;
 use crate::effects_args::EffectsArgs;
@@ -109,7 +109,11 @@ pub struct Analysed {
 
 pub fn run(args: &FlowArgs) -> anyhow::Result<Outcome> {
     let effects = args.effects.load()?;
-    let paths = expand(&args.notebooks)?;
+    let inputs = crate::check::inputs::collect(&args.notebooks);
+    for problem in &inputs.unreadable {
+        eprintln!("nbsight: {problem}");
+    }
+    let paths = inputs.notebooks;
     let evaluating = args.truth.is_some() || args.truth_dir.is_some();
     if !evaluating && paths.len() != 1 {
         bail!(
@@ -158,25 +162,6 @@ pub fn run(args: &FlowArgs) -> anyhow::Result<Outcome> {
     };
     print!("{}", render::render(one, args.format)?);
     Ok(Outcome::Clean)
-}
-
-/// Notebook files of the arguments (directories scanned).
-fn expand(args: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for path in args {
-        if path.is_dir() {
-            let found = find_notebooks(path);
-            for problem in found.problems {
-                eprintln!("nbsight: {problem}");
-            }
-            out.extend(found.notebooks);
-        } else if path.exists() {
-            out.push(path.clone());
-        } else {
-            bail!("{}: no such file or directory", path.display());
-        }
-    }
-    Ok(out)
 }
 
 /// Diagnostics for cells that do not parse (they are left out of the graph).
