@@ -16,6 +16,7 @@ pub mod flow;
 pub mod impact;
 pub mod leakage;
 pub mod model;
+mod paths;
 pub mod program;
 pub mod rerun;
 pub mod slice;

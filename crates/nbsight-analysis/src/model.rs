@@ -65,6 +65,8 @@ pub struct Compiled {
     pub uses: VarSet,
     pub defs: VarSet,
     pub dead: VarSet,
+    /// Roots bound, deleted or changed in place on every path.
+    pub written: VarSet,
     /// Changed in place (or perhaps).
     pub mutated: VarSet,
     /// Builtin names read.
@@ -87,6 +89,9 @@ pub struct Compiled {
     /// The cell may bind names nbsight cannot see (`from m import *`, `%run`,
     /// `%store -r`, `exec`).
     pub unknown_defs: bool,
+    /// Of those, the bindings that are not star imports: code nbsight does
+    /// not see runs (`%run`, `exec`, `globals()[name] = ...`).
+    pub hidden_bindings: bool,
 }
 
 /// One cell of the model.
@@ -95,6 +100,8 @@ pub struct CellInfo {
     pub index: usize,
     pub status: CellStatus,
     pub compiled: Option<Arc<Compiled>>,
+    /// The parsed Python cell (shared with the model's parse cache).
+    pub parsed: Option<Arc<ParsedCell>>,
     /// The pre-summary: variables the cell reads from the notebook state,
     /// including the free globals of the user functions it references.
     pub pre: VarSet,
@@ -124,6 +131,8 @@ impl CellInfo {
 pub struct FunctionInfo {
     pub reads: VarSet,
     pub writes: VarSet,
+    /// Globals its own body binds or changes on every path.
+    pub always_writes: VarSet,
 }
 
 /// The notebook model.
@@ -220,8 +229,8 @@ impl NotebookModel {
             source: "",
         };
         self.cells.clear();
-        for (i, ((cell, parsed), key)) in cells.iter().zip(&parsed).zip(&keys).enumerate() {
-            let parsed = parsed.as_deref();
+        for (i, ((cell, shared), key)) in cells.iter().zip(&parsed).zip(&keys).enumerate() {
+            let parsed = shared.as_deref();
             let status = CellStatus::of(cell, parsed);
             let compiled = match (&status, parsed, key) {
                 (CellStatus::Code, Some(p), Some(key)) => Some(self.compile(cell, p, *key, ctx)),
@@ -231,6 +240,7 @@ impl NotebookModel {
                 index: i,
                 status,
                 compiled,
+                parsed: shared.clone(),
                 pre: VarSet::new(),
                 outputs: VarSet::new(),
                 computed: VarSet::new(),
@@ -288,6 +298,7 @@ impl NotebookModel {
         let uses = roots(&summary.uses);
         let defs = roots(&summary.defs);
         let dead = roots(&summary.dead);
+        let written = roots(&summary.written);
         let mut mutated = roots(&summary.mutated);
         vars::union_with(&mut mutated, &roots(&summary.may_mutate));
         let builtins = roots(&summary.builtins);
@@ -329,24 +340,26 @@ impl NotebookModel {
                 vars::remove(&mut computed, *v);
             }
         }
-        let unknown_defs = summary
-            .imports
+        let hidden_bindings = summary
+            .magics
             .iter()
-            .any(|i| i.ends_with(".*") || i == "*")
-            || summary
-                .magics
-                .iter()
-                .any(|m| matches!(m.as_str(), "%run" | "%store" | "%load" | "%reset"))
+            .any(|m| matches!(m.as_str(), "%run" | "%store" | "%load" | "%reset"))
             || summary
                 .builtins
                 .iter()
                 .any(|b| matches!(b.as_str(), "exec" | "eval" | "globals" | "vars" | "locals"));
+        let unknown_defs = hidden_bindings
+            || summary
+                .imports
+                .iter()
+                .any(|i| i.ends_with(".*") || i == "*");
         let compiled = Arc::new(Compiled {
             program,
             summary: analysis.summary,
             uses,
             defs,
             dead,
+            written,
             mutated,
             builtins,
             imports: import_bindings,
@@ -360,6 +373,7 @@ impl NotebookModel {
                 .iter()
                 .any(|s| !matches!(s, ruff_python_ast::Stmt::IpyEscapeCommand(_))),
             unknown_defs,
+            hidden_bindings,
         });
         self.cache.insert(key, compiled.clone());
         compiled
@@ -380,6 +394,9 @@ impl NotebookModel {
                 }
                 for s in summary.writes.iter().chain(summary.mutates.iter()) {
                     vars::insert(&mut info.writes, self.vars.intern(root(s)));
+                }
+                for s in summary.always_writes.iter() {
+                    vars::insert(&mut info.always_writes, self.vars.intern(root(s)));
                 }
             }
         }
@@ -442,11 +459,40 @@ impl NotebookModel {
                     }
                 }
             }
+            // An anonymous lambda is passed on to be called (`df.apply(lambda
+            // x: clean(x))`): its free globals, and those of the user
+            // functions it calls, are read unless the cell binds them.
+            for (name, summary) in &compiled.summary.functions {
+                if !name.starts_with("<lambda@") {
+                    continue;
+                }
+                for s in summary.reads.iter() {
+                    let Some(v) = self.vars.get(root(s)) else {
+                        continue;
+                    };
+                    let mut read = vars::set_of([v]);
+                    if let Some(info) = functions.get(&v) {
+                        vars::union_with(&mut read, &info.reads);
+                    }
+                    read.difference_with(&compiled.defs);
+                    vars::union_with(&mut pre, &read);
+                }
+            }
             let mut outputs = compiled.defs.clone();
             vars::union_with(&mut outputs, &compiled.mutated);
+            // Globals the user functions it calls bind or change.
+            let mut computed = compiled.computed.clone();
+            for stmt in &compiled.program.stmts {
+                for v in &stmt.reads {
+                    if let Some(info) = functions.get(v) {
+                        vars::union_with(&mut outputs, &info.writes);
+                        vars::union_with(&mut computed, &info.writes);
+                    }
+                }
+            }
             cell.pre = pre;
             cell.outputs = outputs;
-            cell.computed = compiled.computed.clone();
+            cell.computed = computed;
         }
         self.functions = functions;
     }

@@ -1,9 +1,11 @@
 //! Every notebook of the shared corpus (`../shared/corpus`, beside the
 //! repository; skipped when absent) goes through `check` with every rule and
-//! through what-if queries without a panic, and the answers are consistent.
+//! through what-if queries and the flow analysis without a panic, and the
+//! answers are consistent.
 
 use std::path::Path;
 
+use nbsight_analysis::flow::{FlowOptions, analyze_flows};
 use nbsight_analysis::{Event, History, RuleSet, WhatIfSession, check_notebook, classify_cells};
 use nbsight_dataflow::Effects;
 
@@ -39,6 +41,18 @@ fn every_corpus_notebook_is_checked_and_queried() {
         let session = WhatIfSession::new(&notebook, &effects, &History::Saved)
             .expect("the saved history is valid");
         let model = session.model();
+        // The flow graph of the notebook run top to bottom: flows go down.
+        let graph = analyze_flows(model, FlowOptions::default());
+        assert!(
+            graph.flows.iter().all(|f| f.from < f.to),
+            "{}",
+            path.display()
+        );
+        assert!(
+            graph.dependencies.iter().all(|d| d.from < d.to),
+            "{}",
+            path.display()
+        );
         if model.code_cells().count() <= 40 {
             let classes = classify_cells(model);
             assert_eq!(classes.len(), model.code_cells().count());

@@ -32,6 +32,20 @@ pub struct Cfg {
     pub nodes: Vec<Node>,
     /// Calls with an ML or I/O role, in evaluation order.
     pub calls: Vec<CallSite>,
+    /// The `for` loops, for analyses that assume a loop runs at least once.
+    pub loops: Vec<LoopEdges>,
+}
+
+/// Where a `for` loop's zero-iteration path goes: from `entry` into `head`,
+/// then straight to `exit` (the `else` clause or what follows the loop).
+/// Every other path into `head` comes back from the body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoopEdges {
+    pub entry: NodeId,
+    pub head: NodeId,
+    /// The node the loop leaves to when the iterator is exhausted (its only
+    /// predecessor is `head`).
+    pub exit: NodeId,
 }
 
 impl Cfg {
@@ -47,6 +61,7 @@ impl Cfg {
         Cfg {
             nodes: vec![Node::default(), Node::default(), Node::default()],
             calls: Vec::new(),
+            loops: Vec::new(),
         }
     }
 

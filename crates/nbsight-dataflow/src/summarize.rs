@@ -15,7 +15,9 @@ use crate::build::{Context, FunctionSummary, Param, ScopeBuilder, ScopeKind};
 use crate::builtins::is_builtin;
 use crate::cfg::Cfg;
 use crate::scope::ScopeChain;
-use crate::solve::{ReachingRead, Scratch, dead_at_exit, live_at_entry, reaching_definitions};
+use crate::solve::{
+    MustWrite, ReachingRead, Scratch, live_at_entry, must_write_at_exit, reaching_definitions,
+};
 use crate::symbol::{SymId, Symbol, SymbolTable, root};
 use crate::symbol_set::SymbolSet;
 
@@ -32,6 +34,10 @@ pub struct CellSummary {
     pub defs: SymbolSet,
     /// Written on every path, independent of the old value.
     pub dead: SymbolSet,
+    /// Bound, deleted or changed in place on every path, whatever the old
+    /// value (`df = df.dropna()` is here, not in `dead`): the cell certainly
+    /// leaves a new version of these.
+    pub written: SymbolSet,
     /// Changed in place.
     pub mutated: SymbolSet,
     /// Receivers of calls whose effect is unknown (not also in `mutated`).
@@ -89,10 +95,26 @@ pub fn analyze_module(body: &[Stmt], ctx: Context<'_>, captured: Option<&str>) -
         .collect();
     summary.defs = sets.defs;
     summary.dead = sets.dead;
+    summary.written = sets.written;
     summary.mutated = sets.mutated;
     summary.may_mutate = sets.may_mutate;
     for (name, function) in builder.functions {
-        summary.functions.entry(name).or_default().absorb(&function);
+        match summary.functions.entry(name) {
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(function);
+            }
+            // Defined twice in the cell: either may be the one called.
+            std::collections::btree_map::Entry::Occupied(mut e) => {
+                let f = e.get_mut();
+                f.absorb(&function);
+                f.always_writes = f
+                    .always_writes
+                    .iter()
+                    .filter(|s| function.always_writes.contains(s))
+                    .cloned()
+                    .collect();
+            }
+        }
     }
     ModuleAnalysis {
         cfg: builder.cfg,
@@ -122,6 +144,12 @@ pub(crate) fn function_summary(
             .live
             .into_iter()
             .filter(|s| !is_builtin(root(s)))
+            .collect(),
+        always_writes: sets
+            .written
+            .iter()
+            .filter(|s| sets.defs.contains(s) || sets.mutated.contains(s))
+            .cloned()
             .collect(),
         writes: sets.defs,
         mutates: sets.mutated,
@@ -206,6 +234,7 @@ struct ScopeSets {
     live: SymbolSet,
     defs: SymbolSet,
     dead: SymbolSet,
+    written: SymbolSet,
     mutated: SymbolSet,
     may_mutate: SymbolSet,
 }
@@ -221,13 +250,19 @@ impl ScopeSets {
         const DEF: u8 = 4;
         const MUTATE: u8 = 8;
         const MAY_MUTATE: u8 = 16;
+        const WRITTEN: u8 = 32;
         let mut flags = vec![0u8; n];
         SCRATCH.with_borrow_mut(|scratch| {
             scratch.order.compute(cfg);
             live_at_entry(cfg, table, scratch, |id| flags[id as usize] |= LIVE);
             if dead == Dead::Compute {
-                dead_at_exit(cfg, table, scratch, |id| flags[id as usize] |= DEAD);
+                must_write_at_exit(cfg, table, scratch, MustWrite::Dead, |id| {
+                    flags[id as usize] |= DEAD
+                });
             }
+            must_write_at_exit(cfg, table, scratch, MustWrite::Written, |id| {
+                flags[id as usize] |= WRITTEN
+            });
             let reachable = &scratch.order.reachable;
             for (node, _) in cfg.nodes.iter().zip(reachable).filter(|(_, r)| **r) {
                 for access in &node.accesses {
@@ -258,11 +293,13 @@ impl ScopeSets {
             )
         };
         let (live, dead, defs) = (with(LIVE, 0), with(DEAD, 0), with(DEF, 0));
+        let written = with(WRITTEN, 0);
         let (mutated, may_mutate) = (with(MUTATE, 0), with(MAY_MUTATE, MUTATE));
         ScopeSets {
             live,
             defs,
             dead,
+            written,
             mutated,
             may_mutate,
         }

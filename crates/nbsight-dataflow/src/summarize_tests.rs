@@ -530,3 +530,20 @@ fn parameters_changed_in_place() {
     );
     assert_eq!(params("f"), [(Some(0), "acc".to_string())]);
 }
+
+#[test]
+fn function_always_writes_its_unconditional_globals() {
+    let s = summary(
+        "def scale(v):\n    global calls, last\n    calls += 1\n    if v:\n        last = v\n    return v\n",
+    );
+    let f = &s.functions["scale"];
+    assert_eq!(f.writes, set(&["calls", "last"]));
+    assert_eq!(f.always_writes, set(&["calls"]));
+}
+
+#[test]
+fn written_assumes_loops_run() {
+    let s = summary("for c in cols:\n    df[c] = df[c].fillna(0)\nx = x + 1\nif y:\n    z = 1\n");
+    assert_eq!(s.written, set(&["c", "df", "x"]));
+    assert!(s.dead.is_empty() || !s.dead.contains("df"));
+}

@@ -31,8 +31,11 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use crate::model::NotebookModel;
+use crate::program::WriteKind;
 use crate::vars::{self, Var, VarSet};
 
+use super::first_iteration::{FirstAccess, first_access};
+use super::objects::{CellSharing, Objects};
 use super::truth::Flow;
 
 /// What an ambiguity is about.
@@ -56,6 +59,13 @@ pub enum ResolvedBy {
     /// (`total = total + k` in a loop): the first such read sees the value
     /// from before the cell.
     SelfUpdate,
+    /// The values known on the first iteration of a loop decide whether the
+    /// read or a binding comes first (the seed's `count`: `for i in
+    /// range(3): if i == 0: count = 0 else: count = count + 1` binds first).
+    FirstIteration,
+    /// Names that may share objects ([`super::objects`]): reading or
+    /// changing one reads or changes the others.
+    SharedObject,
     /// Answered by a language model (`--resolve llm`).
     Llm,
 }
@@ -133,8 +143,18 @@ struct Estimate {
     writes_maybe: VarSet,
     /// Calls of unknown effect on these.
     write_candidates: VarSet,
+    /// Bound without their old value being read (`x = 1`).
+    rebinds: VarSet,
+    /// Unbound by the cell's last statement writing them (`del x`).
+    deleted: VarSet,
+    /// Changed in place by a call, as the library-effects knowledge base
+    /// says.
+    changed_by_calls: VarSet,
     /// The cell has a loop.
     cyclic: bool,
+    /// The cell may bind names nbsight cannot see (`%run`, `exec`,
+    /// `globals()[name] = ...`; star imports too with `--import-flows`).
+    hidden_bindings: bool,
 }
 
 impl FlowGraph {
@@ -180,7 +200,7 @@ pub fn analyze_flows_with(
     options: FlowOptions,
     answers: &[Answer],
 ) -> FlowGraph {
-    let estimates: Vec<Estimate> = model
+    let mut estimates: Vec<Estimate> = model
         .code_cells()
         .filter_map(|cell| estimate(model, cell.index, options))
         .collect();
@@ -189,7 +209,59 @@ pub fn analyze_flows_with(
     let mut writers: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
     let mut cells = Vec::with_capacity(estimates.len());
     let mut flows: BTreeSet<CellEdge> = BTreeSet::new();
-    for (code_id, est) in estimates.iter().enumerate() {
+    let mut objects = Objects::default();
+    // The last cell that may bind names nbsight cannot see: names no cell
+    // binds visibly come from there.
+    let mut hidden_writer: Option<usize> = None;
+    let imported = vars::set_of(
+        model
+            .code_cells()
+            .filter_map(|c| c.compiled.as_deref())
+            .flat_map(|c| c.imports.iter().map(|(v, _)| *v)),
+    );
+    // Names only imports bind (`matplotlib.rcParams[...] = ...` changes a
+    // module, not a value of the notebook) are not flows.
+    let mut import_only = imported.clone();
+    if options.import_flows {
+        import_only.clear();
+    }
+    for c in model.code_cells().filter_map(|c| c.compiled.as_deref()) {
+        for symbol in c.summary.defs.iter() {
+            let name = nbsight_dataflow::symbol::root(symbol);
+            if name == symbol.as_str()
+                && let Some(v) = model.vars.get(name)
+                && !c.imports.iter().any(|(i, _)| *i == v)
+            {
+                vars::remove(&mut import_only, v);
+            }
+        }
+    }
+    for (code_id, est) in estimates.iter_mut().enumerate() {
+        if let Some(cell) = hidden_writer {
+            for v in est.reads_upper.ones().map(|v| v as Var) {
+                if vars::contains(&imported, v) {
+                    continue;
+                }
+                let list = writers.entry(v).or_default();
+                if list.is_empty() {
+                    list.push(cell);
+                }
+            }
+        }
+        for set in [
+            &mut est.writes_definite,
+            &mut est.writes_maybe,
+            &mut est.write_candidates,
+        ] {
+            set.difference_with(&import_only);
+        }
+        let sharing = objects.cell(
+            model,
+            est.index,
+            &est.reads_upper,
+            &est.rebinds,
+            &est.changed_by_calls,
+        );
         let program = model.cells[est.index].program();
         let line_of = |v: Var| {
             program
@@ -217,7 +289,15 @@ pub fn analyze_flows_with(
             } else if only_self_updates(model, est.index, v) {
                 (Some(true), Some(ResolvedBy::SelfUpdate))
             } else {
-                (None, None)
+                match model.cells[est.index]
+                    .parsed
+                    .as_deref()
+                    .map(|p| first_access(&p.module.body, &name))
+                {
+                    Some(FirstAccess::Read) => (Some(true), Some(ResolvedBy::FirstIteration)),
+                    Some(FirstAccess::Bound) => (Some(false), Some(ResolvedBy::FirstIteration)),
+                    _ => (None, None),
+                }
             };
             let mut ambiguity = Ambiguity {
                 question: format!("is `{name}` an input of this cell?"),
@@ -235,6 +315,16 @@ pub fn analyze_flows_with(
             }
             ambiguities.push(ambiguity);
         }
+        shared_objects(
+            model,
+            &sharing,
+            est,
+            &mut ambiguities,
+            &mut inputs,
+            &mut inputs_upper,
+            &produced,
+            &line_of,
+        );
         for v in inputs.ones().map(|v| v as Var) {
             for &from in writers.get(&v).into_iter().flatten() {
                 flows.insert(CellEdge {
@@ -258,6 +348,9 @@ pub fn analyze_flows_with(
             apply_answer(&mut ambiguity, est.index, ambiguities.len(), answers);
             ambiguities.push(ambiguity);
         }
+        if est.hidden_bindings {
+            hidden_writer = Some(est.index);
+        }
         // This cell's writes become the writers of what follows.
         let candidates = ambiguities.iter().filter(|a| {
             a.kind == AmbiguityKind::OutputCandidate
@@ -273,6 +366,10 @@ pub fn analyze_flows_with(
             let list = writers.entry(v).or_default();
             if vars::contains(&est.writes_definite, v) {
                 list.clear();
+                if vars::contains(&est.deleted, v) {
+                    // `del x`: no value of `x` is left to flow.
+                    continue;
+                }
             }
             if !list.contains(&est.index) {
                 list.push(est.index);
@@ -329,6 +426,66 @@ pub fn analyze_flows_with(
     }
 }
 
+/// What sharing objects adds: names read or changed through another name
+/// are inputs (if an earlier cell produced them), changed ones are written.
+#[allow(clippy::too_many_arguments)]
+fn shared_objects(
+    model: &NotebookModel,
+    sharing: &CellSharing,
+    est: &mut Estimate,
+    ambiguities: &mut Vec<Ambiguity>,
+    inputs: &mut VarSet,
+    inputs_upper: &mut VarSet,
+    produced: &dyn Fn(Var) -> bool,
+    line_of: &dyn Fn(Var) -> u32,
+) {
+    let mut add_input = |y: Var, via: Var, ambiguities: &mut Vec<Ambiguity>| {
+        if !produced(y) || vars::contains(inputs, y) {
+            return;
+        }
+        let (name, other) = (model.vars.name(y), model.vars.name(via));
+        vars::insert(inputs_upper, y);
+        vars::insert(inputs, y);
+        ambiguities.push(Ambiguity {
+            symbol: name.to_string(),
+            line: line_of(via),
+            kind: AmbiguityKind::MaybeInput,
+            question: format!(
+                "is `{name}` an input of this cell (it may share objects with `{other}`)?"
+            ),
+            resolution: Some(true),
+            resolved_by: Some(ResolvedBy::SharedObject),
+        });
+    };
+    for &(y, via) in &sharing.reads {
+        add_input(y, via, ambiguities);
+    }
+    for &(y, via, owner) in &sharing.changes {
+        if owner {
+            add_input(y, via, ambiguities);
+        }
+        if vars::contains(&est.writes_definite, y) {
+            continue;
+        }
+        let (name, other) = (model.vars.name(y), model.vars.name(via));
+        ambiguities.push(Ambiguity {
+            symbol: name.to_string(),
+            line: line_of(via),
+            kind: AmbiguityKind::OutputCandidate,
+            question: format!(
+                "does this cell change `{name}` (it may share objects with `{other}`, which the cell changes)?"
+            ),
+            resolution: Some(true),
+            resolved_by: Some(ResolvedBy::SharedObject),
+        });
+        vars::insert(&mut est.writes_maybe, y);
+        vars::remove(&mut est.write_candidates, y);
+        if vars::contains(&est.writes_definite, via) {
+            vars::insert(&mut est.writes_definite, y);
+        }
+    }
+}
+
 fn apply_answer(ambiguity: &mut Ambiguity, cell: usize, position: usize, answers: &[Answer]) {
     if ambiguity.resolution.is_some() {
         return;
@@ -373,15 +530,22 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
     reads_lower.difference_with(&maybe);
     // Writes.
     let mutated = roots(&summary.mutated);
-    let mut writes_definite = compiled.dead.clone();
-    vars::union_with(&mut writes_definite, &mutated);
+    let mut writes_definite = compiled.written.clone();
     let mut writes_maybe = compiled.defs.clone();
     vars::union_with(&mut writes_maybe, &mutated);
-    // Globals written by the user functions the cell calls.
+    // Globals written by the user functions the cell calls: on every path
+    // when a top-level statement calls a function that always writes them.
     for stmt in compiled.program.stmts.iter() {
         for v in &stmt.reads {
             if let Some(f) = model.functions.get(v) {
                 vars::union_with(&mut writes_maybe, &f.writes);
+            }
+        }
+    }
+    if let Some(parsed) = info.parsed.as_deref() {
+        for name in top_level_calls(&parsed.module.body) {
+            if let Some(f) = model.vars.get(name).and_then(|v| model.functions.get(&v)) {
+                vars::union_with(&mut writes_definite, &f.always_writes);
             }
         }
     }
@@ -394,6 +558,7 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
             }
         }
     }
+    let changed_by_calls = mutated.clone();
     let mut write_candidates = roots(&summary.may_mutate);
     write_candidates.difference_with(&writes_maybe);
     // A candidate the cell does not read from before is its own value.
@@ -405,7 +570,12 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
         writes_definite,
         writes_maybe,
         write_candidates,
+        rebinds: compiled.dead.clone(),
+        deleted: deleted(&compiled.program),
+        changed_by_calls,
         cyclic: !compiled.program.acyclic,
+        hidden_bindings: compiled.hidden_bindings
+            || (options.import_flows && compiled.unknown_defs),
     })
 }
 
@@ -420,4 +590,61 @@ fn transitive(flows: &[CellEdge]) -> Vec<Dependency> {
         .into_iter()
         .map(|(from, to)| Dependency { from, to })
         .collect()
+}
+
+/// The names the last statement writing them deletes (`del x`).
+fn deleted(program: &crate::program::Program) -> VarSet {
+    let mut last: FxHashMap<Var, WriteKind> = FxHashMap::default();
+    for stmt in &program.stmts {
+        for &(v, kind) in &stmt.writes {
+            last.insert(v, kind);
+        }
+    }
+    vars::set_of(
+        last.into_iter()
+            .filter(|(_, kind)| *kind == WriteKind::Delete)
+            .map(|(v, _)| v),
+    )
+}
+
+/// The names called directly (`f(...)`) by the cell's top-level simple
+/// statements, which run on every path.
+fn top_level_calls(body: &[ruff_python_ast::Stmt]) -> Vec<&str> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    use ruff_python_ast::{Expr, Stmt};
+
+    #[derive(Default)]
+    struct Calls<'a>(Vec<&'a str>);
+    impl<'a> Visitor<'a> for Calls<'a> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                // Short-circuits, conditionals and deferred bodies may not run.
+                Expr::BoolOp(_) | Expr::If(_) | Expr::Lambda(_) => {}
+                Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => {}
+                _ => {
+                    if let Expr::Call(call) = expr
+                        && let Expr::Name(name) = &*call.func
+                    {
+                        self.0.push(name.id.as_str());
+                    }
+                    walk_expr(self, expr);
+                }
+            }
+        }
+    }
+    let mut calls = Calls::default();
+    for stmt in body {
+        match stmt {
+            Stmt::Expr(s) => calls.visit_expr(&s.value),
+            Stmt::Assign(s) => calls.visit_expr(&s.value),
+            Stmt::AugAssign(s) => calls.visit_expr(&s.value),
+            Stmt::AnnAssign(s) => {
+                if let Some(value) = &s.value {
+                    calls.visit_expr(value);
+                }
+            }
+            _ => {}
+        }
+    }
+    calls.0
 }

@@ -8,5 +8,7 @@ pub use analysis::{
 };
 
 pub mod analysis;
+mod first_iteration;
 pub mod metrics;
+mod objects;
 pub mod truth;

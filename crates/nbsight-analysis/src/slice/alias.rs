@@ -19,6 +19,8 @@
 //! of the objects the container holds. Rebinding a name changes no object.
 
 use nbsight_dataflow::symbol::SymId;
+
+use crate::paths::{path_root, target_names};
 use ruff_python_ast::{Expr, Stmt};
 use rustc_hash::FxHashMap;
 
@@ -202,27 +204,6 @@ fn referred(expr: &Expr, out: &mut Vec<(String, bool)>) {
         }
         Expr::Named(e) => referred(&e.value, out),
         _ => {}
-    }
-}
-
-/// The names an unpacking target binds.
-fn target_names(target: &Expr, out: &mut Vec<String>) {
-    match target {
-        Expr::Name(name) => out.push(name.id.to_string()),
-        Expr::Tuple(t) => t.elts.iter().for_each(|e| target_names(e, out)),
-        Expr::List(l) => l.elts.iter().for_each(|e| target_names(e, out)),
-        Expr::Starred(s) => target_names(&s.value, out),
-        _ => {}
-    }
-}
-
-/// The name a path of attributes and subscripts starts with.
-fn path_root(expr: &Expr) -> Option<&str> {
-    match expr {
-        Expr::Name(name) => Some(name.id.as_str()),
-        Expr::Attribute(attr) => path_root(&attr.value),
-        Expr::Subscript(sub) => path_root(&sub.value),
-        _ => None,
     }
 }
 

@@ -56,6 +56,10 @@ pub struct FunctionSummary {
     pub writes: SymbolSet,
     /// Globals it changes in place.
     pub mutates: SymbolSet,
+    /// Of `writes` and `mutates`, those it binds or changes on every path
+    /// (assuming its loops run); nested functions' effects are not here.
+    #[serde(skip_serializing_if = "SymbolSet::is_empty")]
+    pub always_writes: SymbolSet,
     /// Globals it calls methods of whose effect is unknown.
     pub may_mutate: SymbolSet,
     /// Parameters whose objects its own body may change in place
@@ -95,7 +99,8 @@ impl Param {
 
 impl FunctionSummary {
     /// Adds everything `other` does to `self` (a nested function's effects
-    /// become its parent's: calling the parent may call it).
+    /// become its parent's: calling the parent may call it). `always_writes`
+    /// stays: what a nested function does is not done on every call.
     pub fn absorb(&mut self, other: &FunctionSummary) {
         self.reads.extend(other.reads.iter().cloned());
         self.writes.extend(other.writes.iter().cloned());

@@ -8,7 +8,7 @@ use rustc_hash::FxHashSet;
 
 use super::{LoopTargets, ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
-use crate::cfg::{Cfg, NodeId};
+use crate::cfg::{Cfg, LoopEdges, NodeId};
 use crate::imports::bindings_of;
 use crate::scope::{FunctionScope, pattern_bindings};
 use crate::summarize::{class_exports, function_summary};
@@ -197,13 +197,19 @@ impl ScopeBuilder<'_> {
     fn for_statement(&mut self, s: &ast::StmtFor) {
         self.begin(s.iter.range());
         self.visit_expr(&s.iter);
-        let head = self.join(&[self.current]);
+        let entry = self.current;
+        let head = self.join(&[entry]);
         let exit = self.cfg.add_node(TextRange::default());
         self.current = head;
         self.begin(s.target.range());
         self.store(&s.target);
         self.loop_body(head, exit, &s.body);
-        self.loop_else(head, exit, &s.orelse);
+        let exhausted = self.loop_else(head, exit, &s.orelse);
+        self.cfg.loops.push(LoopEdges {
+            entry,
+            head,
+            exit: exhausted,
+        });
         self.current = exit;
     }
 
@@ -217,13 +223,15 @@ impl ScopeBuilder<'_> {
         self.loops.pop();
     }
 
-    /// A loop's `else`, run when the loop ends without `break`.
-    fn loop_else(&mut self, head: NodeId, exit: NodeId, orelse: &[Stmt]) {
+    /// A loop's `else`, run when the loop ends without `break`; returns the
+    /// node it starts at.
+    fn loop_else(&mut self, head: NodeId, exit: NodeId, orelse: &[Stmt]) -> NodeId {
         let else_start = self.join(&[head]);
         self.enter(else_start);
         self.visit_body(orelse);
         let current = self.current;
         self.cfg.add_edge(current, exit);
+        else_start
     }
 
     fn try_statement(&mut self, s: &ast::StmtTry) {

@@ -1,22 +1,37 @@
 //! Initialized-variable analysis (Algorithm 2 of nbsafety, "inverse
 //! liveness"): the symbols written on every path to the normal exit by a
 //! statement that does not read them, so their value at the end does not depend
-//! on their value at the start.
+//! on their value at the start (DEAD); and, with the same must-analysis, the
+//! symbols bound, deleted or changed in place on every path whatever they
+//! read (WRITTEN: the cell certainly produces a new version of them).
 
 use super::Scratch;
 use super::bits;
 use crate::access::AccessKind;
-use crate::cfg::Cfg;
+use crate::cfg::{Cfg, LoopEdges};
 use crate::symbol::{SymId, SymbolTable};
 
-/// Calls `dead` with each symbol dead at the normal exit of `cfg`, in id order
-/// (none when the exit is never reached normally). `scratch.order` must be the
-/// order of `cfg`.
-pub fn dead_at_exit(
+/// Which statements generate the must-analysis's facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MustWrite {
+    /// Bindings and deletions by a statement that does not read the symbol
+    /// (its old value is dead).
+    Dead,
+    /// Bindings, deletions and in-place changes, reads or not, assuming
+    /// every `for` loop runs at least once (a notebook run top to bottom
+    /// once iterates over its data; a loop that never runs does no work).
+    Written,
+}
+
+/// Calls `found` with each symbol `mode` says is written on every path to
+/// the normal exit of `cfg`, in id order (none when the exit is never reached
+/// normally). `scratch.order` must be the order of `cfg`.
+pub fn must_write_at_exit(
     cfg: &Cfg,
     table: &SymbolTable,
     scratch: &mut Scratch,
-    mut dead: impl FnMut(SymId),
+    mode: MustWrite,
+    mut found: impl FnMut(SymId),
 ) {
     let n = table.len();
     let Scratch {
@@ -44,12 +59,19 @@ pub fn dead_at_exit(
                 .map_or(accesses.len(), |p| start + 1 + p);
             let statement = &accesses[start..end];
             for access in statement {
-                if !access.kind.is_definite_write() {
+                let counts = match mode {
+                    MustWrite::Dead => access.kind.is_definite_write(),
+                    MustWrite::Written => {
+                        access.kind.is_definite_write() || access.kind == AccessKind::Mutate
+                    }
+                };
+                if !counts {
                     continue;
                 }
-                let read = statement.iter().any(|other| {
-                    other.kind == AccessKind::Read && table.related(other.symbol, access.symbol)
-                });
+                let read = mode == MustWrite::Dead
+                    && statement.iter().any(|other| {
+                        other.kind == AccessKind::Read && table.related(other.symbol, access.symbol)
+                    });
                 if !read {
                     bits::insert(gen_sets.row_mut(id), access.symbol as usize);
                 }
@@ -69,8 +91,21 @@ pub fn dead_at_exit(
                 continue;
             }
             dead_in.fill(u64::MAX);
-            for &pred in &cfg.nodes[node].pred {
-                bits::intersect_with(dead_in, dead_out.row(pred));
+            match loop_exit(cfg, mode, node) {
+                // Leaving a loop after at least one iteration: only the paths
+                // back from the body count.
+                Some(edges) => {
+                    for &pred in &cfg.nodes[edges.head].pred {
+                        if pred != edges.entry {
+                            bits::intersect_with(dead_in, dead_out.row(pred));
+                        }
+                    }
+                }
+                None => {
+                    for &pred in &cfg.nodes[node].pred {
+                        bits::intersect_with(dead_in, dead_out.row(pred));
+                    }
+                }
             }
             bits::union_with(dead_in, gen_sets.row(node));
             if order.acyclic || *dead_in != dead_out.row(node) {
@@ -83,6 +118,19 @@ pub fn dead_at_exit(
         }
     }
     for i in bits::ones(dead_out.row(Cfg::EXIT), n) {
-        dead(i as SymId);
+        found(i as SymId);
     }
+}
+
+/// The loop `node` is the exhausted-iterator exit of, when `mode` assumes
+/// loops run and some path comes back from the body.
+fn loop_exit(cfg: &Cfg, mode: MustWrite, node: usize) -> Option<LoopEdges> {
+    if mode != MustWrite::Written {
+        return None;
+    }
+    cfg.loops
+        .iter()
+        .find(|l| l.exit == node)
+        .copied()
+        .filter(|l| cfg.nodes[l.head].pred.iter().any(|&p| p != l.entry))
 }

@@ -10,7 +10,7 @@ mod initialized;
 mod liveness;
 mod reaching;
 
-pub use initialized::dead_at_exit;
+pub use initialized::{MustWrite, must_write_at_exit};
 pub use liveness::live_at_entry;
 pub use reaching::{DefSite, ReachingRead, reaching_definitions};
 

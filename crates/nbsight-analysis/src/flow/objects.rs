@@ -1,0 +1,582 @@
+//! Objects shared between names, for the flow analysis: after `b = a`,
+//! `items = [df]` or `for d in [train, test]`, a change made through one
+//! name is a change of the others, and reading a name reads the containers
+//! that hold its object and the objects a container holds (the convention of
+//! the CRABS annotations: reading `train_df` after `combine = [train_df,
+//! test_df]` reads `combine` too).
+//!
+//! A small abstract heap, updated statement by statement as the notebook runs
+//! top to bottom once: each name points to abstract objects, each object may
+//! hold others. Only assignments that cannot make a new object are followed:
+//! `b = a`, displays of names (`[a, b]`, `{'k': a}`), items of a container
+//! (`x = items[0]`, `for d in items`), pairwise unpacking and stores into a
+//! container (`d['k'] = a`); any other value is a new object. Bindings in a
+//! branch (`if`, `while`, `except`) add to what the name pointed to.
+//!
+//! A statement changes the object of `x` when it stores into a path under
+//! `x` (`x['c'] = ...`, `x.loc[...] = ...`, `del x[0]`), or when it passes
+//! `x` to a call (as receiver or argument) and the cell's summary says a
+//! call changes `x` (the library-effects knowledge base decided).
+
+use ruff_python_ast::visitor::{Visitor, walk_expr};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use crate::model::NotebookModel;
+use crate::paths::{path_root, target_names};
+use crate::vars::{self, Var, VarSet};
+
+/// An abstract object.
+type Obj = u32;
+
+/// The owner of an object made inside a display.
+const ANONYMOUS: Var = Var::MAX;
+
+type Objs = SmallVec<[Obj; 2]>;
+
+/// What sharing adds to one cell's reads and writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct CellSharing {
+    /// `(name, via)`: the cell reads `name`'s objects through `via`.
+    pub reads: Vec<(Var, Var)>,
+    /// `(name, via, owner)`: the cell changes `name`'s objects through
+    /// `via`; `owner` when `name` is the one a changed object was made for
+    /// (then the change reads it too; a loop variable left from an earlier
+    /// cell is only written).
+    pub changes: Vec<(Var, Var, bool)>,
+}
+
+/// The abstract heap of the notebook's top-level names.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Objects {
+    points: FxHashMap<Var, Objs>,
+    /// The objects each object holds (only displays hold objects: the items
+    /// of a data frame or an array are values, not the objects of names).
+    holds: Vec<Objs>,
+    /// Which objects a display made (`[a, b]`, `{'k': a}`).
+    display: Vec<bool>,
+    /// The name each object was first bound to (`train` for the frame
+    /// `train = pd.read_csv(...)` made; not `d` of `for d in [train]`).
+    owner: Vec<Option<Var>>,
+}
+
+impl Objects {
+    fn fresh(&mut self) -> Obj {
+        self.holds.push(Objs::new());
+        self.display.push(false);
+        self.owner.push(None);
+        (self.holds.len() - 1) as Obj
+    }
+
+    /// A new display holding `items`.
+    fn display(&mut self, items: Objs) -> Obj {
+        let o = self.fresh();
+        self.holds[o as usize] = items;
+        self.display[o as usize] = true;
+        o
+    }
+
+    /// The displays holding one of `objs` directly (`combine` for
+    /// `train_df` after `combine = [train_df, test_df]`, not a list of
+    /// tuples holding it).
+    fn holders(&self, objs: &[Obj]) -> Vec<Obj> {
+        (0..self.holds.len() as Obj)
+            .filter(|c| self.holds[*c as usize].iter().any(|o| objs.contains(o)))
+            .collect()
+    }
+
+    /// The objects `v` points to (a new one, made for `v`, when it was bound
+    /// in a way the heap did not follow).
+    fn of(&mut self, v: Var) -> Objs {
+        if let Some(objs) = self.points.get(&v) {
+            return objs.clone();
+        }
+        let o = self.fresh();
+        self.owner[o as usize] = Some(v);
+        let objs: Objs = SmallVec::from_slice(&[o]);
+        self.points.insert(v, objs.clone());
+        objs
+    }
+
+    /// Objects reachable from `objs` (themselves and what they hold).
+    fn reach(&self, objs: &[Obj]) -> Vec<Obj> {
+        let mut seen: Vec<Obj> = Vec::new();
+        let mut stack: Vec<Obj> = objs.to_vec();
+        while let Some(o) = stack.pop() {
+            if seen.contains(&o) {
+                continue;
+            }
+            seen.push(o);
+            stack.extend(self.holds[o as usize].iter().copied());
+        }
+        seen
+    }
+
+    /// The names whose reach includes one of `targets`, except `but`.
+    fn names_reaching(&self, targets: &[Obj], but: Var) -> Vec<Var> {
+        let mut names: Vec<Var> = self
+            .points
+            .iter()
+            .filter(|(v, objs)| **v != but && self.reach(objs).iter().any(|o| targets.contains(o)))
+            .map(|(v, _)| *v)
+            .collect();
+        names.sort_unstable();
+        names
+    }
+
+    /// The names `targets` were first bound to that still point to them,
+    /// except `but`.
+    fn owners(&self, targets: &[Obj], but: Var) -> Vec<Var> {
+        let mut names: Vec<Var> = targets
+            .iter()
+            .filter_map(|o| {
+                let v = self.owner[*o as usize]?;
+                (v != but && self.points.get(&v)?.contains(o)).then_some(v)
+            })
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    fn bind(&mut self, v: Var, objs: Objs, strong: bool) {
+        for o in &objs {
+            self.owner[*o as usize].get_or_insert(v);
+        }
+        if strong {
+            self.points.insert(v, objs);
+        } else {
+            let entry = self.points.entry(v).or_default();
+            for o in objs {
+                if !entry.contains(&o) {
+                    entry.push(o);
+                }
+            }
+        }
+    }
+
+    /// Runs code cell `index` of `model` on the heap; `reads` are the names
+    /// it reads from the state before it, `rebinds` the names it binds
+    /// without reading their old values, `changed_by_calls` the names the
+    /// library-effects knowledge base says its calls change in place.
+    pub(super) fn cell(
+        &mut self,
+        model: &NotebookModel,
+        index: usize,
+        reads: &VarSet,
+        rebinds: &VarSet,
+        changed_by_calls: &VarSet,
+    ) -> CellSharing {
+        let mut sharing = CellSharing::default();
+        let info = &model.cells[index];
+        let Some(parsed) = info.parsed.as_deref() else {
+            return sharing;
+        };
+        if self.display.iter().any(|d| *d) {
+            // Reading a name reads the displays holding its objects and the
+            // objects its displays hold, as named where they were made (not
+            // a loop variable left from an earlier cell).
+            for x in reads.ones().map(|v| v as Var) {
+                let Some(objs) = self.points.get(&x) else {
+                    continue;
+                };
+                let mut related = self.holders(objs);
+                related.extend(self.reach(objs));
+                related.retain(|o| !objs.contains(o));
+                if related.is_empty() {
+                    continue;
+                }
+                for y in self.owners(&related, x) {
+                    if !vars::contains(reads, y)
+                        && !vars::contains(rebinds, y)
+                        && !sharing.reads.iter().any(|(n, _)| *n == y)
+                    {
+                        sharing.reads.push((y, x));
+                    }
+                }
+            }
+        }
+        let mut walk = Walk {
+            model,
+            heap: self,
+            changed_by_calls,
+            sharing: &mut sharing,
+        };
+        walk.body(&parsed.module.body, true);
+        sharing
+    }
+}
+
+/// One cell's statements run on the heap.
+struct Walk<'a> {
+    model: &'a NotebookModel,
+    heap: &'a mut Objects,
+    /// Names some call of the cell changes (or may change).
+    changed_by_calls: &'a VarSet,
+    sharing: &'a mut CellSharing,
+}
+
+impl Walk<'_> {
+    fn var(&self, name: &str) -> Option<Var> {
+        self.model.vars.get(name)
+    }
+
+    fn body(&mut self, stmts: &[Stmt], strong: bool) {
+        for stmt in stmts {
+            self.stmt(stmt, strong);
+        }
+    }
+
+    fn stmt(&mut self, stmt: &Stmt, strong: bool) {
+        match stmt {
+            Stmt::Assign(s) => {
+                self.calls_in(&s.value);
+                for target in &s.targets {
+                    self.assign(target, &s.value, strong);
+                }
+            }
+            Stmt::AnnAssign(s) => {
+                if let Some(value) = &s.value {
+                    self.calls_in(value);
+                    self.assign(&s.target, value, strong);
+                }
+            }
+            Stmt::AugAssign(s) => {
+                self.calls_in(&s.value);
+                match &*s.target {
+                    Expr::Name(name) => {
+                        if let Some(v) = self.var(&name.id)
+                            && vars::contains(self.changed_by_calls, v)
+                        {
+                            self.change(v);
+                        }
+                    }
+                    target => self.store_into(target),
+                }
+            }
+            Stmt::Delete(s) => {
+                for target in &s.targets {
+                    match target {
+                        Expr::Name(name) => {
+                            if let Some(v) = self.var(&name.id) {
+                                self.heap.points.remove(&v);
+                            }
+                        }
+                        target => self.store_into(target),
+                    }
+                }
+            }
+            Stmt::For(s) => {
+                self.calls_in(&s.iter);
+                self.loop_target(&s.target, &s.iter, strong);
+                self.body(&s.body, strong);
+                self.body(&s.orelse, false);
+            }
+            Stmt::While(s) => {
+                self.calls_in(&s.test);
+                self.body(&s.body, false);
+                self.body(&s.orelse, false);
+            }
+            Stmt::If(s) => {
+                self.calls_in(&s.test);
+                self.body(&s.body, false);
+                for clause in &s.elif_else_clauses {
+                    if let Some(test) = &clause.test {
+                        self.calls_in(test);
+                    }
+                    self.body(&clause.body, false);
+                }
+            }
+            Stmt::With(s) => {
+                for item in &s.items {
+                    self.calls_in(&item.context_expr);
+                    if let Some(target) = &item.optional_vars {
+                        self.bind_target(target, None, strong);
+                    }
+                }
+                self.body(&s.body, strong);
+            }
+            Stmt::Try(s) => {
+                self.body(&s.body, strong);
+                for handler in &s.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = handler;
+                    self.body(&h.body, false);
+                }
+                self.body(&s.orelse, false);
+                self.body(&s.finalbody, strong);
+            }
+            Stmt::Match(s) => {
+                self.calls_in(&s.subject);
+                for case in &s.cases {
+                    self.body(&case.body, false);
+                }
+            }
+            Stmt::Expr(s) => self.calls_in(&s.value),
+            Stmt::Return(s) => {
+                if let Some(value) = &s.value {
+                    self.calls_in(value);
+                }
+            }
+            Stmt::FunctionDef(s) => self.rebind(&s.name, strong),
+            Stmt::ClassDef(s) => self.rebind(&s.name, strong),
+            Stmt::Import(s) => {
+                for alias in &s.names {
+                    let name = alias.asname.as_ref().unwrap_or(&alias.name);
+                    let bound = name.as_str().split('.').next().unwrap_or_default();
+                    self.rebind(bound, strong);
+                }
+            }
+            Stmt::ImportFrom(s) => {
+                for alias in &s.names {
+                    let name = alias.asname.as_ref().unwrap_or(&alias.name);
+                    self.rebind(name, strong);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Binds `name` to a new object.
+    fn rebind(&mut self, name: &str, strong: bool) {
+        if let Some(v) = self.var(name) {
+            let o = self.heap.fresh();
+            self.heap.bind(v, SmallVec::from_slice(&[o]), strong);
+        }
+    }
+
+    /// `target = value`.
+    fn assign(&mut self, target: &Expr, value: &Expr, strong: bool) {
+        match (target, value) {
+            (Expr::Tuple(t), Expr::Tuple(v)) if same_shape(&t.elts, &v.elts) => {
+                for (t, v) in t.elts.iter().zip(&v.elts) {
+                    self.assign(t, v, strong);
+                }
+            }
+            (Expr::List(t), Expr::List(v)) if same_shape(&t.elts, &v.elts) => {
+                for (t, v) in t.elts.iter().zip(&v.elts) {
+                    self.assign(t, v, strong);
+                }
+            }
+            (Expr::Name(_) | Expr::Tuple(_) | Expr::List(_) | Expr::Starred(_), _) => {
+                let objs = match target {
+                    Expr::Name(_) => self.value_of(value),
+                    // Unpacking: each name is one of the value's items.
+                    _ => self.items_of(value),
+                };
+                self.bind_target(target, objs, strong);
+            }
+            (Expr::Attribute(_) | Expr::Subscript(_), _) => self.store_into(target),
+            _ => {}
+        }
+    }
+
+    /// Binds the names of `target` to `objs` (each to a new object when
+    /// `None`).
+    fn bind_target(&mut self, target: &Expr, objs: Option<Objs>, strong: bool) {
+        let mut names = Vec::new();
+        target_names(target, &mut names);
+        for name in names {
+            let Some(v) = self.var(&name) else { continue };
+            let objs = match &objs {
+                Some(objs) => objs.clone(),
+                None => SmallVec::from_slice(&[self.heap.fresh()]),
+            };
+            self.heap.bind(v, objs, strong);
+        }
+        // Stores into paths of the target (`for d['k'] in ...`) change them.
+        if matches!(target, Expr::Attribute(_) | Expr::Subscript(_)) {
+            self.store_into(target);
+        }
+    }
+
+    /// A store into a path under a name: the name's object changes. What
+    /// is stored is not followed (`index[word] = coefs` in a loop stores a
+    /// different value each time; the name `coefs` keeps only the last).
+    fn store_into(&mut self, target: &Expr) {
+        let Some(v) = path_root(target).and_then(|n| self.var(n)) else {
+            return;
+        };
+        self.heap.of(v);
+        self.change(v);
+    }
+
+    /// The objects `value` evaluates to, when it makes no new object.
+    fn value_of(&mut self, value: &Expr) -> Option<Objs> {
+        match value {
+            Expr::Name(name) => self.var(&name.id).map(|v| self.heap.of(v)),
+            Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) | Expr::Dict(_) => {
+                let held = self.display_items(value);
+                Some(SmallVec::from_slice(&[self.heap.display(held)]))
+            }
+            Expr::Subscript(s) => {
+                let items = self.items_of(&s.value)?;
+                Some(items)
+            }
+            Expr::Named(n) => self.value_of(&n.value),
+            _ => None,
+        }
+    }
+
+    /// The objects a display holds.
+    fn display_items(&mut self, display: &Expr) -> Objs {
+        let elements: Vec<&Expr> = match display {
+            Expr::List(e) => e.elts.iter().collect(),
+            Expr::Tuple(e) => e.elts.iter().collect(),
+            Expr::Set(e) => e.elts.iter().collect(),
+            Expr::Dict(e) => e.items.iter().map(|i| &i.value).collect(),
+            _ => Vec::new(),
+        };
+        let mut held = Objs::new();
+        for e in elements {
+            let e = match e {
+                Expr::Starred(s) => &*s.value,
+                e => e,
+            };
+            let named = matches!(e, Expr::Name(_));
+            for o in self.value_of(e).unwrap_or_default() {
+                if !named {
+                    // A display made inside another one belongs to no name
+                    // (`models = [('a', m)]`; not the loop variable that
+                    // later goes through it).
+                    self.heap.owner[o as usize].get_or_insert(ANONYMOUS);
+                }
+                if !held.contains(&o) {
+                    held.push(o);
+                }
+            }
+        }
+        held
+    }
+
+    /// `for target in iterable`: `for a, b in zip(xs, ys)` binds `a` to the
+    /// items of `xs` and `b` to those of `ys`, `for i, x in enumerate(xs)`
+    /// binds `x` to the items of `xs`.
+    fn loop_target(&mut self, target: &Expr, iterable: &Expr, strong: bool) {
+        if let (Expr::Tuple(t), Expr::Call(call)) = (target, iterable)
+            && call.arguments.keywords.is_empty()
+            && let Expr::Name(f) = &*call.func
+        {
+            let args = &call.arguments.args;
+            let pairs: Vec<(&Expr, Option<&Expr>)> = match f.id.as_str() {
+                "zip" if args.len() == t.elts.len() => {
+                    t.elts.iter().zip(args.iter().map(Some)).collect()
+                }
+                "enumerate" if args.len() == 1 && t.elts.len() == 2 => {
+                    vec![(&t.elts[0], None), (&t.elts[1], Some(&args[0]))]
+                }
+                _ => Vec::new(),
+            };
+            if !pairs.is_empty() {
+                for (target, iterable) in pairs {
+                    let items = iterable.and_then(|i| self.items_of(i));
+                    self.bind_target(target, items, strong);
+                }
+                return;
+            }
+        }
+        let items = self.items_of(iterable);
+        self.bind_target(target, items, strong);
+    }
+
+    /// The objects iterating over `iterable` (or unpacking it) yields, when
+    /// known.
+    fn items_of(&mut self, iterable: &Expr) -> Option<Objs> {
+        match iterable {
+            Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) => {
+                let held = self.display_items(iterable);
+                (!held.is_empty()).then_some(held)
+            }
+            Expr::Name(name) => {
+                let v = self.var(&name.id)?;
+                let mut items = Objs::new();
+                for c in self.heap.points.get(&v)? {
+                    for &o in &self.heap.holds[*c as usize] {
+                        if !items.contains(&o) {
+                            items.push(o);
+                        }
+                    }
+                }
+                (!items.is_empty()).then_some(items)
+            }
+            _ => None,
+        }
+    }
+
+    /// Records a change of `v`'s objects: every other name reaching them
+    /// changes too.
+    fn change(&mut self, v: Var) {
+        let Some(objs) = self.heap.points.get(&v) else {
+            return;
+        };
+        // A change through a display may change any object it holds.
+        let changed = self.heap.reach(objs);
+        let objs: Objs = if objs.iter().any(|o| self.heap.display[*o as usize]) {
+            changed.iter().copied().collect()
+        } else {
+            objs.clone()
+        };
+        let objs = &objs;
+        let owners = self.heap.owners(&changed, v);
+        for y in self.heap.names_reaching(objs, v) {
+            if !self.sharing.changes.iter().any(|(n, _, _)| *n == y) {
+                self.sharing.changes.push((y, v, owners.contains(&y)));
+            }
+        }
+    }
+
+    /// The changes calls in `expr` make: a name passed to a call (as the
+    /// receiver's root or as an argument) that the cell's summary says some
+    /// call changes.
+    fn calls_in(&mut self, expr: &Expr) {
+        if self.changed_by_calls.is_clear() {
+            return;
+        }
+        let mut finder = CallOperands::default();
+        finder.visit_expr(expr);
+        for name in finder.names {
+            if let Some(v) = self.var(name)
+                && vars::contains(self.changed_by_calls, v)
+            {
+                self.change(v);
+            }
+        }
+    }
+}
+
+fn same_shape(targets: &[Expr], values: &[Expr]) -> bool {
+    targets.len() == values.len()
+        && !targets.iter().any(Expr::is_starred_expr)
+        && !values.iter().any(Expr::is_starred_expr)
+}
+
+/// The roots of call receivers and the plain names passed as arguments.
+#[derive(Default)]
+struct CallOperands<'a> {
+    names: Vec<&'a str>,
+}
+
+impl<'a> Visitor<'a> for CallOperands<'a> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Call(call) = expr {
+            if let Expr::Attribute(attr) = &*call.func
+                && let Some(root) = path_root(&attr.value)
+            {
+                self.names.push(root);
+            }
+            for arg in call.arguments.args.iter() {
+                if let Expr::Name(name) = arg {
+                    self.names.push(name.id.as_str());
+                }
+            }
+            for keyword in call.arguments.keywords.iter() {
+                if let Expr::Name(name) = &keyword.value {
+                    self.names.push(name.id.as_str());
+                }
+            }
+        }
+        if !matches!(expr, Expr::Lambda(_)) {
+            walk_expr(self, expr);
+        }
+    }
+}
