@@ -10,6 +10,7 @@ use nbsight_analysis::whatif::MAX_VISITS;
 
 use crate::check::RuleCounts;
 use crate::classes::ClassCounts;
+use crate::flow::FLOW_TARGET;
 use crate::report::{Format, fmt_duration, fmt_ratio, stat_cells, table};
 use crate::ruff::{self, Outcome};
 use crate::slice::{NBGATHER_MEAN_RATIO, NBSLICER_MEAN_RATIO, RatioSums};
@@ -32,6 +33,8 @@ pub struct AnalysisRow {
     pub check: Duration,
     /// `Slicer::new` and the backward slice of every code cell that parsed.
     pub slice: Duration,
+    /// `NotebookModel::new` and `analyze_flows`.
+    pub flow: Duration,
 }
 
 /// Everything the notebook-level sections show.
@@ -332,6 +335,29 @@ impl Analysis {
         }
         lines(out, &text);
 
+        // Flows.
+        title(
+            out,
+            "flow: NotebookModel::new, then analyze_flows (inputs, outputs, flows, dependencies)",
+        );
+        let flow = self.column(|r| r.flow);
+        out.push_str(&table(format, &header, &[stat_row("flow", &flow)]));
+        let over = self.rows.iter().filter(|r| r.flow >= FLOW_TARGET).count();
+        let mut text = vec![format!(
+            "notebooks at or over {}: {over} of {} (target: none)",
+            fmt_duration(FLOW_TARGET),
+            self.rows.len()
+        )];
+        if let Some(slowest) = self.rows.iter().max_by_key(|r| r.flow) {
+            text.push(format!(
+                "slowest: {} ({} code cells, {})",
+                slowest.path.display(),
+                slowest.code_cells,
+                fmt_duration(slowest.flow)
+            ));
+        }
+        lines(out, &text);
+
         // Ruff.
         self.render_ruff(out, format);
     }
@@ -448,6 +474,7 @@ mod tests {
                 whatif: timing,
                 check: Duration::from_micros(50),
                 slice: Duration::from_micros(20),
+                flow: Duration::from_micros(30),
             }],
             classes: ClassCounts::default(),
             rules: RuleCounts::default(),
@@ -483,6 +510,11 @@ mod tests {
         assert!(out.contains("| isolated | 0 | n/a | 14 % |"), "{out}");
         assert!(out.contains("| check | 50.0 µs |"), "{out}");
         assert!(out.contains("| slice | 20.0 µs |"), "{out}");
+        assert!(out.contains("| flow | 30.0 µs |"), "{out}");
+        assert!(
+            out.contains("notebooks at or over 5.00 ms: 0 of 1 (target: none)"),
+            "{out}"
+        );
         assert!(
             out.contains("over 4 target cells: 0.250 by statements, 0.500 by cells"),
             "{out}"

@@ -25,6 +25,7 @@ mod analysis;
 mod check;
 mod classes;
 mod corpus;
+mod flow;
 mod measure;
 mod report;
 mod ruff;
@@ -190,7 +191,11 @@ fn main() -> ExitCode {
     // do not disturb the phases above.
     for (i, prepared) in loaded.iter().enumerate() {
         if progress {
-            eprint!("\rwhat-if, check and slice {}/{}", i + 1, loaded.len());
+            eprint!(
+                "\rwhat-if, check, slice and flow {}/{}",
+                i + 1,
+                loaded.len()
+            );
         }
         if args.verbose {
             eprint!("[{}/{}] {}:", i + 1, loaded.len(), prepared.path.display());
@@ -199,7 +204,7 @@ fn main() -> ExitCode {
         if args.verbose {
             match analysis.rows.last().filter(|r| r.path == prepared.path) {
                 Some(r) => eprintln!(
-                    " what-if {}{} ({}/{} events, {} explored, {} truncated), check {}, slice {}",
+                    " what-if {}{} ({}/{} events, {} explored, {} truncated), check {}, slice {}, flow {}",
                     if r.whatif.incomplete() { ">= " } else { "" },
                     report::fmt_duration(r.whatif.total),
                     r.whatif.answered,
@@ -207,7 +212,8 @@ fn main() -> ExitCode {
                     r.whatif.visits,
                     r.whatif.truncated,
                     report::fmt_duration(r.check),
-                    report::fmt_duration(r.slice)
+                    report::fmt_duration(r.slice),
+                    report::fmt_duration(r.flow)
                 ),
                 None => eprintln!(" skipped"),
             }
@@ -261,6 +267,7 @@ fn measure_analysis(prepared: &Prepared, effects: &Effects, analysis: &mut Analy
     };
     let (check, findings) = check::measure(&notebook, effects, WARMUP, iterations);
     let (slice, ratios) = slice::measure(&notebook, effects, WARMUP, iterations);
+    let flow = flow::measure(&notebook, effects, WARMUP, iterations);
     analysis.ratios.add(ratios);
     analysis.classes.add(&run.classes);
     analysis.rules.add(&findings);
@@ -270,6 +277,7 @@ fn measure_analysis(prepared: &Prepared, effects: &Effects, analysis: &mut Analy
         whatif: run.timing,
         check,
         slice,
+        flow,
     });
 }
 

@@ -107,3 +107,138 @@ fn many_notebooks_need_a_truth() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--truth"), "{stderr}");
 }
+
+/// A chat-completions server on 127.0.0.1 answering every request with
+/// `answer`; returns its base URL and the number of requests it served.
+fn answering_server(
+    answer: &'static str,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}/v1", listener.local_addr().expect("address"));
+    let served = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&served);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            count.fetch_add(1, Ordering::SeqCst);
+            let reply = serde_json::json!({
+                "choices": [{"message": {"role": "assistant", "content": answer}}]
+            })
+            .to_string();
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
+                reply.len()
+            );
+        }
+    });
+    (url, served)
+}
+
+/// `--resolve llm` end to end: the one open question (does the loop over
+/// unknown data read `count` first?) goes to the local server, its answer
+/// decides the input, and a second run is served from the disk cache.
+#[test]
+fn llm_answers_resolve_open_questions_and_are_cached() {
+    use std::sync::atomic::Ordering;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let notebook = dir.path().join("open.py");
+    std::fs::write(
+        &notebook,
+        "# %%\ncount = 10\ndata = [3, 4]\n# %%\nfor i in data:\n    if i == 0:\n        count = 0\n    else:\n        count = count + 1\n",
+    )
+    .expect("write");
+    let (url, served) = answering_server("Answer: Yes");
+    let run = || {
+        let output = Command::cargo_bin("nbsight")
+            .expect("binary built")
+            .env("XDG_CACHE_HOME", dir.path().join("cache"))
+            .env_remove("NBSIGHT_LLM_API_KEY")
+            .env_remove("OPENAI_API_KEY")
+            .args(["flow", notebook.to_str().expect("path"), "--format", "json"])
+            .args([
+                "--resolve",
+                "llm",
+                "--llm-endpoint",
+                &url,
+                "--llm-model",
+                "test-model",
+            ])
+            .output()
+            .expect("runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_slice::<Value>(&output.stdout).expect("json")
+    };
+    let first = run();
+    assert_eq!(served.load(Ordering::SeqCst), 1);
+    let loop_cell = &first["cells"][1];
+    assert_eq!(loop_cell["inputs"], serde_json::json!(["count", "data"]));
+    let ambiguity = &loop_cell["ambiguities"][0];
+    assert_eq!(ambiguity["symbol"], "count");
+    assert_eq!(ambiguity["resolution"], true);
+    assert_eq!(ambiguity["resolved_by"], "llm");
+    assert!(
+        first["flows"]
+            .as_array()
+            .expect("flows")
+            .contains(&serde_json::json!({"from": 0, "to": 1, "symbol": "count"}))
+    );
+    // The same question again costs nothing.
+    let second = run();
+    assert_eq!(served.load(Ordering::SeqCst), 1);
+    assert_eq!(second, first);
+}
+
+/// An unreachable endpoint gives a message and the static result.
+#[test]
+fn unreachable_llm_endpoint_keeps_the_static_result() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let notebook = dir.path().join("open.py");
+    std::fs::write(
+        &notebook,
+        "# %%\ncount = 10\ndata = [3, 4]\n# %%\nfor i in data:\n    if i == 0:\n        count = 0\n    else:\n        count = count + 1\n",
+    )
+    .expect("write");
+    // A port nothing listens on: bind, then drop.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("address")
+        .port();
+    let output = Command::cargo_bin("nbsight")
+        .expect("binary built")
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .args(["flow", notebook.to_str().expect("path"), "--format", "json"])
+        .args(["--resolve", "llm", "--llm-model", "m", "--llm-endpoint"])
+        .arg(format!("http://127.0.0.1:{port}/v1"))
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unresolved"), "{stderr}");
+    let stdout: Value = serde_json::from_slice(&output.stdout).expect("json");
+    let ambiguity = &stdout["cells"][1]["ambiguities"][0];
+    assert_eq!(ambiguity["symbol"], "count");
+    assert_eq!(ambiguity["resolution"], Value::Null);
+    assert_eq!(stdout["cells"][1]["inputs"], serde_json::json!(["data"]));
+}

@@ -1,0 +1,58 @@
+//! The flow analysis over the corpus (issue 9): for each notebook, building
+//! the model and the flow graph of the notebook run top to bottom once
+//! (`NotebookModel::new` + `analyze_flows`), timed as the median of the
+//! iterations after warm-up runs (the notebook is loaded beforehand,
+//! untimed).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use nbsight_analysis::flow::{FlowOptions, analyze_flows};
+use nbsight_analysis::model::NotebookModel;
+use nbsight_dataflow::Effects;
+use nbsight_notebook::Notebook;
+
+use crate::stats::median;
+
+/// Target of the issue: each notebook analysed in under this.
+pub const FLOW_TARGET: Duration = Duration::from_millis(5);
+
+fn workload(notebook: &Notebook, effects: &Effects) -> usize {
+    let model = NotebookModel::new(notebook, effects);
+    black_box(analyze_flows(&model, FlowOptions::default()))
+        .flows
+        .len()
+}
+
+/// The median time of the workload.
+pub fn measure(
+    notebook: &Notebook,
+    effects: &Effects,
+    warmup: usize,
+    iterations: usize,
+) -> Duration {
+    for _ in 0..warmup {
+        black_box(workload(black_box(notebook), effects));
+    }
+    let mut times = Vec::with_capacity(iterations);
+    for _ in 0..iterations.max(1) {
+        let start = Instant::now();
+        black_box(workload(black_box(notebook), effects));
+        times.push(start.elapsed());
+    }
+    median(&times).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_a_notebook() {
+        let notebook = nbsight_notebook::load_percent_str(
+            std::path::Path::new("t.py"),
+            "# %%\nx = 1\n# %%\nprint(x)\n",
+        );
+        assert!(measure(&notebook, &Effects::builtin(), 0, 1) > Duration::ZERO);
+    }
+}
