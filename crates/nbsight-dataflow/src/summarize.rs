@@ -260,10 +260,8 @@ impl ScopeSets {
                     flags[id as usize] |= DEAD
                 });
             }
-            must_write_at_exit(cfg, table, scratch, MustWrite::Written, |id| {
-                flags[id as usize] |= WRITTEN
-            });
             let reachable = &scratch.order.reachable;
+            let mut writes = false;
             for (node, _) in cfg.nodes.iter().zip(reachable).filter(|(_, r)| **r) {
                 for access in &node.accesses {
                     let flag = &mut flags[access.symbol as usize];
@@ -273,7 +271,14 @@ impl ScopeSets {
                         AccessKind::MayMutate => *flag |= MAY_MUTATE,
                         _ => {}
                     }
+                    writes |= access.kind.is_def() || access.kind == AccessKind::Mutate;
                 }
+            }
+            // A function that binds or changes no global writes nothing.
+            if writes {
+                must_write_at_exit(cfg, table, scratch, MustWrite::Written, |id| {
+                    flags[id as usize] |= WRITTEN
+                });
             }
         });
         // Sort the scope's symbols by name once; every set is then a filter.
