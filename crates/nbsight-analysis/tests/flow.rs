@@ -343,3 +343,42 @@ fn annotated_fixtures_score() {
     let total = aggregate(&scores);
     assert_eq!(total.macro_flows.f1, 1.0, "{:?}", total.macro_flows);
 }
+
+/// A call of unknown effect through a loop variable is an open question
+/// about every name sharing its objects, asked with the statements that
+/// made them share.
+#[test]
+fn unknown_calls_through_aliases_are_asked_with_their_context() {
+    let nb = cells(&[
+        "train = load('a')\ntest = load('b')\ncombine = [train, test]",
+        "for d in combine:\n    d.mystery()",
+        "train.head()",
+    ]);
+    let g = graph_of(&nb, FlowOptions::default());
+    let open: Vec<_> = g.cells[1]
+        .ambiguities
+        .iter()
+        .filter(|a| a.resolution.is_none())
+        .collect();
+    let mut symbols: Vec<&str> = open.iter().map(|a| a.symbol.as_str()).collect();
+    symbols.sort_unstable();
+    assert_eq!(symbols, vec!["combine", "test", "train"]);
+    assert!(
+        open.iter()
+            .all(|a| a.kind == AmbiguityKind::OutputCandidate)
+    );
+    let train = open.iter().find(|a| a.symbol == "train").expect("train");
+    assert_eq!(train.context, vec!["cell 0: combine = [train, test]"]);
+    // Left open, the reader takes `train` from the first cell only; counted
+    // as yes, from the loop as well (a change that may happen).
+    assert!(flows(&g).contains(&(0, 2, "train".to_string())));
+    assert!(!flows(&g).contains(&(1, 2, "train".to_string())));
+    let all = graph_of(
+        &nb,
+        FlowOptions {
+            include_unresolved: true,
+            ..FlowOptions::default()
+        },
+    );
+    assert!(flows(&all).contains(&(1, 2, "train".to_string())));
+}

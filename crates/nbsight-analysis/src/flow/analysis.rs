@@ -80,6 +80,10 @@ pub struct Ambiguity {
     /// `Some(true)`: it is an input (or an output); `None`: unresolved.
     pub resolution: Option<bool>,
     pub resolved_by: Option<ResolvedBy>,
+    /// For an open question, the earlier statements that made the name share
+    /// objects with others (`cell 2: combine = [train_df, test_df]`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub context: Vec<String>,
 }
 
 /// The flow facts of one code cell.
@@ -150,6 +154,8 @@ struct Estimate {
     /// Changed in place by a call, as the library-effects knowledge base
     /// says.
     changed_by_calls: VarSet,
+    /// Passed to calls of unknown effect.
+    maybe_changed_by_calls: VarSet,
     /// The cell has a loop.
     cyclic: bool,
     /// The cell may bind names nbsight cannot see (`%run`, `exec`,
@@ -261,6 +267,7 @@ pub fn analyze_flows_with(
             &est.reads_upper,
             &est.rebinds,
             &est.changed_by_calls,
+            &est.maybe_changed_by_calls,
         );
         let program = model.cells[est.index].program();
         let line_of = |v: Var| {
@@ -306,6 +313,11 @@ pub fn analyze_flows_with(
                 kind: AmbiguityKind::MaybeInput,
                 resolution,
                 resolved_by,
+                context: if resolution.is_none() {
+                    objects.alias_context(v, est.index)
+                } else {
+                    Vec::new()
+                },
             };
             apply_answer(&mut ambiguity, est.index, ambiguities.len(), answers);
             if ambiguity.resolution == Some(true)
@@ -344,6 +356,7 @@ pub fn analyze_flows_with(
                 kind: AmbiguityKind::OutputCandidate,
                 resolution: None,
                 resolved_by: None,
+                context: objects.alias_context(v, est.index),
             };
             apply_answer(&mut ambiguity, est.index, ambiguities.len(), answers);
             ambiguities.push(ambiguity);
@@ -455,10 +468,18 @@ fn shared_objects(
             ),
             resolution: Some(true),
             resolved_by: Some(ResolvedBy::SharedObject),
+            context: Vec::new(),
         });
     };
     for &(y, via) in &sharing.reads {
         add_input(y, via, ambiguities);
+    }
+    // A call of unknown effect through a name sharing `y`'s objects: an
+    // output candidate, asked like the others.
+    for &(y, _) in &sharing.maybe_changes {
+        if !vars::contains(&est.writes_maybe, y) {
+            vars::insert(&mut est.write_candidates, y);
+        }
     }
     for &(y, via, owner) in &sharing.changes {
         if owner {
@@ -477,6 +498,7 @@ fn shared_objects(
             ),
             resolution: Some(true),
             resolved_by: Some(ResolvedBy::SharedObject),
+            context: Vec::new(),
         });
         vars::insert(&mut est.writes_maybe, y);
         vars::remove(&mut est.write_candidates, y);
@@ -559,7 +581,8 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
         }
     }
     let changed_by_calls = mutated.clone();
-    let mut write_candidates = roots(&summary.may_mutate);
+    let maybe_changed_by_calls = roots(&summary.may_mutate);
+    let mut write_candidates = maybe_changed_by_calls.clone();
     write_candidates.difference_with(&writes_maybe);
     // A candidate the cell does not read from before is its own value.
     write_candidates.intersect_with(&reads_upper);
@@ -573,6 +596,7 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
         rebinds: compiled.dead.clone(),
         deleted: deleted(&compiled.program),
         changed_by_calls,
+        maybe_changed_by_calls,
         cyclic: !compiled.program.acyclic,
         hidden_bindings: compiled.hidden_bindings
             || (options.import_flows && compiled.unknown_defs),

@@ -20,6 +20,7 @@
 
 use ruff_python_ast::visitor::{Visitor, walk_expr};
 use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -45,6 +46,9 @@ pub(super) struct CellSharing {
     /// (then the change reads it too; a loop variable left from an earlier
     /// cell is only written).
     pub changes: Vec<(Var, Var, bool)>,
+    /// `(name, via)`: `via` shares `name`'s objects and is passed to a call
+    /// of unknown effect (an open question).
+    pub maybe_changes: Vec<(Var, Var)>,
 }
 
 /// The abstract heap of the notebook's top-level names.
@@ -59,6 +63,18 @@ pub(super) struct Objects {
     /// The name each object was first bound to (`train` for the frame
     /// `train = pd.read_csv(...)` made; not `d` of `for d in [train]`).
     owner: Vec<Option<Var>>,
+    /// The statements that made names share objects, in notebook order.
+    sites: Vec<AliasSite>,
+}
+
+/// A statement that made names share objects (`combine = [a, b]`, `b = a`,
+/// `for d in combine:`), for the context of a question to an LLM.
+#[derive(Debug, Clone)]
+struct AliasSite {
+    cell: usize,
+    /// The statement's first line.
+    text: String,
+    names: Vec<Var>,
 }
 
 impl Objects {
@@ -156,6 +172,16 @@ impl Objects {
         }
     }
 
+    /// The statements of cells before `cell` that made `v` share objects
+    /// with another name, as `cell N: text` (cells 0-based).
+    pub(super) fn alias_context(&self, v: Var, cell: usize) -> Vec<String> {
+        self.sites
+            .iter()
+            .filter(|s| s.cell < cell && s.names.contains(&v))
+            .map(|s| format!("cell {}: {}", s.cell, s.text))
+            .collect()
+    }
+
     /// Runs code cell `index` of `model` on the heap; `reads` are the names
     /// it reads from the state before it, `rebinds` the names it binds
     /// without reading their old values, `changed_by_calls` the names the
@@ -167,6 +193,7 @@ impl Objects {
         reads: &VarSet,
         rebinds: &VarSet,
         changed_by_calls: &VarSet,
+        maybe_changed_by_calls: &VarSet,
     ) -> CellSharing {
         let mut sharing = CellSharing::default();
         let info = &model.cells[index];
@@ -199,11 +226,20 @@ impl Objects {
         }
         let mut walk = Walk {
             model,
+            cell: index,
+            source: parsed.source(),
             heap: self,
             changed_by_calls,
+            maybe_changed_by_calls,
             sharing: &mut sharing,
         };
         walk.body(&parsed.module.body, true);
+        let CellSharing {
+            changes,
+            maybe_changes,
+            ..
+        } = &mut sharing;
+        maybe_changes.retain(|(y, _)| !changes.iter().any(|(n, _, _)| n == y));
         sharing
     }
 }
@@ -211,9 +247,13 @@ impl Objects {
 /// One cell's statements run on the heap.
 struct Walk<'a> {
     model: &'a NotebookModel,
+    cell: usize,
+    source: &'a str,
     heap: &'a mut Objects,
     /// Names some call of the cell changes (or may change).
     changed_by_calls: &'a VarSet,
+    /// Names passed to calls of unknown effect.
+    maybe_changed_by_calls: &'a VarSet,
     sharing: &'a mut CellSharing,
 }
 
@@ -234,6 +274,9 @@ impl Walk<'_> {
                 self.calls_in(&s.value);
                 for target in &s.targets {
                     self.assign(target, &s.value, strong);
+                }
+                if makes_alias(&s.value) {
+                    self.site(stmt, s.targets.iter().chain([&*s.value]));
                 }
             }
             Stmt::AnnAssign(s) => {
@@ -270,6 +313,12 @@ impl Walk<'_> {
             Stmt::For(s) => {
                 self.calls_in(&s.iter);
                 self.loop_target(&s.target, &s.iter, strong);
+                if matches!(
+                    &*s.iter,
+                    Expr::Name(_) | Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) | Expr::Call(_)
+                ) {
+                    self.site(stmt, [&*s.target, &*s.iter]);
+                }
                 self.body(&s.body, strong);
                 self.body(&s.orelse, false);
             }
@@ -335,6 +384,34 @@ impl Walk<'_> {
             }
             _ => {}
         }
+    }
+
+    /// Records `stmt` as an alias site over the names in `exprs`.
+    fn site<'e>(&mut self, stmt: &Stmt, exprs: impl IntoIterator<Item = &'e Expr>) {
+        let mut names = Vec::new();
+        for expr in exprs {
+            let mut finder = Names::default();
+            finder.visit_expr(expr);
+            names.extend(finder.0.into_iter().filter_map(|n| self.var(n)));
+        }
+        names.sort_unstable();
+        names.dedup();
+        if names.len() < 2 {
+            return;
+        }
+        let range = stmt.range();
+        let text = self
+            .source
+            .get(range.start().to_usize()..range.end().to_usize())
+            .and_then(|t| t.lines().next())
+            .unwrap_or_default()
+            .trim_end()
+            .to_string();
+        self.heap.sites.push(AliasSite {
+            cell: self.cell,
+            text,
+            names,
+        });
     }
 
     /// Binds `name` to a new object.
@@ -529,18 +606,52 @@ impl Walk<'_> {
     /// receiver's root or as an argument) that the cell's summary says some
     /// call changes.
     fn calls_in(&mut self, expr: &Expr) {
-        if self.changed_by_calls.is_clear() {
+        if self.changed_by_calls.is_clear() && self.maybe_changed_by_calls.is_clear() {
             return;
         }
         let mut finder = CallOperands::default();
         finder.visit_expr(expr);
         for name in finder.names {
-            if let Some(v) = self.var(name)
-                && vars::contains(self.changed_by_calls, v)
-            {
+            let Some(v) = self.var(name) else { continue };
+            if vars::contains(self.changed_by_calls, v) {
                 self.change(v);
+            } else if vars::contains(self.maybe_changed_by_calls, v)
+                && let Some(objs) = self.heap.points.get(&v)
+            {
+                for y in self.heap.names_reaching(objs, v) {
+                    if !self.sharing.maybe_changes.iter().any(|(n, _)| *n == y) {
+                        self.sharing.maybe_changes.push((y, v));
+                    }
+                }
             }
         }
+    }
+}
+
+/// A value that may make a name share objects: a name, an item of one, a
+/// display holding names.
+fn makes_alias(value: &Expr) -> bool {
+    match value {
+        Expr::Name(_) | Expr::Subscript(_) => true,
+        Expr::List(e) => e.elts.iter().any(makes_alias),
+        Expr::Tuple(e) => e.elts.iter().any(makes_alias),
+        Expr::Set(e) => e.elts.iter().any(makes_alias),
+        Expr::Dict(e) => e.items.iter().any(|i| makes_alias(&i.value)),
+        Expr::Starred(e) => makes_alias(&e.value),
+        _ => false,
+    }
+}
+
+/// The names an expression loads or stores.
+#[derive(Default)]
+struct Names<'a>(Vec<&'a str>);
+
+impl<'a> Visitor<'a> for Names<'a> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Name(n) = expr {
+            self.0.push(n.id.as_str());
+        }
+        walk_expr(self, expr);
     }
 }
 

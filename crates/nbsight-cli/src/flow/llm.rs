@@ -53,7 +53,7 @@ pub fn resolve(
                     .get(cell.index)
                     .map(|c| c.source.clone())
                     .unwrap_or_default(),
-                context: None,
+                context: (!amb.context.is_empty()).then(|| amb.context.join("\n")),
                 cell_label: format!("cell {}", cell.index),
             });
         }
