@@ -64,6 +64,12 @@ pub trait Domain: Clone + Debug {
     fn widen(&mut self, previous: &Self) {
         self.join(previous);
     }
+    /// `self := self ∇ next`, `self` being the previous state: the same
+    /// widening as [`Domain::widen`] without copying `next` (the default is
+    /// a join, like `widen`'s).
+    fn widen_with(&mut self, next: &Self) {
+        self.join(next);
+    }
     /// Interprets one statement.
     fn transfer(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms);
     /// φ(σ, pre(c)): does the state propagate to `cell`?
@@ -86,6 +92,11 @@ impl<A: Domain, B: Domain> Domain for (A, B) {
     fn widen(&mut self, previous: &Self) {
         self.0.widen(&previous.0);
         self.1.widen(&previous.1);
+    }
+
+    fn widen_with(&mut self, next: &Self) {
+        self.0.widen_with(&next.0);
+        self.1.widen_with(&next.1);
     }
 
     fn transfer(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {

@@ -107,11 +107,7 @@ pub fn explore_with<D: Domain>(
                     state: &D| {
         match &mut eta_in[cell] {
             Some(seen) if state.leq(seen) => return,
-            Some(seen) => {
-                let mut widened = state.clone();
-                widened.widen(seen);
-                *seen = widened;
-            }
+            Some(seen) => seen.widen_with(state),
             slot => *slot = Some(state.clone()),
         }
         // Inter-cell widening (NBLyzer sec. 3.2.3): a cell reached again

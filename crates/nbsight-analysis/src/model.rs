@@ -102,6 +102,8 @@ pub struct CellInfo {
     pub compiled: Option<Arc<Compiled>>,
     /// The parsed Python cell (shared with the model's parse cache).
     pub parsed: Option<Arc<ParsedCell>>,
+    /// The cache key of its Python text (`None`: not Python).
+    key: Option<[u8; 32]>,
     /// The pre-summary: variables the cell reads from the notebook state,
     /// including the free globals of the user functions it references.
     pub pre: VarSet,
@@ -178,16 +180,48 @@ impl NotebookModel {
             parsed: FxHashMap::default(),
             cache: FxHashMap::default(),
         };
-        model.rebuild(&notebook.cells, effects);
+        let cells: Vec<&Cell> = notebook.cells.iter().collect();
+        let keys = cells.iter().map(|c| source_key(c)).collect();
+        model.rebuild(&cells, keys, effects);
         model
     }
 
-    /// The model after replacing cell `index`'s source (an edit), or with a
-    /// new cell inserted at `index` (an insert), or without it (a delete).
-    /// Unchanged cells reuse their compiled programs.
+    /// The model of the notebook with these cells (a new cell inserted, one
+    /// deleted). Unchanged cells reuse their compiled programs.
     pub fn with_cells(&self, cells: &[Cell], effects: &Effects) -> Self {
         let mut model = self.clone();
-        model.rebuild(cells, effects);
+        let cells: Vec<&Cell> = cells.iter().collect();
+        let keys = cells.iter().map(|c| source_key(c)).collect();
+        model.rebuild(&cells, keys, effects);
+        model
+    }
+
+    /// The model after cell `index` of `cells` (the cells this model was
+    /// built from) becomes `edited`. Only the edited cell is hashed, parsed
+    /// and compiled again.
+    pub fn with_edit(
+        &self,
+        cells: &[Cell],
+        index: usize,
+        edited: &Cell,
+        effects: &Effects,
+    ) -> Self {
+        let mut model = self.clone();
+        let same_cells = self.cells.len() == cells.len();
+        let refs: Vec<&Cell> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| if i == index { edited } else { c })
+            .collect();
+        let keys = refs
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match &self.cells.get(i) {
+                Some(info) if same_cells && i != index => info.key,
+                _ => source_key(c),
+            })
+            .collect();
+        model.rebuild(&refs, keys, effects);
         model
     }
 
@@ -196,8 +230,8 @@ impl NotebookModel {
         self.cells.iter().filter(|c| c.is_code())
     }
 
-    fn rebuild(&mut self, cells: &[Cell], effects: &Effects) {
-        let keys: Vec<Option<[u8; 32]>> = cells.iter().map(source_key).collect();
+    /// Rebuilds the cells from `cells`, whose cache keys are `keys`.
+    fn rebuild(&mut self, cells: &[&Cell], keys: Vec<Option<[u8; 32]>>, effects: &Effects) {
         let parsed: Vec<Option<Arc<ParsedCell>>> = cells
             .iter()
             .zip(&keys)
@@ -241,6 +275,7 @@ impl NotebookModel {
                 status,
                 compiled,
                 parsed: shared.clone(),
+                key: *key,
                 pre: VarSet::new(),
                 outputs: VarSet::new(),
                 computed: VarSet::new(),

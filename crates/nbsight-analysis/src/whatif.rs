@@ -464,10 +464,9 @@ impl<'m> Query<'m> {
                 deleted: None,
             },
             Event::Edit { cell, source } => {
-                let mut cells = notebook.cells.clone();
-                cells[*cell] = cells[*cell].edited(source, language);
+                let edited = notebook.cells[*cell].edited(source, language);
                 let (mut outputs, mutated) = old(*cell);
-                let model = base.with_cells(&cells, effects);
+                let model = base.with_edit(&notebook.cells, *cell, &edited, effects);
                 vars::union_with(&mut outputs, &changed_imports(base, &model, *cell));
                 Query {
                     base,

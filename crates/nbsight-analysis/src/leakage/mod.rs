@@ -449,7 +449,13 @@ impl Domain for Leak {
             if self.vals.is_empty() {
                 self.vals = other.vals.clone();
             } else if !vals_leq(&other.vals, &self.vals) {
-                self.vals = Rc::new(join_vals(&self.vals, &other.vals));
+                // In place when this state owns its map and `other` binds
+                // nothing new (the common case: facts grow, names stay).
+                let in_place = Rc::get_mut(&mut self.vals)
+                    .is_some_and(|vals| join_vals_in_place(vals, &other.vals));
+                if !in_place {
+                    self.vals = Rc::new(join_vals(&self.vals, &other.vals));
+                }
             }
         }
         if !Rc::ptr_eq(&self.trained, &other.trained) {
@@ -590,6 +596,29 @@ fn vals_leq(a: &[(Var, Val)], b: &[(Var, Val)]) -> bool {
             }
         }
         return false;
+    }
+    true
+}
+
+/// `a := a ⊔ b` when every variable of `b` is in `a` (both sorted by
+/// variable); `false`, with `a` unchanged, otherwise.
+fn join_vals_in_place(a: &mut [(Var, Val)], b: &[(Var, Val)]) -> bool {
+    let mut j = 0;
+    // First check the keys, so that a failure leaves `a` alone.
+    for (w, _) in b {
+        while j < a.len() && a[j].0 < *w {
+            j += 1;
+        }
+        if j == a.len() || a[j].0 != *w {
+            return false;
+        }
+    }
+    let mut j = 0;
+    for (w, val) in b {
+        while a[j].0 < *w {
+            j += 1;
+        }
+        a[j].1.join(val);
     }
     true
 }
