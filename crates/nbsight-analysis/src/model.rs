@@ -92,6 +92,24 @@ pub struct Compiled {
     /// Of those, the bindings that are not star imports: code nbsight does
     /// not see runs (`%run`, `exec`, `globals()[name] = ...`).
     pub hidden_bindings: bool,
+    /// The in-place changes calls make at the cell's top level, where they
+    /// happen (for the flow analysis's shared objects).
+    pub call_changes: Vec<CallChange>,
+}
+
+/// An in-place change a call makes (`df.dropna(inplace=True)`,
+/// `add_col(df)` when `add_col` changes its parameter, `d.mystery()`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallChange {
+    /// The root variable changed.
+    pub var: Var,
+    /// The call's source range in the cell.
+    pub range: ruff_text_size::TextRange,
+    /// How deep the changed path is under the root (0: the object itself,
+    /// 1: `x[0]` or `x.a`...).
+    pub depth: u32,
+    /// The knowledge base says it changes (`false`: a call of unknown effect).
+    pub definite: bool,
 }
 
 /// One cell of the model.
@@ -379,15 +397,40 @@ impl NotebookModel {
             .magics
             .iter()
             .any(|m| matches!(m.as_str(), "%run" | "%store" | "%load" | "%reset"))
-            || summary
+            || summary.builtins.iter().any(|b| b.as_str() == "exec")
+            || (summary
                 .builtins
                 .iter()
-                .any(|b| matches!(b.as_str(), "exec" | "eval" | "globals" | "vars" | "locals"));
+                .any(|b| matches!(b.as_str(), "globals" | "vars" | "locals"))
+                && writes_namespace(&parsed.module.body));
         let unknown_defs = hidden_bindings
             || summary
                 .imports
                 .iter()
                 .any(|i| i.ends_with(".*") || i == "*");
+        let mut call_changes = Vec::new();
+        for node in &analysis.cfg.nodes {
+            for access in node.accesses.iter().filter(|a| !a.implied) {
+                let definite = match access.kind {
+                    nbsight_dataflow::access::AccessKind::Mutate => true,
+                    nbsight_dataflow::access::AccessKind::MayMutate => false,
+                    _ => continue,
+                };
+                let name = analysis.table.name(access.symbol);
+                let mut depth = 0;
+                let mut part = nbsight_dataflow::symbol::parent(name);
+                while let Some(p) = part {
+                    depth += 1;
+                    part = nbsight_dataflow::symbol::parent(p);
+                }
+                call_changes.push(CallChange {
+                    var: self.vars.intern(root(name)),
+                    range: access.range,
+                    depth,
+                    definite,
+                });
+            }
+        }
         let compiled = Arc::new(Compiled {
             program,
             summary: analysis.summary,
@@ -409,6 +452,7 @@ impl NotebookModel {
                 .any(|s| !matches!(s, ruff_python_ast::Stmt::IpyEscapeCommand(_))),
             unknown_defs,
             hidden_bindings,
+            call_changes,
         });
         self.cache.insert(key, compiled.clone());
         compiled
@@ -496,10 +540,22 @@ impl NotebookModel {
             }
             // An anonymous lambda is passed on to be called (`df.apply(lambda
             // x: clean(x))`): its free globals, and those of the user
-            // functions it calls, are read unless the cell binds them.
+            // functions it calls, are read unless the cell bound them before.
             for (name, summary) in &compiled.summary.functions {
-                if !name.starts_with("<lambda@") {
+                let Some(at) = name
+                    .strip_prefix("<lambda@")
+                    .and_then(|rest| rest.split(':').next())
+                    .and_then(|line| line.parse::<u32>().ok())
+                else {
                     continue;
+                };
+                let mut bound_before = VarSet::new();
+                for stmt in compiled.program.stmts.iter().filter(|s| s.line < at) {
+                    for &(v, kind) in &stmt.writes {
+                        if kind == crate::program::WriteKind::Strong {
+                            vars::insert(&mut bound_before, v);
+                        }
+                    }
                 }
                 for s in summary.reads.iter() {
                     let Some(v) = self.vars.get(root(s)) else {
@@ -509,7 +565,7 @@ impl NotebookModel {
                     if let Some(info) = functions.get(&v) {
                         vars::union_with(&mut read, &info.reads);
                     }
-                    read.difference_with(&compiled.defs);
+                    read.difference_with(&bound_before);
                     vars::union_with(&mut pre, &read);
                 }
             }
@@ -545,4 +601,43 @@ impl NotebookModel {
                 .get(name)
                 .is_some_and(|v| self.code_cells().any(|c| c.outputs.contains(v as usize)))
     }
+}
+
+/// `globals()[name] = value`, `globals().update(...)` (and `vars()`,
+/// `locals()` at top level): the cell binds names nbsight cannot see.
+/// Reading the namespace (`'x' in globals()`) binds nothing.
+fn writes_namespace(body: &[ruff_python_ast::Stmt]) -> bool {
+    use ruff_python_ast::Expr;
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    fn is_namespace(expr: &Expr) -> bool {
+        matches!(expr, Expr::Call(c) if matches!(&*c.func,
+            Expr::Name(n) if matches!(n.id.as_str(), "globals" | "vars" | "locals")))
+    }
+    #[derive(Default)]
+    struct Finder(bool);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Subscript(s) if s.ctx.is_store() || s.ctx.is_del() => {
+                    self.0 |= is_namespace(&s.value);
+                }
+                Expr::Call(c) => {
+                    if let Expr::Attribute(a) = &*c.func {
+                        self.0 |= is_namespace(&a.value)
+                            && matches!(
+                                a.attr.as_str(),
+                                "update" | "setdefault" | "pop" | "__setitem__"
+                            );
+                    }
+                }
+                _ => {}
+            }
+            walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder::default();
+    for stmt in body {
+        finder.visit_stmt(stmt);
+    }
+    finder.0
 }

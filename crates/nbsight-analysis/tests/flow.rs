@@ -382,3 +382,167 @@ fn unknown_calls_through_aliases_are_asked_with_their_context() {
     );
     assert!(flows(&all).contains(&(1, 2, "train".to_string())));
 }
+
+/// Flows of a notebook, for the compact cases below.
+fn flows_of(sources: &[&str]) -> Vec<(usize, usize, String)> {
+    flows(&graph_of(&cells(sources), FlowOptions::default()))
+}
+
+fn flow(from: usize, to: usize, symbol: &str) -> (usize, usize, String) {
+    (from, to, symbol.to_string())
+}
+
+#[test]
+fn sharing_follows_python_values() {
+    // A swap evaluates both values first.
+    let f = flows_of(&["x = [1]\ny = [2]", "x, y = y, x", "y.append(3)", "print(x)"]);
+    assert!(
+        f.contains(&flow(1, 3, "x")) && !f.contains(&flow(2, 3, "x")),
+        "{f:?}"
+    );
+    // `a = b = []` is one list.
+    let f = flows_of(&["a = b = []", "a.append(1)", "print(b)"]);
+    assert!(f.contains(&flow(1, 2, "b")), "{f:?}");
+    // A slice, `[*a]` and `{**a}` are copies.
+    let f = flows_of(&[
+        "a = [1]\nitems = [a, [2]]",
+        "rest = items[:]",
+        "rest.append(5)",
+        "print(a, items)",
+    ]);
+    assert!(
+        f.contains(&flow(0, 3, "a")) && !f.contains(&flow(2, 3, "a")),
+        "{f:?}"
+    );
+    let f = flows_of(&["a = {'k': 1}", "c = {**a}", "c['j'] = 2", "print(a)"]);
+    assert_eq!(f.iter().filter(|x| x.2 == "a").count(), 2, "{f:?}");
+    assert!(f.contains(&flow(0, 3, "a")), "{f:?}");
+    // Appending to a list changes the list, not what it holds.
+    let f = flows_of(&[
+        "train = load('a')\ntest = load('b')\ncombine = [train, test]",
+        "combine.append(3)",
+        "print(train.shape)",
+    ]);
+    assert!(
+        f.contains(&flow(0, 2, "train")) && !f.contains(&flow(1, 2, "train")),
+        "{f:?}"
+    );
+    // Rebinding ends the sharing, even in the cell that changes the new value.
+    let f = flows_of(&[
+        "df = load('x')",
+        "b = df",
+        "b = b.copy()\nb['x'] = 1",
+        "print(df)",
+    ]);
+    assert!(
+        f.contains(&flow(0, 3, "df")) && !f.contains(&flow(2, 3, "df")),
+        "{f:?}"
+    );
+    // `b += [2]` extends the shared list.
+    let f = flows_of(&["a = [1]", "b = a", "b += [2]", "print(a)"]);
+    assert!(f.contains(&flow(2, 3, "a")), "{f:?}");
+    // A change through a name that may be either of two objects may change
+    // each: the earlier values still flow.
+    let f = flows_of(&[
+        "df = load('a')\nother = load('b')",
+        "if cond:\n    b = df\nelse:\n    b = other",
+        "b['x'] = 1",
+        "print(df, other)",
+    ]);
+    for symbol in ["df", "other"] {
+        assert!(
+            f.contains(&flow(0, 3, symbol)) && f.contains(&flow(2, 3, symbol)),
+            "{f:?}"
+        );
+    }
+}
+
+#[test]
+fn user_functions_changing_their_arguments() {
+    let f = flows_of(&[
+        "df = load('a')",
+        "def add_col(frame):\n    frame['x'] = 1",
+        "add_col(df)",
+        "print(df)",
+    ]);
+    assert!(
+        f.contains(&flow(2, 3, "df")) && f.contains(&flow(0, 2, "df")),
+        "{f:?}"
+    );
+    // The definition in force at the call decides what it writes.
+    let f = flows_of(&[
+        "g = 0",
+        "def f():\n    global g\n    g = 1",
+        "f()",
+        "def f():\n    pass",
+        "f()",
+        "print(g)",
+    ]);
+    assert!(f.contains(&flow(2, 5, "g")), "{f:?}");
+}
+
+#[test]
+fn deletes_lambdas_and_namespaces() {
+    // A `del` on some path only does not end the value.
+    let f = flows_of(&["x = 0", "x = 1\nif c:\n    del x", "print(x)"]);
+    assert!(f.contains(&flow(1, 2, "x")), "{f:?}");
+    // A lambda reads a global the cell binds only after it.
+    let f = flows_of(&[
+        "xs = load('a')\nk = 1",
+        "s = xs.apply(lambda v: v + k)\nk = 5",
+    ]);
+    assert!(f.contains(&flow(0, 1, "k")), "{f:?}");
+    // Reading `globals()` binds nothing.
+    let f = flows_of(&["if 'x' in globals():\n    pass", "print(undefined_name)"]);
+    assert!(f.is_empty(), "{f:?}");
+}
+
+#[test]
+fn first_iteration_follows_the_constants_it_can() {
+    let input = |sources: &[&str]| {
+        graph_of(&cells(sources), FlowOptions::default()).cells[1]
+            .inputs
+            .clone()
+    };
+    // After the inner loop `flag` is the last iteration's value.
+    assert_eq!(
+        input(&[
+            "x = 5",
+            "for j in range(2):\n    for i in range(3):\n        flag = i == 0\n    if flag:\n        x = 0\n    else:\n        x = x + 1",
+        ]),
+        vec!["x"]
+    );
+    // A branch the test does not decide may rebind a constant.
+    assert_eq!(
+        input(&[
+            "x = 5",
+            "for i in range(3):\n    k = 0\n    if flag:\n        k = 1\n    if k == 0:\n        x = 0\n    else:\n        x = x + 1",
+        ]),
+        vec!["x"]
+    );
+    // A branch the test decides sets it.
+    assert!(
+        input(&[
+            "x = 5",
+            "for i in range(3):\n    if i == 0:\n        k = 1\n    if k == 1:\n        x = 0\n    else:\n        x = x + 1",
+        ])
+        .is_empty()
+    );
+    // A walrus binds.
+    assert!(
+        input(&[
+            "count = 5",
+            "for i in range(3):\n    if i == 0:\n        y = (count := 0)\n    count = count + 1",
+        ])
+        .is_empty()
+    );
+    // `break` is not followed: the question stays open.
+    let g = graph_of(
+        &cells(&[
+            "n = 5",
+            "for i in range(3):\n    if i == 0:\n        break\n    n = 0\nn = n + 1",
+        ]),
+        FlowOptions::default(),
+    );
+    assert_eq!(g.cells[1].ambiguities[0].resolution, None);
+}

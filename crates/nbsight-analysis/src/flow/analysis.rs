@@ -30,12 +30,13 @@ use std::collections::BTreeSet;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use crate::model::NotebookModel;
+use crate::model::{CallChange, NotebookModel};
 use crate::program::WriteKind;
 use crate::vars::{self, Var, VarSet};
+use nbsight_notebook::ParsedCell;
 
 use super::first_iteration::{FirstAccess, first_access};
-use super::objects::{CellSharing, Objects};
+use super::objects::{CellSharing, Change, Objects};
 use super::truth::Flow;
 
 /// What an ambiguity is about.
@@ -149,13 +150,10 @@ struct Estimate {
     write_candidates: VarSet,
     /// Bound without their old value being read (`x = 1`).
     rebinds: VarSet,
+    /// Arguments of calls to user functions that change them in place.
+    param_changes: Vec<CallChange>,
     /// Unbound by the cell's last statement writing them (`del x`).
     deleted: VarSet,
-    /// Changed in place by a call, as the library-effects knowledge base
-    /// says.
-    changed_by_calls: VarSet,
-    /// Passed to calls of unknown effect.
-    maybe_changed_by_calls: VarSet,
     /// The cell has a loop.
     cyclic: bool,
     /// The cell may bind names nbsight cannot see (`%run`, `exec`,
@@ -266,8 +264,7 @@ pub fn analyze_flows_with(
             est.index,
             &est.reads_upper,
             &est.rebinds,
-            &est.changed_by_calls,
-            &est.maybe_changed_by_calls,
+            &est.param_changes,
         );
         let program = model.cells[est.index].program();
         let line_of = |v: Var| {
@@ -481,7 +478,13 @@ fn shared_objects(
             vars::insert(&mut est.write_candidates, y);
         }
     }
-    for &(y, via, owner) in &sharing.changes {
+    for &Change {
+        name: y,
+        via,
+        owner,
+        certain,
+    } in &sharing.changes
+    {
         if owner {
             add_input(y, via, ambiguities);
         }
@@ -502,7 +505,7 @@ fn shared_objects(
         });
         vars::insert(&mut est.writes_maybe, y);
         vars::remove(&mut est.write_candidates, y);
-        if vars::contains(&est.writes_definite, via) {
+        if certain && vars::contains(&est.writes_definite, via) {
             vars::insert(&mut est.writes_definite, y);
         }
     }
@@ -564,11 +567,23 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
             }
         }
     }
+    let mut param_changes = Vec::new();
     if let Some(parsed) = info.parsed.as_deref() {
+        // The definition in force at this cell (a later redefinition does
+        // not count).
         for name in top_level_calls(&parsed.module.body) {
-            if let Some(f) = model.vars.get(name).and_then(|v| model.functions.get(&v)) {
-                vars::union_with(&mut writes_definite, &f.always_writes);
+            if let Some(f) = user_function(model, index, name) {
+                for s in f.always_writes.iter() {
+                    if let Some(v) = model.vars.get(nbsight_dataflow::symbol::root(s)) {
+                        vars::insert(&mut writes_definite, v);
+                    }
+                }
             }
+        }
+        // Arguments user functions change in place (`add_col(df)`).
+        param_changes = argument_changes(model, index, &parsed.module.body);
+        for c in &param_changes {
+            vars::insert(&mut writes_maybe, c.var);
         }
     }
     if !options.import_flows {
@@ -580,23 +595,20 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
             }
         }
     }
-    let changed_by_calls = mutated.clone();
-    let maybe_changed_by_calls = roots(&summary.may_mutate);
-    let mut write_candidates = maybe_changed_by_calls.clone();
+    let mut write_candidates = roots(&summary.may_mutate);
     write_candidates.difference_with(&writes_maybe);
     // A candidate the cell does not read from before is its own value.
     write_candidates.intersect_with(&reads_upper);
     Some(Estimate {
         index,
+        param_changes,
         reads_lower,
         reads_upper,
         writes_definite,
         writes_maybe,
         write_candidates,
         rebinds: compiled.dead.clone(),
-        deleted: deleted(&compiled.program),
-        changed_by_calls,
-        maybe_changed_by_calls,
+        deleted: deleted(model, &compiled.program, info.parsed.as_deref()),
         cyclic: !compiled.program.acyclic,
         hidden_bindings: compiled.hidden_bindings
             || (options.import_flows && compiled.unknown_defs),
@@ -616,17 +628,123 @@ fn transitive(flows: &[CellEdge]) -> Vec<Dependency> {
         .collect()
 }
 
+/// The definition of user function `name` in force at cell `cell`: the
+/// last one in a cell up to it.
+fn user_function<'m>(
+    model: &'m NotebookModel,
+    cell: usize,
+    name: &str,
+) -> Option<&'m nbsight_dataflow::FunctionSummary> {
+    model.cells[..=cell]
+        .iter()
+        .rev()
+        .filter_map(|c| c.compiled.as_deref())
+        .find_map(|c| c.summary.functions.get(name))
+}
+
+/// The arguments calls in `body` pass to user functions that change those
+/// parameters in place (`def add_col(frame): frame['x'] = 1` then
+/// `add_col(df)` changes `df`).
+fn argument_changes(
+    model: &NotebookModel,
+    cell: usize,
+    body: &[ruff_python_ast::Stmt],
+) -> Vec<CallChange> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    use ruff_python_ast::{Expr, ExprCall};
+
+    #[derive(Default)]
+    struct Calls<'a>(Vec<&'a ExprCall>);
+    impl<'a> Visitor<'a> for Calls<'a> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(call) = expr
+                && matches!(&*call.func, Expr::Name(_))
+            {
+                self.0.push(call);
+            }
+            walk_expr(self, expr);
+        }
+    }
+    let mut calls = Calls::default();
+    for stmt in body {
+        calls.visit_stmt(stmt);
+    }
+    let mut changes = Vec::new();
+    for call in calls.0 {
+        let Expr::Name(f) = &*call.func else { continue };
+        let Some(summary) = user_function(model, cell, f.id.as_str()) else {
+            continue;
+        };
+        for param in &summary.mutated_params {
+            let positional = param.position.and_then(|i| {
+                let args = &call.arguments.args;
+                // Positions are unknown after a `*args`.
+                (!args[..i.min(args.len())].iter().any(Expr::is_starred_expr))
+                    .then(|| args.get(i))
+                    .flatten()
+            });
+            let keyword = || {
+                call.arguments
+                    .keywords
+                    .iter()
+                    .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == param.name))
+                    .map(|k| &k.value)
+            };
+            let Some(arg) = positional.or_else(keyword) else {
+                continue;
+            };
+            if let Some(v) = crate::paths::path_root(arg).and_then(|n| model.vars.get(n)) {
+                changes.push(CallChange {
+                    var: v,
+                    range: ruff_text_size::Ranged::range(call),
+                    depth: 0,
+                    definite: true,
+                });
+            }
+        }
+    }
+    changes
+}
+
 /// The names the last statement writing them deletes (`del x`).
-fn deleted(program: &crate::program::Program) -> VarSet {
-    let mut last: FxHashMap<Var, WriteKind> = FxHashMap::default();
+/// Only a top-level `del` (run on every path) counts.
+fn deleted(
+    model: &NotebookModel,
+    program: &crate::program::Program,
+    parsed: Option<&ParsedCell>,
+) -> VarSet {
+    use ruff_python_ast::{Expr, Stmt};
+    let Some(parsed) = parsed else {
+        return VarSet::new();
+    };
+    // (variable, line) of each top-level `del name`.
+    let mut top: Vec<(Var, u32)> = Vec::new();
+    for stmt in &parsed.module.body {
+        if let Stmt::Delete(d) = stmt {
+            let line = parsed
+                .line_column(ruff_text_size::Ranged::range(d).start())
+                .0 as u32;
+            for target in &d.targets {
+                if let Expr::Name(n) = target
+                    && let Some(v) = model.vars.get(n.id.as_str())
+                {
+                    top.push((v, line));
+                }
+            }
+        }
+    }
+    if top.is_empty() {
+        return VarSet::new();
+    }
+    let mut last: FxHashMap<Var, (WriteKind, u32)> = FxHashMap::default();
     for stmt in &program.stmts {
         for &(v, kind) in &stmt.writes {
-            last.insert(v, kind);
+            last.insert(v, (kind, stmt.line));
         }
     }
     vars::set_of(
         last.into_iter()
-            .filter(|(_, kind)| *kind == WriteKind::Delete)
+            .filter(|(v, (kind, line))| *kind == WriteKind::Delete && top.contains(&(*v, *line)))
             .map(|(v, _)| v),
     )
 }

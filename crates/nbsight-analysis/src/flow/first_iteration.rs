@@ -50,7 +50,6 @@ pub(super) fn first_access(body: &[Stmt], name: &str) -> FirstAccess {
     let mut walk = Walk {
         name,
         env: FxHashMap::default(),
-        maybe_bound: false,
     };
     match walk.body(body) {
         Step::Done(access) => access,
@@ -69,8 +68,6 @@ enum Step {
 struct Walk<'a> {
     name: &'a str,
     env: FxHashMap<String, Value>,
-    /// Some branch already bound the name, another did not.
-    maybe_bound: bool,
 }
 
 impl Walk<'_> {
@@ -78,7 +75,13 @@ impl Walk<'_> {
         Walk {
             name: self.name,
             env: self.env.clone(),
-            maybe_bound: false,
+        }
+    }
+
+    /// Forgets the constants `stmts` may rebind.
+    fn forget(&mut self, stmts: &[Stmt]) {
+        for n in assigned(stmts) {
+            self.env.remove(&n);
         }
     }
 
@@ -107,12 +110,15 @@ impl Walk<'_> {
                     }
                     target_names(target, &mut names);
                 }
-                if names.iter().any(|n| n == self.name) {
+                // `y = (name := 0)` binds it too.
+                if names.iter().any(|n| n == self.name)
+                    || assigned(std::slice::from_ref(stmt))
+                        .iter()
+                        .any(|n| n == self.name)
+                {
                     return Step::Done(FirstAccess::Bound);
                 }
-                for n in names {
-                    self.env.remove(&n);
-                }
+                self.forget(std::slice::from_ref(stmt));
                 if let ([Expr::Name(target)], Some(value)) =
                     (s.targets.as_slice(), constant(&s.value, &self.env))
                 {
@@ -133,12 +139,26 @@ impl Walk<'_> {
             }
             Stmt::Expr(s) => self.only_reads(&s.value),
             Stmt::Pass(_) => Step::Untouched,
+            // Where control goes next is not followed.
+            Stmt::Break(_) | Stmt::Continue(_) => Step::Done(FirstAccess::Unknown),
+            Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {
+                let bound = assigned(std::slice::from_ref(stmt));
+                if bound.iter().any(|n| n == self.name) {
+                    Step::Done(FirstAccess::Bound)
+                } else {
+                    for n in bound {
+                        self.env.remove(&n);
+                    }
+                    Step::Untouched
+                }
+            }
             Stmt::If(s) => self.if_statement(s),
             Stmt::For(s) => self.for_statement(s),
             _ => {
                 if mentions(stmt, self.name) {
                     Step::Done(FirstAccess::Unknown)
                 } else {
+                    self.forget(std::slice::from_ref(stmt));
                     Step::Untouched
                 }
             }
@@ -173,8 +193,9 @@ impl Walk<'_> {
                         // This branch runs, the later ones do not.
                         let mut branch = self.branch();
                         outcomes.push(branch.body(body));
-                        self.maybe_bound |= branch.maybe_bound;
-                        return merge(outcomes, &mut self.maybe_bound);
+                        // Only this branch ran: its constants hold after.
+                        self.env = branch.env;
+                        return merge(outcomes);
                     }
                     Some(false) => continue,
                     None => {}
@@ -182,12 +203,16 @@ impl Walk<'_> {
             }
             let mut branch = self.branch();
             outcomes.push(branch.body(body));
-            self.maybe_bound |= branch.maybe_bound;
         }
         if !has_else {
             outcomes.push(Step::Untouched);
         }
-        merge(outcomes, &mut self.maybe_bound)
+        // Which branch ran is not known: what any of them binds is unknown.
+        self.forget(&s.body);
+        for clause in &s.elif_else_clauses {
+            self.forget(&clause.body);
+        }
+        merge(outcomes)
     }
 
     fn for_statement(&mut self, s: &ast::StmtFor) -> Step {
@@ -218,10 +243,14 @@ impl Walk<'_> {
             // Later iterations run with other values.
             Step::Untouched if mentions_any(&s.body, self.name) => Step::Done(FirstAccess::Unknown),
             Step::Untouched => {
+                // After the loop its variables hold the last iteration's
+                // values, not the first's.
                 for n in &names {
                     self.env.remove(n);
                 }
-                Step::Untouched
+                self.forget(&s.body);
+                // No `break` was seen: the `else` runs.
+                self.body(&s.orelse)
             }
         }
     }
@@ -229,9 +258,9 @@ impl Walk<'_> {
 
 /// The answer of a branching statement: known when every branch agrees.
 /// Bound on some branches and untouched on the others is
-/// [`Step::Untouched`] with `self.maybe_bound` set: a later read may see no
-/// binding (an input, as the union of the possible flows has it).
-fn merge(outcomes: Vec<Step>, maybe_bound: &mut bool) -> Step {
+/// [`Step::Untouched`]: a later read may see no binding (an input, as the
+/// union of the possible flows has it), a later binding settles it.
+fn merge(outcomes: Vec<Step>) -> Step {
     let mut answer: Option<FirstAccess> = None;
     let mut untouched = false;
     for outcome in outcomes {
@@ -248,10 +277,7 @@ fn merge(outcomes: Vec<Step>, maybe_bound: &mut bool) -> Step {
     match (answer, untouched) {
         (None, _) => Step::Untouched,
         // Bound on one branch, untouched on another: a later read decides.
-        (Some(FirstAccess::Bound), true) => {
-            *maybe_bound = true;
-            Step::Untouched
-        }
+        (Some(FirstAccess::Bound), true) => Step::Untouched,
         (Some(access), _) => Step::Done(access),
     }
 }
@@ -398,6 +424,50 @@ fn mentions(stmt: &Stmt, name: &str) -> bool {
 
 fn mentions_any(stmts: &[Stmt], name: &str) -> bool {
     stmts.iter().any(|s| mentions(s, name))
+}
+
+/// The names `stmts` may bind (assignment targets, walrus, loop and `with`
+/// targets, imports, `def` and `class` names; not inside function bodies).
+fn assigned(stmts: &[Stmt]) -> Vec<String> {
+    #[derive(Default)]
+    struct Finder(Vec<String>);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(f) => self.0.push(f.name.to_string()),
+                Stmt::ClassDef(c) => self.0.push(c.name.to_string()),
+                Stmt::Import(i) => {
+                    for alias in &i.names {
+                        let name = alias.asname.as_ref().unwrap_or(&alias.name);
+                        let bound = name.as_str().split('.').next().unwrap_or_default();
+                        self.0.push(bound.to_string());
+                    }
+                }
+                Stmt::ImportFrom(i) => {
+                    for alias in &i.names {
+                        self.0
+                            .push(alias.asname.as_ref().unwrap_or(&alias.name).to_string());
+                    }
+                }
+                stmt => ruff_python_ast::visitor::walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Name(n) = expr
+                && n.ctx.is_store()
+            {
+                self.0.push(n.id.to_string());
+            }
+            if !matches!(expr, Expr::Lambda(_)) {
+                walk_expr(self, expr);
+            }
+        }
+    }
+    let mut finder = Finder::default();
+    for stmt in stmts {
+        finder.visit_stmt(stmt);
+    }
+    finder.0
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use ruff_text_size::Ranged;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use crate::model::NotebookModel;
+use crate::model::{CallChange, NotebookModel};
 use crate::paths::{path_root, target_names};
 use crate::vars::{self, Var, VarSet};
 
@@ -41,14 +41,25 @@ type Objs = SmallVec<[Obj; 2]>;
 pub(super) struct CellSharing {
     /// `(name, via)`: the cell reads `name`'s objects through `via`.
     pub reads: Vec<(Var, Var)>,
-    /// `(name, via, owner)`: the cell changes `name`'s objects through
-    /// `via`; `owner` when `name` is the one a changed object was made for
-    /// (then the change reads it too; a loop variable left from an earlier
-    /// cell is only written).
-    pub changes: Vec<(Var, Var, bool)>,
+    /// The cell changes `name`'s objects through `via`.
+    pub changes: Vec<Change>,
     /// `(name, via)`: `via` shares `name`'s objects and is passed to a call
     /// of unknown effect (an open question).
     pub maybe_changes: Vec<(Var, Var)>,
+}
+
+/// A change of a name's objects made through another name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Change {
+    pub name: Var,
+    pub via: Var,
+    /// `name` is the one a changed object was made for: the change reads it
+    /// too (a loop variable left from an earlier cell is only written).
+    pub owner: bool,
+    /// `via` is sure to be `name`'s object when the change happens (one
+    /// object, or the variable of the loop over them); otherwise it may be
+    /// another one (`if c: b = df else: b = other`).
+    pub certain: bool,
 }
 
 /// The abstract heap of the notebook's top-level names.
@@ -184,20 +195,20 @@ impl Objects {
 
     /// Runs code cell `index` of `model` on the heap; `reads` are the names
     /// it reads from the state before it, `rebinds` the names it binds
-    /// without reading their old values, `changed_by_calls` the names the
-    /// library-effects knowledge base says its calls change in place.
+    /// without reading their old values, `more_changes` changes its calls
+    /// make besides those the dataflow summary recorded.
     pub(super) fn cell(
         &mut self,
         model: &NotebookModel,
         index: usize,
         reads: &VarSet,
         rebinds: &VarSet,
-        changed_by_calls: &VarSet,
-        maybe_changed_by_calls: &VarSet,
+        more_changes: &[CallChange],
     ) -> CellSharing {
         let mut sharing = CellSharing::default();
         let info = &model.cells[index];
-        let Some(parsed) = info.parsed.as_deref() else {
+        let (Some(parsed), Some(compiled)) = (info.parsed.as_deref(), info.compiled.as_deref())
+        else {
             return sharing;
         };
         if self.display.iter().any(|d| *d) {
@@ -229,8 +240,13 @@ impl Objects {
             cell: index,
             source: parsed.source(),
             heap: self,
-            changed_by_calls,
-            maybe_changed_by_calls,
+            call_changes: compiled
+                .call_changes
+                .iter()
+                .chain(more_changes)
+                .cloned()
+                .collect(),
+            loop_targets: Vec::new(),
             sharing: &mut sharing,
         };
         walk.body(&parsed.module.body, true);
@@ -239,7 +255,7 @@ impl Objects {
             maybe_changes,
             ..
         } = &mut sharing;
-        maybe_changes.retain(|(y, _)| !changes.iter().any(|(n, _, _)| n == y));
+        maybe_changes.retain(|(y, _)| !changes.iter().any(|c| c.name == *y));
         sharing
     }
 }
@@ -250,10 +266,10 @@ struct Walk<'a> {
     cell: usize,
     source: &'a str,
     heap: &'a mut Objects,
-    /// Names some call of the cell changes (or may change).
-    changed_by_calls: &'a VarSet,
-    /// Names passed to calls of unknown effect.
-    maybe_changed_by_calls: &'a VarSet,
+    /// The in-place changes the cell's calls make, with where.
+    call_changes: Vec<CallChange>,
+    /// The variables of the `for` loops being walked.
+    loop_targets: Vec<Var>,
     sharing: &'a mut CellSharing,
 }
 
@@ -272,8 +288,21 @@ impl Walk<'_> {
         match stmt {
             Stmt::Assign(s) => {
                 self.calls_in(&s.value);
-                for target in &s.targets {
-                    self.assign(target, &s.value, strong);
+                if s.targets.len() > 1 {
+                    // `a = b = value`: one value, several names.
+                    let objs = self
+                        .value_of(&s.value)
+                        .unwrap_or_else(|| SmallVec::from_slice(&[self.heap.fresh()]));
+                    for target in &s.targets {
+                        match target {
+                            Expr::Name(_) => self.bind_target(target, Some(objs.clone()), strong),
+                            target => self.assign(target, &s.value, strong),
+                        }
+                    }
+                } else {
+                    for target in &s.targets {
+                        self.assign(target, &s.value, strong);
+                    }
                 }
                 if makes_alias(&s.value) {
                     self.site(stmt, s.targets.iter().chain([&*s.value]));
@@ -288,11 +317,15 @@ impl Walk<'_> {
             Stmt::AugAssign(s) => {
                 self.calls_in(&s.value);
                 match &*s.target {
+                    // `b += [2]` extends a list in place (and rebinds `b` to
+                    // the same object); on numbers nothing is shared.
                     Expr::Name(name) => {
                         if let Some(v) = self.var(&name.id)
-                            && vars::contains(self.changed_by_calls, v)
+                            && self.heap.points.get(&v).is_some_and(|objs| {
+                                objs.iter().any(|o| self.heap.display[*o as usize])
+                            })
                         {
-                            self.change(v);
+                            self.change(v, false);
                         }
                     }
                     target => self.store_into(target),
@@ -313,6 +346,11 @@ impl Walk<'_> {
             Stmt::For(s) => {
                 self.calls_in(&s.iter);
                 self.loop_target(&s.target, &s.iter, strong);
+                let mut targets = Vec::new();
+                target_names(&s.target, &mut targets);
+                let targets: Vec<Var> = targets.iter().filter_map(|n| self.var(n)).collect();
+                let outer = self.loop_targets.len();
+                self.loop_targets.extend(targets);
                 if matches!(
                     &*s.iter,
                     Expr::Name(_) | Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) | Expr::Call(_)
@@ -320,6 +358,7 @@ impl Walk<'_> {
                     self.site(stmt, [&*s.target, &*s.iter]);
                 }
                 self.body(&s.body, strong);
+                self.loop_targets.truncate(outer);
                 self.body(&s.orelse, false);
             }
             Stmt::While(s) => {
@@ -425,14 +464,21 @@ impl Walk<'_> {
     /// `target = value`.
     fn assign(&mut self, target: &Expr, value: &Expr, strong: bool) {
         match (target, value) {
-            (Expr::Tuple(t), Expr::Tuple(v)) if same_shape(&t.elts, &v.elts) => {
-                for (t, v) in t.elts.iter().zip(&v.elts) {
-                    self.assign(t, v, strong);
-                }
-            }
-            (Expr::List(t), Expr::List(v)) if same_shape(&t.elts, &v.elts) => {
-                for (t, v) in t.elts.iter().zip(&v.elts) {
-                    self.assign(t, v, strong);
+            (
+                Expr::Tuple(ast::ExprTuple { elts: t, .. }),
+                Expr::Tuple(ast::ExprTuple { elts: v, .. }),
+            )
+            | (
+                Expr::List(ast::ExprList { elts: t, .. }),
+                Expr::List(ast::ExprList { elts: v, .. }),
+            ) if same_shape(t, v) => {
+                // Every value first (`x, y = y, x` swaps).
+                let values: Vec<Option<Objs>> = v.iter().map(|v| self.value_of(v)).collect();
+                for ((t, v), objs) in t.iter().zip(v).zip(values) {
+                    match t {
+                        Expr::Name(_) => self.bind_target(t, objs, strong),
+                        t => self.assign(t, v, strong),
+                    }
                 }
             }
             (Expr::Name(_) | Expr::Tuple(_) | Expr::List(_) | Expr::Starred(_), _) => {
@@ -442,6 +488,17 @@ impl Walk<'_> {
                     _ => self.items_of(value),
                 };
                 self.bind_target(target, objs, strong);
+                // `first, *rest = items`: `rest` is a new list.
+                let starred: Vec<&Expr> = match target {
+                    Expr::Tuple(t) => t.elts.iter().collect(),
+                    Expr::List(l) => l.elts.iter().collect(),
+                    _ => Vec::new(),
+                };
+                for e in starred {
+                    if let Expr::Starred(s) = e {
+                        self.bind_target(&s.value, None, strong);
+                    }
+                }
             }
             (Expr::Attribute(_) | Expr::Subscript(_), _) => self.store_into(target),
             _ => {}
@@ -475,7 +532,9 @@ impl Walk<'_> {
             return;
         };
         self.heap.of(v);
-        self.change(v);
+        // `items[0] = x` replaces an item (the list changes);
+        // `items[0]['c'] = x` changes the item.
+        self.change(v, path_depth(target) >= 2);
     }
 
     /// The objects `value` evaluates to, when it makes no new object.
@@ -486,10 +545,8 @@ impl Walk<'_> {
                 let held = self.display_items(value);
                 Some(SmallVec::from_slice(&[self.heap.display(held)]))
             }
-            Expr::Subscript(s) => {
-                let items = self.items_of(&s.value)?;
-                Some(items)
-            }
+            // `items[:]` is a copy; `items[0]` one of the items.
+            Expr::Subscript(s) if !matches!(&*s.slice, Expr::Slice(_)) => self.items_of(&s.value),
             Expr::Named(n) => self.value_of(&n.value),
             _ => None,
         }
@@ -497,21 +554,27 @@ impl Walk<'_> {
 
     /// The objects a display holds.
     fn display_items(&mut self, display: &Expr) -> Objs {
-        let elements: Vec<&Expr> = match display {
-            Expr::List(e) => e.elts.iter().collect(),
-            Expr::Tuple(e) => e.elts.iter().collect(),
-            Expr::Set(e) => e.elts.iter().collect(),
-            Expr::Dict(e) => e.items.iter().map(|i| &i.value).collect(),
+        // (element, unpacked: `*a` / `**a` contributes a's items).
+        let elements: Vec<(&Expr, bool)> = match display {
+            Expr::List(e) => e.elts.iter().map(unstar).collect(),
+            Expr::Tuple(e) => e.elts.iter().map(unstar).collect(),
+            Expr::Set(e) => e.elts.iter().map(unstar).collect(),
+            Expr::Dict(e) => e
+                .items
+                .iter()
+                .map(|i| (&i.value, i.key.is_none()))
+                .collect(),
             _ => Vec::new(),
         };
         let mut held = Objs::new();
-        for e in elements {
-            let e = match e {
-                Expr::Starred(s) => &*s.value,
-                e => e,
+        for (e, unpacked) in elements {
+            let named = matches!(e, Expr::Name(_)) && !unpacked;
+            let objs = if unpacked {
+                self.items_of(e)
+            } else {
+                self.value_of(e)
             };
-            let named = matches!(e, Expr::Name(_));
-            for o in self.value_of(e).unwrap_or_default() {
+            for o in objs.unwrap_or_default() {
                 if !named {
                     // A display made inside another one belongs to no name
                     // (`models = [('a', m)]`; not the loop variable that
@@ -580,47 +643,70 @@ impl Walk<'_> {
         }
     }
 
-    /// Records a change of `v`'s objects: every other name reaching them
-    /// changes too.
-    fn change(&mut self, v: Var) {
+    /// Records a change of `v`'s objects (through one of its items when
+    /// `through_item`, which may change any object a display holds): every
+    /// other name reaching them changes too.
+    fn change(&mut self, v: Var, through_item: bool) {
         let Some(objs) = self.heap.points.get(&v) else {
             return;
         };
-        // A change through a display may change any object it holds.
         let changed = self.heap.reach(objs);
-        let objs: Objs = if objs.iter().any(|o| self.heap.display[*o as usize]) {
-            changed.iter().copied().collect()
+        // The objects that change: through an item of a display, one of
+        // the objects it holds.
+        let objs: Objs = if through_item && objs.iter().any(|o| self.heap.display[*o as usize]) {
+            let items: Objs = changed
+                .iter()
+                .copied()
+                .filter(|o| !objs.contains(o))
+                .collect();
+            if items.is_empty() {
+                objs.clone()
+            } else {
+                items
+            }
         } else {
             objs.clone()
         };
-        let objs = &objs;
         let owners = self.heap.owners(&changed, v);
-        for y in self.heap.names_reaching(objs, v) {
-            if !self.sharing.changes.iter().any(|(n, _, _)| *n == y) {
-                self.sharing.changes.push((y, v, owners.contains(&y)));
+        let every = objs.len() == 1 || self.loop_targets.contains(&v);
+        for y in self.heap.names_reaching(&objs, v) {
+            if self.sharing.changes.iter().any(|c| c.name == y) {
+                continue;
             }
+            let certain = every
+                || self
+                    .heap
+                    .points
+                    .get(&y)
+                    .is_some_and(|mine| objs.iter().all(|o| self.heap.reach(mine).contains(o)));
+            self.sharing.changes.push(Change {
+                name: y,
+                via: v,
+                owner: owners.contains(&y),
+                certain,
+            });
         }
     }
 
-    /// The changes calls in `expr` make: a name passed to a call (as the
-    /// receiver's root or as an argument) that the cell's summary says some
-    /// call changes.
+    /// The changes the calls in `expr` make, as the dataflow summary
+    /// recorded them at each call (the library-effects knowledge base,
+    /// user functions changing their parameters; calls of unknown effect
+    /// are open questions).
     fn calls_in(&mut self, expr: &Expr) {
-        if self.changed_by_calls.is_clear() && self.maybe_changed_by_calls.is_clear() {
-            return;
-        }
-        let mut finder = CallOperands::default();
-        finder.visit_expr(expr);
-        for name in finder.names {
-            let Some(v) = self.var(name) else { continue };
-            if vars::contains(self.changed_by_calls, v) {
-                self.change(v);
-            } else if vars::contains(self.maybe_changed_by_calls, v)
-                && let Some(objs) = self.heap.points.get(&v)
-            {
-                for y in self.heap.names_reaching(objs, v) {
+        let range = expr.range();
+        let changes: Vec<CallChange> = self
+            .call_changes
+            .iter()
+            .filter(|c| range.contains_range(c.range))
+            .cloned()
+            .collect();
+        for c in changes {
+            if c.definite {
+                self.change(c.var, c.depth >= 1);
+            } else if let Some(objs) = self.heap.points.get(&c.var) {
+                for y in self.heap.names_reaching(objs, c.var) {
                     if !self.sharing.maybe_changes.iter().any(|(n, _)| *n == y) {
-                        self.sharing.maybe_changes.push((y, v));
+                        self.sharing.maybe_changes.push((y, c.var));
                     }
                 }
             }
@@ -655,39 +741,25 @@ impl<'a> Visitor<'a> for Names<'a> {
     }
 }
 
+/// How many attributes and subscripts a path has (`df['a'].b`: 2).
+fn path_depth(expr: &Expr) -> u32 {
+    match expr {
+        Expr::Attribute(a) => 1 + path_depth(&a.value),
+        Expr::Subscript(s) => 1 + path_depth(&s.value),
+        _ => 0,
+    }
+}
+
+/// An element of a display, and whether it is unpacked (`*a`).
+fn unstar(e: &Expr) -> (&Expr, bool) {
+    match e {
+        Expr::Starred(s) => (&s.value, true),
+        e => (e, false),
+    }
+}
+
 fn same_shape(targets: &[Expr], values: &[Expr]) -> bool {
     targets.len() == values.len()
         && !targets.iter().any(Expr::is_starred_expr)
         && !values.iter().any(Expr::is_starred_expr)
-}
-
-/// The roots of call receivers and the plain names passed as arguments.
-#[derive(Default)]
-struct CallOperands<'a> {
-    names: Vec<&'a str>,
-}
-
-impl<'a> Visitor<'a> for CallOperands<'a> {
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        if let Expr::Call(call) = expr {
-            if let Expr::Attribute(attr) = &*call.func
-                && let Some(root) = path_root(&attr.value)
-            {
-                self.names.push(root);
-            }
-            for arg in call.arguments.args.iter() {
-                if let Expr::Name(name) = arg {
-                    self.names.push(name.id.as_str());
-                }
-            }
-            for keyword in call.arguments.keywords.iter() {
-                if let Expr::Name(name) = &keyword.value {
-                    self.names.push(name.id.as_str());
-                }
-            }
-        }
-        if !matches!(expr, Expr::Lambda(_)) {
-            walk_expr(self, expr);
-        }
-    }
 }
