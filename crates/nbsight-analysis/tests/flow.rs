@@ -441,6 +441,36 @@ fn sharing_follows_python_values() {
     // `b += [2]` extends the shared list.
     let f = flows_of(&["a = [1]", "b = a", "b += [2]", "print(a)"]);
     assert!(f.contains(&flow(2, 3, "a")), "{f:?}");
+    // Unpacking goes position by position, also in loops and over
+    // `dict.items()`.
+    let f = flows_of(&[
+        "train = load('a')\ntest = load('b')\npair = (train, test)",
+        "a, b = pair",
+        "a['x'] = 1",
+        "print(test.shape)",
+    ]);
+    assert!(
+        f.contains(&flow(0, 3, "test")) && !f.contains(&flow(2, 3, "test")),
+        "{f:?}"
+    );
+    let f = flows_of(&[
+        "train = load('a')\ntest = load('b')",
+        "for label, df in [('train', train), ('test', test)]:\n    df['x'] = 1",
+        "print(label, train)",
+    ]);
+    assert!(
+        f.contains(&flow(1, 2, "train")) && f.contains(&flow(1, 2, "label")),
+        "{f:?}"
+    );
+    let f = flows_of(&[
+        "train = load('a')\ntest = load('b')\ndata = {'train': train, 'test': test}",
+        "for k, d in data.items():\n    d['x'] = 1",
+        "print(train)",
+    ]);
+    assert!(
+        f.contains(&flow(1, 2, "train")) && !f.contains(&flow(0, 2, "train")),
+        "{f:?}"
+    );
     // A change through a name that may be either of two objects may change
     // each: the earlier values still flow.
     let f = flows_of(&[

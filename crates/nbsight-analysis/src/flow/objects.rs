@@ -76,6 +76,9 @@ pub(super) struct Objects {
     owner: Vec<Option<Var>>,
     /// The statements that made names share objects, in notebook order.
     sites: Vec<AliasSite>,
+    /// The objects of each element of a tuple or list display, by position
+    /// (for unpacking: `a, b = pair`, `for name, df in [('a', a), ...]`).
+    elements: FxHashMap<Obj, Vec<Objs>>,
 }
 
 /// A statement that made names share objects (`combine = [a, b]`, `b = a`,
@@ -482,6 +485,13 @@ impl Walk<'_> {
                 }
             }
             (Expr::Name(_) | Expr::Tuple(_) | Expr::List(_) | Expr::Starred(_), _) => {
+                if !matches!(target, Expr::Name(_))
+                    && let Some(objs) = self.value_of(value)
+                    && self.bind_positions(target, &objs, strong)
+                {
+                    // `a, b = pair` with `pair = (x, y)`.
+                    return;
+                }
                 let objs = match target {
                     Expr::Name(_) => self.value_of(value),
                     // Unpacking: each name is one of the value's items.
@@ -541,6 +551,27 @@ impl Walk<'_> {
     fn value_of(&mut self, value: &Expr) -> Option<Objs> {
         match value {
             Expr::Name(name) => self.var(&name.id).map(|v| self.heap.of(v)),
+            Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. })
+                if !elts.iter().any(Expr::is_starred_expr) =>
+            {
+                let mut positions = Vec::with_capacity(elts.len());
+                let mut held = Objs::new();
+                for e in elts {
+                    let objs = self.value_of(e).unwrap_or_default();
+                    for &o in &objs {
+                        if !matches!(e, Expr::Name(_)) {
+                            self.heap.owner[o as usize].get_or_insert(ANONYMOUS);
+                        }
+                        if !held.contains(&o) {
+                            held.push(o);
+                        }
+                    }
+                    positions.push(objs);
+                }
+                let d = self.heap.display(held);
+                self.heap.elements.insert(d, positions);
+                Some(SmallVec::from_slice(&[d]))
+            }
             Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) | Expr::Dict(_) => {
                 let held = self.display_items(value);
                 Some(SmallVec::from_slice(&[self.heap.display(held)]))
@@ -589,6 +620,44 @@ impl Walk<'_> {
         held
     }
 
+    /// The objects of each of `n` positions when every one of `objs` is a
+    /// display of `n` elements.
+    fn unpack(&self, objs: &[Obj], n: usize) -> Option<Vec<Objs>> {
+        let mut out: Vec<Objs> = vec![Objs::new(); n];
+        for o in objs {
+            let positions = self.heap.elements.get(o).filter(|p| p.len() == n)?;
+            for (slot, objs) in out.iter_mut().zip(positions) {
+                for &x in objs {
+                    if !slot.contains(&x) {
+                        slot.push(x);
+                    }
+                }
+            }
+        }
+        (!objs.is_empty()).then_some(out)
+    }
+
+    /// Binds the names of a flat tuple target position by position, when
+    /// `objs` are displays of as many elements; `false` otherwise.
+    fn bind_positions(&mut self, target: &Expr, objs: &[Obj], strong: bool) -> bool {
+        let elts = match target {
+            Expr::Tuple(t) => &t.elts,
+            Expr::List(l) => &l.elts,
+            _ => return false,
+        };
+        if elts.iter().any(|e| !matches!(e, Expr::Name(_))) {
+            return false;
+        }
+        let Some(positions) = self.unpack(objs, elts.len()) else {
+            return false;
+        };
+        for (e, objs) in elts.iter().zip(positions) {
+            let objs = (!objs.is_empty()).then_some(objs);
+            self.bind_target(e, objs, strong);
+        }
+        true
+    }
+
     /// `for target in iterable`: `for a, b in zip(xs, ys)` binds `a` to the
     /// items of `xs` and `b` to those of `ys`, `for i, x in enumerate(xs)`
     /// binds `x` to the items of `xs`.
@@ -615,7 +684,25 @@ impl Walk<'_> {
                 return;
             }
         }
+        // `for k, v in d.items()`: `v` is one of the values.
+        if let (Expr::Tuple(t), Expr::Call(call)) = (target, iterable)
+            && t.elts.len() == 2
+            && call.arguments.is_empty()
+            && let Expr::Attribute(a) = &*call.func
+            && a.attr.as_str() == "items"
+        {
+            let values = self.items_of(&a.value);
+            self.bind_target(&t.elts[0], None, strong);
+            self.bind_target(&t.elts[1], values, strong);
+            return;
+        }
         let items = self.items_of(iterable);
+        // `for name, df in [('a', a), ('b', b)]`: position by position.
+        if let Some(items) = &items
+            && self.bind_positions(target, items, strong)
+        {
+            return;
+        }
         self.bind_target(target, items, strong);
     }
 
@@ -623,6 +710,16 @@ impl Walk<'_> {
     /// known.
     fn items_of(&mut self, iterable: &Expr) -> Option<Objs> {
         match iterable {
+            // `d.values()`: the dict's values.
+            Expr::Call(call)
+                if call.arguments.is_empty()
+                    && matches!(&*call.func, Expr::Attribute(a) if a.attr.as_str() == "values") =>
+            {
+                let Expr::Attribute(a) = &*call.func else {
+                    return None;
+                };
+                self.items_of(&a.value)
+            }
             Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) => {
                 let held = self.display_items(iterable);
                 (!held.is_empty()).then_some(held)
