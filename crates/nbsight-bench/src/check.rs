@@ -4,13 +4,13 @@
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use nbsight_analysis::{Finding, RuleSet, check_notebook};
 use nbsight_dataflow::Effects;
 use nbsight_notebook::Notebook;
 
-use crate::stats::median;
+use crate::stats::median_time;
 
 /// Times `check_notebook(notebook, effects, RuleSet::default())`; also returns
 /// the findings of a first, untimed run.
@@ -21,24 +21,10 @@ pub fn measure(
     iterations: usize,
 ) -> (Duration, Vec<Finding>) {
     let findings = check_notebook(notebook, effects, RuleSet::default());
-    for _ in 0..warmup {
-        black_box(check_notebook(
-            black_box(notebook),
-            effects,
-            RuleSet::default(),
-        ));
-    }
-    let mut times = Vec::with_capacity(iterations);
-    for _ in 0..iterations.max(1) {
-        let start = Instant::now();
-        black_box(check_notebook(
-            black_box(notebook),
-            effects,
-            RuleSet::default(),
-        ));
-        times.push(start.elapsed());
-    }
-    (median(&times).unwrap_or_default(), findings)
+    let time = median_time(warmup, iterations, || {
+        check_notebook(black_box(notebook), effects, RuleSet::default())
+    });
+    (time, findings)
 }
 
 /// Findings of one rule over the corpus.

@@ -5,14 +5,14 @@
 //! untimed).
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use nbsight_analysis::flow::{FlowOptions, analyze_flows};
 use nbsight_analysis::model::NotebookModel;
 use nbsight_dataflow::Effects;
 use nbsight_notebook::Notebook;
 
-use crate::stats::median;
+use crate::stats::median_time;
 
 /// Target of the issue: each notebook analysed in under this.
 pub const FLOW_TARGET: Duration = Duration::from_millis(5);
@@ -31,16 +31,9 @@ pub fn measure(
     warmup: usize,
     iterations: usize,
 ) -> Duration {
-    for _ in 0..warmup {
-        black_box(workload(black_box(notebook), effects));
-    }
-    let mut times = Vec::with_capacity(iterations);
-    for _ in 0..iterations.max(1) {
-        let start = Instant::now();
-        black_box(workload(black_box(notebook), effects));
-        times.push(start.elapsed());
-    }
-    median(&times).unwrap_or_default()
+    median_time(warmup, iterations, || {
+        workload(black_box(notebook), effects)
+    })
 }
 
 #[cfg(test)]

@@ -5,13 +5,13 @@
 //! statements and by cells) come from a first, untimed run.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use nbsight_analysis::slice::{Granularity, Slicer};
 use nbsight_dataflow::Effects;
 use nbsight_notebook::Notebook;
 
-use crate::stats::median;
+use crate::stats::median_time;
 
 /// NBSlicer's mean backward slice-size ratio (seed 004, Table 1: sessions,
 /// the last statement sliced) and nbgather's on the same sessions.
@@ -82,16 +82,10 @@ pub fn measure(
             sums.by_cells += c.ratio;
         }
     }
-    for _ in 0..warmup {
-        black_box(workload(black_box(notebook), effects));
-    }
-    let mut times = Vec::with_capacity(iterations);
-    for _ in 0..iterations.max(1) {
-        let start = Instant::now();
-        black_box(workload(black_box(notebook), effects));
-        times.push(start.elapsed());
-    }
-    (median(&times).unwrap_or_default(), sums)
+    let time = median_time(warmup, iterations, || {
+        workload(black_box(notebook), effects)
+    });
+    (time, sums)
 }
 
 #[cfg(test)]

@@ -2,7 +2,27 @@
 //! nearest-rank percentile of a set of values. Both are deterministic and take the
 //! values in any order.
 
-use std::time::Duration;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// The median time of `iterations` runs (at least one) of `workload`, after
+/// `warmup` untimed runs.
+pub fn median_time<T>(
+    warmup: usize,
+    iterations: usize,
+    mut workload: impl FnMut() -> T,
+) -> Duration {
+    for _ in 0..warmup {
+        black_box(workload());
+    }
+    let mut times = Vec::with_capacity(iterations.max(1));
+    for _ in 0..iterations.max(1) {
+        let start = Instant::now();
+        black_box(workload());
+        times.push(start.elapsed());
+    }
+    median(&times).unwrap_or_default()
+}
 
 /// The median of `samples`: the middle value, or the mean of the two middle values
 /// when the count is even. `None` for an empty slice.

@@ -108,6 +108,18 @@ fn many_notebooks_need_a_truth() {
     assert!(stderr.contains("--truth"), "{stderr}");
 }
 
+/// A notebook whose one open question is whether the loop over unknown data
+/// reads `count` before binding it.
+fn open_question_notebook(dir: &Path) -> PathBuf {
+    let notebook = dir.join("open.py");
+    std::fs::write(
+        &notebook,
+        "# %%\ncount = 10\ndata = [3, 4]\n# %%\nfor i in data:\n    if i == 0:\n        count = 0\n    else:\n        count = count + 1\n",
+    )
+    .expect("write");
+    notebook
+}
+
 /// A chat-completions server on 127.0.0.1 answering every request with
 /// `answer`; returns its base URL and the number of requests it served.
 fn answering_server(
@@ -158,12 +170,7 @@ fn answering_server(
 fn llm_answers_resolve_open_questions_and_are_cached() {
     use std::sync::atomic::Ordering;
     let dir = tempfile::tempdir().expect("temp dir");
-    let notebook = dir.path().join("open.py");
-    std::fs::write(
-        &notebook,
-        "# %%\ncount = 10\ndata = [3, 4]\n# %%\nfor i in data:\n    if i == 0:\n        count = 0\n    else:\n        count = count + 1\n",
-    )
-    .expect("write");
+    let notebook = open_question_notebook(dir.path());
     let (url, served) = answering_server("Answer: Yes");
     let run = || {
         let output = Command::cargo_bin("nbsight")
@@ -213,12 +220,7 @@ fn llm_answers_resolve_open_questions_and_are_cached() {
 #[test]
 fn unreachable_llm_endpoint_keeps_the_static_result() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let notebook = dir.path().join("open.py");
-    std::fs::write(
-        &notebook,
-        "# %%\ncount = 10\ndata = [3, 4]\n# %%\nfor i in data:\n    if i == 0:\n        count = 0\n    else:\n        count = count + 1\n",
-    )
-    .expect("write");
+    let notebook = open_question_notebook(dir.path());
     // A port nothing listens on: bind, then drop.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .expect("bind")

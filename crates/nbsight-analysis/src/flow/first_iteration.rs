@@ -374,50 +374,45 @@ fn truthy(value: &Value) -> bool {
     }
 }
 
-/// `expr` loads `name` (outside nested scopes: lambdas and comprehensions
-/// count, they may run now).
-fn reads(expr: &Expr, name: &str) -> bool {
-    struct Finder<'n> {
-        name: &'n str,
-        found: bool,
-    }
-    impl<'a> Visitor<'a> for Finder<'_> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Name(n) = expr
-                && n.id.as_str() == self.name
-                && n.ctx.is_load()
-            {
-                self.found = true;
-            }
-            if !self.found {
-                walk_expr(self, expr);
-            }
+/// Finds the uses of one name (loads only, or any).
+struct NameFinder<'n> {
+    name: &'n str,
+    loads_only: bool,
+    found: bool,
+}
+
+impl<'a> Visitor<'a> for NameFinder<'_> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Name(n) = expr
+            && n.id.as_str() == self.name
+            && (!self.loads_only || n.ctx.is_load())
+        {
+            self.found = true;
+        }
+        if !self.found {
+            walk_expr(self, expr);
         }
     }
-    let mut finder = Finder { name, found: false };
+}
+
+/// `expr` loads `name` (lambdas and comprehensions count, they may run now).
+fn reads(expr: &Expr, name: &str) -> bool {
+    let mut finder = NameFinder {
+        name,
+        loads_only: true,
+        found: false,
+    };
     finder.visit_expr(expr);
     finder.found
 }
 
 /// `stmt` names `name` anywhere.
 fn mentions(stmt: &Stmt, name: &str) -> bool {
-    struct Finder<'n> {
-        name: &'n str,
-        found: bool,
-    }
-    impl<'a> Visitor<'a> for Finder<'_> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Name(n) = expr
-                && n.id.as_str() == self.name
-            {
-                self.found = true;
-            }
-            if !self.found {
-                walk_expr(self, expr);
-            }
-        }
-    }
-    let mut finder = Finder { name, found: false };
+    let mut finder = NameFinder {
+        name,
+        loads_only: false,
+        found: false,
+    };
     finder.visit_stmt(stmt);
     finder.found
 }
