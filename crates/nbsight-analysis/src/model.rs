@@ -263,13 +263,7 @@ impl NotebookModel {
                 Some(parsed)
             })
             .collect();
-        let imports = ImportEnv::collect(
-            parsed
-                .iter()
-                .flatten()
-                .filter(|p| !p.has_errors())
-                .map(|p| &p.module),
-        );
+        let imports = ImportEnv::of_cells(parsed.iter().flatten().map(|p| &**p));
         if imports != self.imports {
             self.cache.clear();
             self.imports = imports;

@@ -65,13 +65,7 @@ pub fn analyze_notebook(notebook: &Notebook, effects: &Effects) -> NotebookAnaly
 /// collects the import bindings of the cells that parsed.
 pub fn parse_notebook(notebook: &Notebook) -> (Vec<Option<ParsedCell>>, ImportEnv) {
     let parsed: Vec<Option<ParsedCell>> = notebook.cells.iter().map(|c| c.parse()).collect();
-    let imports = ImportEnv::collect(
-        parsed
-            .iter()
-            .flatten()
-            .filter(|p| !p.has_errors())
-            .map(|p| &p.module),
-    );
+    let imports = ImportEnv::of_cells(parsed.iter().flatten());
     (parsed, imports)
 }
 

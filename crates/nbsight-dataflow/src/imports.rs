@@ -85,6 +85,16 @@ pub struct ImportEnv {
 }
 
 impl ImportEnv {
+    /// Collects the imports of the cells that parsed without errors.
+    pub fn of_cells<'a>(cells: impl IntoIterator<Item = &'a nbsight_notebook::ParsedCell>) -> Self {
+        Self::collect(
+            cells
+                .into_iter()
+                .filter(|p| !p.has_errors())
+                .map(|p| &p.module),
+        )
+    }
+
     /// Collects the imports of these modules.
     pub fn collect<'a>(modules: impl IntoIterator<Item = &'a ModModule>) -> Self {
         let mut env = ImportEnv::default();
