@@ -509,6 +509,14 @@ fn user_functions_changing_their_arguments() {
         "print(g)",
     ]);
     assert!(f.contains(&flow(2, 5, "g")), "{f:?}");
+    // A name rebound to something else is no longer the user function.
+    let f = flows_of(&[
+        "g = 0",
+        "def f():\n    global g\n    g = 1",
+        "f = print\nf()",
+        "print(g)",
+    ]);
+    assert!(f.contains(&flow(0, 3, "g")), "{f:?}");
 }
 
 #[test]

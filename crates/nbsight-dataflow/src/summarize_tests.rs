@@ -547,3 +547,11 @@ fn written_assumes_loops_run() {
     assert_eq!(s.written, set(&["c", "df", "x"]));
     assert!(s.dead.is_empty() || !s.dead.contains("df"));
 }
+
+#[test]
+fn written_does_not_assume_an_empty_range_runs() {
+    let s = summary(
+        "for i in range(3, 0):\n    x = 1\nfor j in range(0, 3, -1):\n    y = 1\nfor k in range(2):\n    z = 1\n",
+    );
+    assert_eq!(s.written, set(&["k", "z"]));
+}

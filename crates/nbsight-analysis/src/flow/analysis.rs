@@ -629,17 +629,27 @@ fn transitive(flows: &[CellEdge]) -> Vec<Dependency> {
 }
 
 /// The definition of user function `name` in force at cell `cell`: the
-/// last one in a cell up to it.
+/// last one in a cell up to it, unless a later cell rebinds the name.
 fn user_function<'m>(
     model: &'m NotebookModel,
     cell: usize,
     name: &str,
 ) -> Option<&'m nbsight_dataflow::FunctionSummary> {
-    model.cells[..=cell]
+    let var = model.vars.get(name)?;
+    for compiled in model.cells[..=cell]
         .iter()
         .rev()
         .filter_map(|c| c.compiled.as_deref())
-        .find_map(|c| c.summary.functions.get(name))
+    {
+        if let Some(f) = compiled.summary.functions.get(name) {
+            return Some(f);
+        }
+        // Rebound to something else (`f = print`): not the user function.
+        if vars::contains(&compiled.defs, var) {
+            return None;
+        }
+    }
+    None
 }
 
 /// The arguments calls in `body` pass to user functions that change those

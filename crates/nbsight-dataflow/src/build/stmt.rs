@@ -205,11 +205,13 @@ impl ScopeBuilder<'_> {
         self.store(&s.target);
         self.loop_body(head, exit, &s.body);
         let exhausted = self.loop_else(head, exit, &s.orelse);
-        self.cfg.loops.push(LoopEdges {
-            entry,
-            head,
-            exit: exhausted,
-        });
+        if !is_empty_range(&s.iter) {
+            self.cfg.loops.push(LoopEdges {
+                entry,
+                head,
+                exit: exhausted,
+            });
+        }
         self.current = exit;
     }
 
@@ -500,4 +502,43 @@ fn type_param_names(params: Option<&ast::TypeParams>) -> FxHashSet<String> {
 /// The names a class body binds (its attributes), without entering methods.
 fn class_bindings(body: &[Stmt]) -> FxHashSet<String> {
     FunctionScope::of_function(None, body).locals
+}
+
+/// `range(...)` of integer literals that yields nothing (`range(0)`,
+/// `range(3, 0)`): the loop surely does not run.
+fn is_empty_range(iter: &Expr) -> bool {
+    let Expr::Call(call) = iter else {
+        return false;
+    };
+    if !matches!(&*call.func, Expr::Name(f) if f.id.as_str() == "range")
+        || !call.arguments.keywords.is_empty()
+    {
+        return false;
+    }
+    let int = |e: &Expr| -> Option<i64> {
+        match e {
+            Expr::NumberLiteral(n) => match &n.value {
+                ast::Number::Int(i) => i.as_i64(),
+                _ => None,
+            },
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => {
+                if let Expr::NumberLiteral(n) = &*u.operand
+                    && let ast::Number::Int(i) = &n.value
+                {
+                    i.as_i64().map(|v| -v)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    };
+    let args: Option<Vec<i64>> = call.arguments.args.iter().map(int).collect();
+    match args.as_deref() {
+        Some([stop]) => *stop <= 0,
+        Some([start, stop]) => start >= stop,
+        Some([start, stop, step]) if *step > 0 => start >= stop,
+        Some([start, stop, step]) if *step < 0 => start <= stop,
+        _ => false,
+    }
 }
