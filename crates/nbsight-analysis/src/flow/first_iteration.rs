@@ -24,6 +24,8 @@ use ruff_python_ast::visitor::{Visitor, walk_expr};
 use ruff_python_ast::{self as ast, CmpOp, Expr, Number, Stmt, UnaryOp};
 use rustc_hash::FxHashMap;
 
+use nbsight_dataflow::imports::bindings_of;
+
 use crate::paths::target_names;
 
 /// What the first pass does to the name first.
@@ -431,18 +433,8 @@ fn assigned(stmts: &[Stmt]) -> Vec<String> {
             match stmt {
                 Stmt::FunctionDef(f) => self.0.push(f.name.to_string()),
                 Stmt::ClassDef(c) => self.0.push(c.name.to_string()),
-                Stmt::Import(i) => {
-                    for alias in &i.names {
-                        let name = alias.asname.as_ref().unwrap_or(&alias.name);
-                        let bound = name.as_str().split('.').next().unwrap_or_default();
-                        self.0.push(bound.to_string());
-                    }
-                }
-                Stmt::ImportFrom(i) => {
-                    for alias in &i.names {
-                        self.0
-                            .push(alias.asname.as_ref().unwrap_or(&alias.name).to_string());
-                    }
+                Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                    self.0.extend(bindings_of(stmt).into_iter().map(|b| b.name));
                 }
                 stmt => ruff_python_ast::visitor::walk_stmt(self, stmt),
             }

@@ -24,6 +24,8 @@ use ruff_text_size::Ranged;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use nbsight_dataflow::imports::bindings_of;
+
 use crate::model::{CallChange, NotebookModel};
 use crate::paths::{path_root, target_names};
 use crate::vars::{self, Var, VarSet};
@@ -411,17 +413,9 @@ impl Walk<'_> {
             }
             Stmt::FunctionDef(s) => self.rebind(&s.name, strong),
             Stmt::ClassDef(s) => self.rebind(&s.name, strong),
-            Stmt::Import(s) => {
-                for alias in &s.names {
-                    let name = alias.asname.as_ref().unwrap_or(&alias.name);
-                    let bound = name.as_str().split('.').next().unwrap_or_default();
-                    self.rebind(bound, strong);
-                }
-            }
-            Stmt::ImportFrom(s) => {
-                for alias in &s.names {
-                    let name = alias.asname.as_ref().unwrap_or(&alias.name);
-                    self.rebind(name, strong);
+            Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                for binding in bindings_of(stmt) {
+                    self.rebind(&binding.name, strong);
                 }
             }
             _ => {}
