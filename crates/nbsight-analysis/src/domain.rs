@@ -53,8 +53,41 @@ impl Alarms {
     }
 }
 
+/// What grew when states were joined (a domain's [`Domain::Growth`]): the
+/// engine merges the growth of a round's cell runs and asks the domain
+/// which cells it affects.
+pub trait Growth: Default + Debug {
+    fn is_empty(&self) -> bool;
+    /// `self := self ∪ other`.
+    fn merge(&mut self, other: &Self);
+}
+
+/// The variables whose facts grew.
+impl Growth for VarSet {
+    fn is_empty(&self) -> bool {
+        self.is_clear()
+    }
+
+    fn merge(&mut self, other: &Self) {
+        crate::vars::union_with(self, other);
+    }
+}
+
+impl<A: Growth, B: Growth> Growth for (A, B) {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty() && self.1.is_empty()
+    }
+
+    fn merge(&mut self, other: &Self) {
+        self.0.merge(&other.0);
+        self.1.merge(&other.1);
+    }
+}
+
 /// An abstract domain.
 pub trait Domain: Clone + Debug {
+    /// What grew from one state to a larger one.
+    type Growth: Growth;
     /// The lattice order: `self ⊑ other`.
     fn leq(&self, other: &Self) -> bool;
     /// `self := self ⊔ other`.
@@ -77,9 +110,17 @@ pub trait Domain: Clone + Debug {
     /// Marks the variables an event changes (the values its source cell
     /// computes, and what the old version of an edited or deleted cell wrote).
     fn seed(&mut self, _changed: &VarSet) {}
+    /// Adds to `into` what `self` has that `old` lacks (empty when
+    /// `self ⊑ old`).
+    fn growth(&self, old: &Self, into: &mut Self::Growth);
+    /// Can running `cell` compute more than it did, now that `grown` grew?
+    /// (Its run must depend only on what it reads: [`CellInfo::reads`].)
+    fn affects(&self, grown: &Self::Growth, cell: &CellInfo) -> bool;
 }
 
 impl<A: Domain, B: Domain> Domain for (A, B) {
+    type Growth = (A::Growth, B::Growth);
+
     fn leq(&self, other: &Self) -> bool {
         self.0.leq(&other.0) && self.1.leq(&other.1)
     }
@@ -111,5 +152,14 @@ impl<A: Domain, B: Domain> Domain for (A, B) {
     fn seed(&mut self, changed: &VarSet) {
         self.0.seed(changed);
         self.1.seed(changed);
+    }
+
+    fn growth(&self, old: &Self, into: &mut Self::Growth) {
+        self.0.growth(&old.0, &mut into.0);
+        self.1.growth(&old.1, &mut into.1);
+    }
+
+    fn affects(&self, grown: &Self::Growth, cell: &CellInfo) -> bool {
+        self.0.affects(&grown.0, cell) || self.1.affects(&grown.1, cell)
     }
 }

@@ -1,28 +1,29 @@
 //! Inter-cell propagation (NBLyzer Algorithm 3): from an event's source cell,
 //! run the abstract cell transformer and propagate the resulting state to
 //! every cell whose φ holds (a cell may be its own successor), breadth first
-//! so each cell is first reached at its least depth. One map η from cell to
-//! the join of the states computed there is shared by all paths: a cell whose
-//! new state is subsumed by its η entry is not expanded again (fixpoint
-//! pruning), which also makes unbounded K terminate on finite domains. By
-//! monotonicity of the transformers the same holds one step earlier: a
-//! successor whose incoming state is subsumed by the join of the states it was
-//! already queued with is not queued again (it could only produce a subsumed
-//! state), which keeps the queue from growing with every path.
+//! so each cell is first reached at its least depth.
+//!
+//! The exploration runs in rounds, one per depth. η, the states computed at
+//! the cells, is shared by all paths and joined, as NBLyzer's inter-cell
+//! widening does: here it is one state `G`, the join of everything computed
+//! so far, and round d runs the cells on the state of round d - 1 (so every
+//! visit at depth d ran after exactly d propagation steps). A cell runs in a
+//! round when φ holds on that state and either it has not run yet or the
+//! state grew in something its run depends on (the domain's
+//! [`Domain::affects`] over what the cell reads); otherwise it would only
+//! compute a state subsumed by what it computed before, which is
+//! Algorithm 3's fixpoint pruning, decided before running instead of after.
+//! The exploration ends when a round adds nothing (a fixpoint: the domains
+//! are finite), at depth K, or at the visit budget. Each round costs one run
+//! per cell that can change and one join into `G` per run, instead of one
+//! join per propagation edge.
 
-use std::collections::VecDeque;
 use std::rc::Rc;
 
-use crate::domain::{Alarm, Domain};
+use crate::domain::{Alarm, Domain, Growth};
 use crate::model::{CellInfo, NotebookModel};
 use crate::transformer::run_cell;
 use crate::vars::{self, VarSet};
-
-/// Times one exploration expands (propagates from) the same cell. Each
-/// expansion follows a strictly larger state; on finite domains the number is
-/// bounded anyway, but in ML notebooks with many models the leakage state
-/// can grow by one fact at a time along hundreds of orders.
-const EXPAND_LIMIT: u32 = 4;
 
 /// One cell execution the exploration considered.
 #[derive(Debug, Clone)]
@@ -30,7 +31,9 @@ pub struct Visit<D> {
     pub cell: usize,
     /// 0 for the source; n when reached over n propagation edges.
     pub depth: usize,
-    /// The cells executed, in order, ending with `cell`.
+    /// The cells executed, in order, ending with `cell`: a shortest chain of
+    /// propagations that reaches it, each step's cell having grown what the
+    /// next one reads.
     pub path: Vec<usize>,
     /// The state the cell ran on.
     pub before: Rc<D>,
@@ -73,6 +76,12 @@ pub fn explore<D: Domain>(
     })
 }
 
+/// A cell run in the previous round, with what it added.
+struct Grower<G> {
+    cell: usize,
+    grown: G,
+}
+
 /// [`explore`] with edges following `phi` instead of the domain's φ.
 pub fn explore_with<D: Domain>(
     model: &NotebookModel,
@@ -83,142 +92,109 @@ pub fn explore_with<D: Domain>(
     phi: impl Fn(&D, &CellInfo) -> bool,
 ) -> Exploration<D> {
     let n = model.cells.len();
-    let mut eta: Vec<Option<D>> = vec![None; n];
-    let mut eta_in: Vec<Option<D>> = vec![None; n];
-    let mut visits = Vec::new();
-    let mut queue: VecDeque<Entry<D>> = VecDeque::new();
-    // `pending[cell]`: the sequence number and depth of the cell's entry
-    // still in the queue; entries are numbered as they are pushed, so the
-    // front entry's number is `popped`.
-    let mut pending: Vec<Option<(usize, usize)>> = vec![None; n];
-    let mut pushed = 0usize;
-    let mut popped = 0usize;
-    // Queues `cell` with `state` unless a state it was queued with subsumes
-    // it. A cell still waiting in the queue at the same depth runs once on
-    // the join of the states it was queued with (chaotic iteration: it
-    // would otherwise run once per path that reached it meanwhile); clones
-    // only what is queued.
-    let mut push = |queue: &mut VecDeque<Entry<D>>,
-                    pushed: &mut usize,
-                    popped: usize,
-                    cell: usize,
-                    depth: usize,
-                    path: &[usize],
-                    state: &D| {
-        match &mut eta_in[cell] {
-            Some(seen) if state.leq(seen) => return,
-            Some(seen) => seen.widen_with(state),
-            slot => *slot = Some(state.clone()),
-        }
-        // Inter-cell widening (NBLyzer sec. 3.2.3): a cell reached again
-        // and again runs on everything seen there, so the next paths are
-        // subsumed at once.
-        let Some(seen) = eta_in[cell].as_ref() else {
-            return;
-        };
-        if let Some((seq, at)) = pending[cell]
-            && at == depth
-            && seq >= popped
-        {
-            queue[seq - popped].state = Rc::new(seen.clone());
-            return;
-        }
-        let mut path = path.to_vec();
-        path.push(cell);
-        pending[cell] = Some((*pushed, depth));
-        *pushed += 1;
-        queue.push_back(Entry {
-            cell,
-            depth,
-            path,
-            state: Rc::new(seen.clone()),
-        });
-    };
-    match start {
-        Start::Cell(source) => push(&mut queue, &mut pushed, popped, source, 0, &[], initial),
-        Start::State => {
-            // Nothing runs: only `extra` changed.
-            let mut seeded = initial.clone();
-            seeded.seed(extra);
-            if bounds.k.is_none_or(|k| k >= 1) {
-                for next in model.code_cells() {
-                    if phi(&seeded, next) {
-                        push(&mut queue, &mut pushed, popped, next.index, 1, &[], &seeded);
-                    }
-                }
-            }
-        }
-    }
-    let mut truncated = false;
-    let mut expanded = vec![0u32; n];
-    while let Some(Entry {
-        cell,
-        depth,
-        path,
-        state: before,
-    }) = queue.pop_front()
-    {
-        popped += 1;
-        if bounds.max_visits.is_some_and(|max| visits.len() >= max) {
-            truncated = true;
-            break;
-        }
-        let info = &model.cells[cell];
-        let (mut after, alarms) = run_cell(&*before, model, info, true);
-        if depth == 0 {
+    let mut visits: Vec<Visit<D>> = Vec::new();
+    // The latest path that reached each cell (at depth ≥ 1 for the source).
+    let mut paths: Vec<Option<Vec<usize>>> = vec![None; n];
+    // Whether the cell ran at depth ≥ 1.
+    let mut ran = vec![false; n];
+    let mut state = initial.clone();
+    // What the previous round added, cell by cell, and merged.
+    let mut growers: Vec<Grower<D::Growth>> = Vec::new();
+    let mut grown = D::Growth::default();
+    let source = match start {
+        Start::Cell(source) => {
+            let info = &model.cells[source];
+            let (mut after, alarms) = run_cell(initial, model, info, true);
             let mut changed = info.computed.clone();
             vars::union_with(&mut changed, extra);
             after.seed(&changed);
+            let mut added = D::Growth::default();
+            after.growth(initial, &mut added);
+            grown.merge(&added);
+            growers.push(Grower {
+                cell: source,
+                grown: added,
+            });
+            visits.push(Visit {
+                cell: source,
+                depth: 0,
+                path: vec![source],
+                before: Rc::new(initial.clone()),
+                alarms,
+            });
+            state = after;
+            Some(source)
         }
-        let pruned = eta[cell].as_ref().is_some_and(|e| after.leq(e));
-        let mut expand = !pruned && bounds.k.is_none_or(|k| depth < k);
-        if expand {
-            expanded[cell] += 1;
-            if expanded[cell] > EXPAND_LIMIT {
-                // Its state keeps growing along ever more orders: what it
-                // leads to from here is not explored (and the report says so).
-                expand = false;
+        Start::State => {
+            state.seed(extra);
+            None
+        }
+    };
+    let mut truncated = false;
+    let mut depth = 1;
+    while bounds.k.is_none_or(|k| depth <= k) && !(depth > 1 && grown.is_empty()) {
+        // The cells this round runs, each with the cell it follows.
+        let mut round: Vec<(usize, Option<usize>)> = Vec::new();
+        for cell in model.code_cells() {
+            let i = cell.index;
+            if !phi(&state, cell) || (ran[i] && !state.affects(&grown, cell)) {
+                continue;
+            }
+            let via = growers
+                .iter()
+                .find(|g| state.affects(&g.grown, cell))
+                .or(growers.first())
+                .map(|g| g.cell)
+                .or(source);
+            round.push((i, via));
+        }
+        if round.is_empty() {
+            break;
+        }
+        let before = Rc::new(state.clone());
+        let mut next_growers = Vec::new();
+        let mut next_grown = D::Growth::default();
+        let mut round_paths = Vec::with_capacity(round.len());
+        for (cell, via) in round {
+            if bounds.max_visits.is_some_and(|max| visits.len() >= max) {
                 truncated = true;
+                break;
             }
-        }
-        if !pruned {
-            match &mut eta[cell] {
-                Some(e) => e.join(&after),
-                slot => *slot = Some(after.clone()),
+            let info = &model.cells[cell];
+            let (after, alarms) = run_cell(&*before, model, info, true);
+            let mut added = D::Growth::default();
+            after.growth(&before, &mut added);
+            if !added.is_empty() {
+                state.join(&after);
+                next_grown.merge(&added);
+                next_growers.push(Grower { cell, grown: added });
             }
+            ran[cell] = true;
+            let mut path = via
+                .and_then(|v| paths[v].clone())
+                .or_else(|| via.map(|v| vec![v]))
+                .unwrap_or_default();
+            path.push(cell);
+            round_paths.push((cell, path.clone()));
+            visits.push(Visit {
+                cell,
+                depth,
+                path,
+                before: before.clone(),
+                alarms,
+            });
         }
-        if expand {
-            for next in model.code_cells() {
-                if phi(&after, next) {
-                    push(
-                        &mut queue,
-                        &mut pushed,
-                        popped,
-                        next.index,
-                        depth + 1,
-                        &path,
-                        &after,
-                    );
-                }
-            }
+        for (cell, path) in round_paths {
+            paths[cell] = Some(path);
         }
-        visits.push(Visit {
-            cell,
-            depth,
-            path,
-            before,
-            alarms,
-        });
+        if truncated {
+            break;
+        }
+        growers = next_growers;
+        grown = next_grown;
+        depth += 1;
     }
     Exploration { visits, truncated }
-}
-
-/// A queued cell execution.
-struct Entry<D> {
-    cell: usize,
-    depth: usize,
-    path: Vec<usize>,
-    state: Rc<D>,
 }
 
 /// What an exploration visited.
@@ -227,4 +203,109 @@ pub struct Exploration<D> {
     pub visits: Vec<Visit<D>>,
     /// The visit budget ran out before the exploration ended.
     pub truncated: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use nbsight_dataflow::Effects;
+
+    use super::*;
+    use crate::impact::Impact;
+    use crate::test_support::notebook;
+
+    fn model(sources: &[&str]) -> NotebookModel {
+        NotebookModel::new(&notebook(sources), &Effects::builtin())
+    }
+
+    /// (cell, depth, path) of each visit.
+    fn visits(
+        model: &NotebookModel,
+        source: usize,
+        bounds: Bounds,
+    ) -> Vec<(usize, usize, Vec<usize>)> {
+        explore(
+            model,
+            Start::Cell(source),
+            &Impact::default(),
+            &VarSet::new(),
+            bounds,
+        )
+        .visits
+        .into_iter()
+        .map(|v| (v.cell, v.depth, v.path))
+        .collect()
+    }
+
+    #[test]
+    fn depth_is_the_round_and_the_path_a_shortest_chain() {
+        let m = model(&["a = 1", "b = a + 1", "c = b * 2", "d = c - a"]);
+        assert_eq!(
+            visits(&m, 0, Bounds::default()),
+            [
+                (0, 0, vec![0]),
+                (1, 1, vec![0, 1]),
+                (3, 1, vec![0, 3]),
+                (2, 2, vec![0, 1, 2]),
+                // `c` grew: cell 3 reads it and runs again.
+                (3, 3, vec![0, 1, 2, 3]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_cell_runs_again_only_when_what_it_reads_grew() {
+        // Cell 2 reads `x` only; cell 1 changes `y`, which cell 2 does not
+        // read, so cell 2 runs once.
+        let m = model(&["x = 1\ny = 1", "y = x + y", "z = x"]);
+        let seen = visits(&m, 0, Bounds::default());
+        assert_eq!(seen.iter().filter(|v| v.0 == 2).count(), 1, "{seen:?}");
+    }
+
+    #[test]
+    fn k_bounds_the_depth_and_the_budget_truncates() {
+        let m = model(&["a = 1", "b = a", "c = b", "d = c"]);
+        let bounded = visits(
+            &m,
+            0,
+            Bounds {
+                k: Some(2),
+                max_visits: None,
+            },
+        );
+        assert_eq!(bounded.iter().map(|v| v.1).max(), Some(2));
+        let found = explore(
+            &m,
+            Start::Cell(0),
+            &Impact::default(),
+            &VarSet::new(),
+            Bounds {
+                k: None,
+                max_visits: Some(2),
+            },
+        );
+        assert!(found.truncated);
+        assert_eq!(found.visits.len(), 2);
+    }
+
+    #[test]
+    fn a_cell_reading_what_it_changes_is_its_own_successor() {
+        let m = model(&["x = 0", "x = x + 1"]);
+        assert_eq!(
+            visits(&m, 1, Bounds::default()),
+            [(1, 0, vec![1]), (1, 1, vec![1, 1])]
+        );
+    }
+
+    #[test]
+    fn a_deleted_cell_propagates_from_the_state() {
+        let m = model(&["a = 1", "b = a"]);
+        let a = vars::set_of([m.vars.get("a").expect("interned")]);
+        let found = explore(&m, Start::State, &Impact::default(), &a, Bounds::default());
+        let seen: Vec<_> = found
+            .visits
+            .iter()
+            .map(|v| (v.cell, v.depth, v.path.clone()))
+            .collect();
+        assert_eq!(seen, [(1, 1, vec![1])]);
+    }
 }

@@ -16,6 +16,8 @@ pub struct Impact {
 }
 
 impl Domain for Impact {
+    type Growth = VarSet;
+
     fn leq(&self, other: &Self) -> bool {
         vars::is_subset(&self.changed, &other.changed)
     }
@@ -65,5 +67,17 @@ impl Domain for Impact {
 
     fn seed(&mut self, changed: &VarSet) {
         vars::union_with(&mut self.changed, changed);
+    }
+
+    fn growth(&self, old: &Self, into: &mut VarSet) {
+        for v in self.changed.ones() {
+            if !old.changed.contains(v) {
+                vars::insert(into, v as vars::Var);
+            }
+        }
+    }
+
+    fn affects(&self, grown: &VarSet, cell: &CellInfo) -> bool {
+        vars::intersects(grown, &cell.reads)
     }
 }

@@ -21,6 +21,8 @@ pub mod program;
 pub mod rerun;
 pub mod slice;
 pub mod state;
+#[cfg(test)]
+mod test_support;
 pub mod transformer;
 pub mod vars;
 pub mod whatif;

@@ -112,6 +112,123 @@ pub struct CallChange {
     pub definite: bool,
 }
 
+/// What a cell reads from and writes to the notebook state once the
+/// notebook's user functions are known (the [`CellInfo`] fields of the same
+/// names).
+struct Links {
+    pre: VarSet,
+    outputs: VarSet,
+    computed: VarSet,
+    reads: VarSet,
+}
+
+impl Links {
+    fn of(
+        compiled: &Compiled,
+        functions: &FxHashMap<Var, FunctionInfo>,
+        all_defs: &VarSet,
+        vars: &Vars,
+    ) -> Links {
+        let mut pre = compiled.uses.clone();
+        for b in compiled.builtins.ones() {
+            if all_defs.contains(b) {
+                vars::insert(&mut pre, b as Var);
+            }
+        }
+        // Calling a user function reads its free globals, unless the cell
+        // bound them before the call.
+        let mut written = VarSet::new();
+        for stmt in &compiled.program.stmts {
+            for &v in &stmt.reads {
+                if let Some(info) = functions.get(&v) {
+                    for g in info.reads.ones() {
+                        if !written.contains(g) {
+                            vars::insert(&mut pre, g as Var);
+                        }
+                    }
+                }
+            }
+            for &(v, kind) in &stmt.writes {
+                if kind == crate::program::WriteKind::Strong {
+                    vars::insert(&mut written, v);
+                }
+            }
+        }
+        // An anonymous lambda is passed on to be called (`df.apply(lambda
+        // x: clean(x))`): its free globals, and those of the user
+        // functions it calls, are read unless the cell bound them before.
+        for (name, summary) in &compiled.summary.functions {
+            let Some(at) = name
+                .strip_prefix("<lambda@")
+                .and_then(|rest| rest.split(':').next())
+                .and_then(|line| line.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let mut bound_before = VarSet::new();
+            for stmt in compiled.program.stmts.iter().filter(|s| s.line < at) {
+                for &(v, kind) in &stmt.writes {
+                    if kind == crate::program::WriteKind::Strong {
+                        vars::insert(&mut bound_before, v);
+                    }
+                }
+            }
+            for s in summary.reads.iter() {
+                let Some(v) = vars.get(root(s)) else {
+                    continue;
+                };
+                let mut read = vars::set_of([v]);
+                if let Some(info) = functions.get(&v) {
+                    vars::union_with(&mut read, &info.reads);
+                }
+                read.difference_with(&bound_before);
+                vars::union_with(&mut pre, &read);
+            }
+        }
+        let mut outputs = compiled.defs.clone();
+        vars::union_with(&mut outputs, &compiled.mutated);
+        // Globals the user functions it calls bind or change.
+        let mut computed = compiled.computed.clone();
+        for stmt in &compiled.program.stmts {
+            for v in &stmt.reads {
+                if let Some(info) = functions.get(v) {
+                    vars::union_with(&mut outputs, &info.writes);
+                    vars::union_with(&mut computed, &info.writes);
+                }
+            }
+        }
+        let mut reads_all = pre.clone();
+        let program = &compiled.program;
+        for stmt in &program.stmts {
+            for &v in stmt.reads.iter().chain(&stmt.free_reads) {
+                vars::insert(&mut reads_all, v);
+                if let Some(info) = functions.get(&v) {
+                    vars::union_with(&mut reads_all, &info.reads);
+                }
+            }
+        }
+        for call in &program.calls {
+            for op in call.args.iter().chain([&call.receiver]) {
+                match op {
+                    crate::program::Op::Var(v) => vars::insert(&mut reads_all, *v),
+                    crate::program::Op::Reads(vs) => {
+                        for &v in vs {
+                            vars::insert(&mut reads_all, v);
+                        }
+                    }
+                    crate::program::Op::Call(_) => {}
+                }
+            }
+        }
+        Links {
+            pre,
+            outputs,
+            computed,
+            reads: reads_all,
+        }
+    }
+}
+
 /// One cell of the model.
 #[derive(Debug, Clone)]
 pub struct CellInfo {
@@ -130,11 +247,28 @@ pub struct CellInfo {
     /// The outputs whose values running the cell again changes: all but the
     /// names only imports bind (re-importing binds the same module).
     pub computed: VarSet,
+    /// Every variable the cell's run reads, directly or through the user
+    /// functions it references: what its result can depend on in the state
+    /// it runs on (the engine re-runs a cell only when one of them grew).
+    pub reads: VarSet,
     pub execution_count: Option<u32>,
     pub has_outputs: bool,
 }
 
 impl CellInfo {
+    fn set_links(&mut self, links: Links) {
+        let Links {
+            pre,
+            outputs,
+            computed,
+            reads,
+        } = links;
+        self.pre = pre;
+        self.outputs = outputs;
+        self.computed = computed;
+        self.reads = reads;
+    }
+
     /// A Python cell that parsed.
     pub fn is_code(&self) -> bool {
         self.compiled.is_some()
@@ -161,14 +295,14 @@ pub struct NotebookModel {
     pub path: String,
     pub cells: Vec<CellInfo>,
     pub vars: Vars,
-    pub functions: FxHashMap<Var, FunctionInfo>,
+    pub functions: Arc<FxHashMap<Var, FunctionInfo>>,
     /// Call sites with ML roles (for the leakage domain's tags).
     pub sites: SiteTable,
-    imports: ImportEnv,
+    imports: Arc<ImportEnv>,
     /// Parsed cells by source (kept across edits).
-    parsed: FxHashMap<[u8; 32], Arc<ParsedCell>>,
+    parsed: Arc<FxHashMap<[u8; 32], Arc<ParsedCell>>>,
     /// Compiled cells by source (valid while the notebook's imports stay).
-    cache: FxHashMap<[u8; 32], Arc<Compiled>>,
+    cache: Arc<FxHashMap<[u8; 32], Arc<Compiled>>>,
 }
 
 /// The cache key of a Python cell: its Python text and cell magic.
@@ -192,11 +326,11 @@ impl NotebookModel {
             path: notebook.path.display().to_string(),
             cells: Vec::with_capacity(notebook.cells.len()),
             vars: Vars::default(),
-            functions: FxHashMap::default(),
+            functions: Arc::default(),
             sites: SiteTable::default(),
-            imports: ImportEnv::default(),
-            parsed: FxHashMap::default(),
-            cache: FxHashMap::default(),
+            imports: Arc::default(),
+            parsed: Arc::default(),
+            cache: Arc::default(),
         };
         let cells: Vec<&Cell> = notebook.cells.iter().collect();
         let keys = cells.iter().map(|c| source_key(c)).collect();
@@ -224,6 +358,11 @@ impl NotebookModel {
         edited: &Cell,
         effects: &Effects,
     ) -> Self {
+        if self.cells.len() == cells.len()
+            && let Some(model) = self.edit_in_place(index, edited, effects)
+        {
+            return model;
+        }
         let mut model = self.clone();
         let same_cells = self.cells.len() == cells.len();
         let refs: Vec<&Cell> = cells
@@ -243,6 +382,56 @@ impl NotebookModel {
         model
     }
 
+    /// [`NotebookModel::with_edit`] when the edit leaves every other cell
+    /// as it was: the edited cell parses before and after, imports and binds
+    /// the same names and defines the same functions with the same free
+    /// globals. Then only the edited cell is compiled and linked again;
+    /// `None` otherwise.
+    fn edit_in_place(&self, index: usize, edited: &Cell, effects: &Effects) -> Option<Self> {
+        let old = self.cells.get(index)?;
+        let old_compiled = old.compiled.as_deref()?;
+        let old_parsed = old.parsed.as_deref()?;
+        let key = source_key(edited)?;
+        let parsed = match self.parsed.get(&key) {
+            Some(hit) => hit.clone(),
+            None => Arc::new(edited.parse()?),
+        };
+        if CellStatus::of(edited, Some(&parsed)) != CellStatus::Code
+            || ImportEnv::collect([&old_parsed.module]) != ImportEnv::collect([&parsed.module])
+        {
+            return None;
+        }
+        let mut model = self.clone();
+        let imports = model.imports.clone();
+        let ctx = Context {
+            effects,
+            imports: &imports,
+            source: "",
+        };
+        // The edited model is short-lived: its cell stays out of the caches.
+        let compiled = match model.cache.get(&key) {
+            Some(hit) => hit.clone(),
+            None => model.compile_new(edited, &parsed, ctx),
+        };
+        if compiled.summary.functions != old_compiled.summary.functions
+            || !vars::same(&compiled.defs, &old_compiled.defs)
+        {
+            return None;
+        }
+        for (i, call) in compiled.program.calls.iter().enumerate() {
+            if call.roles.iter().any(|r| crate::leakage::makes_facts(*r)) {
+                model.sites.intern(index, i as u32);
+            }
+        }
+        let links = Links::of(&compiled, &model.functions, &model.all_defs(), &model.vars);
+        let cell = &mut model.cells[index];
+        cell.compiled = Some(compiled);
+        cell.parsed = Some(parsed);
+        cell.key = Some(key);
+        cell.set_links(links);
+        Some(model)
+    }
+
     /// The code cells that parsed.
     pub fn code_cells(&self) -> impl Iterator<Item = &CellInfo> {
         self.cells.iter().filter(|c| c.is_code())
@@ -259,16 +448,16 @@ impl NotebookModel {
                     return Some(hit.clone());
                 }
                 let parsed = Arc::new(cell.parse()?);
-                self.parsed.insert(key, parsed.clone());
+                Arc::make_mut(&mut self.parsed).insert(key, parsed.clone());
                 Some(parsed)
             })
             .collect();
         let imports = ImportEnv::of_cells(parsed.iter().flatten().map(|p| &**p));
-        if imports != self.imports {
-            self.cache.clear();
-            self.imports = imports;
+        if imports != *self.imports {
+            self.cache = Arc::default();
+            self.imports = Arc::new(imports);
         }
-        let imports = std::mem::take(&mut self.imports);
+        let imports = self.imports.clone();
         let ctx = Context {
             effects,
             imports: &imports,
@@ -291,6 +480,7 @@ impl NotebookModel {
                 pre: VarSet::new(),
                 outputs: VarSet::new(),
                 computed: VarSet::new(),
+                reads: VarSet::new(),
                 execution_count: cell.execution_count.and_then(|c| u32::try_from(c).ok()),
                 has_outputs: cell.has_outputs(),
             });
@@ -319,6 +509,13 @@ impl NotebookModel {
         if let Some(hit) = self.cache.get(&key) {
             return hit.clone();
         }
+        let compiled = self.compile_new(cell, parsed, ctx);
+        Arc::make_mut(&mut self.cache).insert(key, compiled.clone());
+        compiled
+    }
+
+    /// Analyses and compiles `cell` (interning its names).
+    fn compile_new(&mut self, cell: &Cell, parsed: &ParsedCell, ctx: Context<'_>) -> Arc<Compiled> {
         let analysis = analyze_cell(cell, parsed, ctx);
         let mut import_bindings = Vec::new();
         for stmt in &parsed.module.body {
@@ -425,7 +622,7 @@ impl NotebookModel {
                 });
             }
         }
-        let compiled = Arc::new(Compiled {
+        Arc::new(Compiled {
             program,
             summary: analysis.summary,
             uses,
@@ -447,9 +644,7 @@ impl NotebookModel {
             unknown_defs,
             hidden_bindings,
             call_changes,
-        });
-        self.cache.insert(key, compiled.clone());
-        compiled
+        })
     }
 
     /// Computes function infos, pre-summaries and outputs.
@@ -499,87 +694,39 @@ impl NotebookModel {
             }
         }
         // Builtin names some cell rebinds are notebook variables.
+        let all_defs = self.all_defs();
+        for cell in &mut self.cells {
+            if let Some(compiled) = cell.compiled.as_deref() {
+                let links = Links::of(compiled, &functions, &all_defs, &self.vars);
+                cell.set_links(links);
+            }
+        }
+        self.functions = Arc::new(functions);
+    }
+
+    /// Builtin names some cell rebinds (they are notebook variables) and
+    /// every other name a cell binds.
+    fn all_defs(&self) -> VarSet {
         let mut all_defs = VarSet::new();
         for compiled in self.cells.iter().filter_map(|c| c.compiled.as_deref()) {
             vars::union_with(&mut all_defs, &compiled.defs);
         }
-        for cell in &mut self.cells {
-            let Some(compiled) = cell.compiled.as_deref() else {
-                continue;
-            };
-            let mut pre = compiled.uses.clone();
-            for b in compiled.builtins.ones() {
-                if all_defs.contains(b) {
-                    vars::insert(&mut pre, b as Var);
-                }
-            }
-            // Calling a user function reads its free globals, unless the cell
-            // bound them before the call.
-            let mut written = VarSet::new();
-            for stmt in &compiled.program.stmts {
-                for &v in &stmt.reads {
-                    if let Some(info) = functions.get(&v) {
-                        for g in info.reads.ones() {
-                            if !written.contains(g) {
-                                vars::insert(&mut pre, g as Var);
-                            }
-                        }
-                    }
-                }
-                for &(v, kind) in &stmt.writes {
-                    if kind == crate::program::WriteKind::Strong {
-                        vars::insert(&mut written, v);
-                    }
-                }
-            }
-            // An anonymous lambda is passed on to be called (`df.apply(lambda
-            // x: clean(x))`): its free globals, and those of the user
-            // functions it calls, are read unless the cell bound them before.
-            for (name, summary) in &compiled.summary.functions {
-                let Some(at) = name
-                    .strip_prefix("<lambda@")
-                    .and_then(|rest| rest.split(':').next())
-                    .and_then(|line| line.parse::<u32>().ok())
-                else {
-                    continue;
-                };
-                let mut bound_before = VarSet::new();
-                for stmt in compiled.program.stmts.iter().filter(|s| s.line < at) {
-                    for &(v, kind) in &stmt.writes {
-                        if kind == crate::program::WriteKind::Strong {
-                            vars::insert(&mut bound_before, v);
-                        }
-                    }
-                }
-                for s in summary.reads.iter() {
-                    let Some(v) = self.vars.get(root(s)) else {
-                        continue;
-                    };
-                    let mut read = vars::set_of([v]);
-                    if let Some(info) = functions.get(&v) {
-                        vars::union_with(&mut read, &info.reads);
-                    }
-                    read.difference_with(&bound_before);
-                    vars::union_with(&mut pre, &read);
-                }
-            }
-            let mut outputs = compiled.defs.clone();
-            vars::union_with(&mut outputs, &compiled.mutated);
-            // Globals the user functions it calls bind or change.
-            let mut computed = compiled.computed.clone();
-            for stmt in &compiled.program.stmts {
-                for v in &stmt.reads {
-                    if let Some(info) = functions.get(v) {
-                        vars::union_with(&mut outputs, &info.writes);
-                        vars::union_with(&mut computed, &info.writes);
-                    }
-                }
-            }
-            cell.pre = pre;
-            cell.outputs = outputs;
-            cell.computed = computed;
-        }
-        self.functions = functions;
+        all_defs
+    }
+
+    /// Each cell's status and linked sets by name (`pre`, `outputs`,
+    /// `computed`, `reads`): what two models of the same notebook agree on
+    /// whatever their variable numbering (tests compare an edited model
+    /// with one built from scratch).
+    #[doc(hidden)]
+    pub fn describe_links(&self) -> Vec<(CellStatus, [Vec<String>; 4])> {
+        self.cells
+            .iter()
+            .map(|c| {
+                let names = [&c.pre, &c.outputs, &c.computed, &c.reads].map(|s| self.names(s));
+                (c.status.clone(), names)
+            })
+            .collect()
     }
 
     /// The names of `set`.
@@ -635,3 +782,7 @@ fn writes_namespace(body: &[ruff_python_ast::Stmt]) -> bool {
     }
     finder.0
 }
+
+#[cfg(test)]
+#[path = "model_tests.rs"]
+mod tests;

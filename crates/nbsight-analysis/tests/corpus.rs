@@ -57,15 +57,12 @@ fn every_corpus_notebook_is_checked_and_queried() {
             let classes = classify_cells(model);
             assert_eq!(classes.len(), model.code_cells().count());
         }
-        // Every code cell as the source of an execute and an edit event at
-        // depth 1 (keeps the debug-build test quick), the first one also
-        // unbounded; the benchmark runs them all unbounded.
+        // Every code cell as the source of an execute and an edit event,
+        // K unbounded, as the benchmark runs them.
         let code: Vec<(usize, String)> = model
             .code_cells()
             .map(|c| (c.index, notebook.cells[c.index].source.clone()))
             .collect();
-        // Unbounded on the first cell of notebooks of moderate size.
-        let first = code.first().map(|(i, _)| *i).filter(|_| code.len() <= 40);
         for (i, source) in code {
             for event in [
                 Event::Execute(i),
@@ -74,7 +71,7 @@ fn every_corpus_notebook_is_checked_and_queried() {
                     source: format!("{source}\n# edited\n"),
                 },
             ] {
-                let k = if Some(i) == first { None } else { Some(1) };
+                let k = None;
                 let report = session.query(&event, k).expect("valid query");
                 assert!(
                     report
@@ -85,6 +82,23 @@ fn every_corpus_notebook_is_checked_and_queried() {
                 assert!(report.rerun_plan.windows(2).all(|w| w[0] < w[1]));
                 queries += 1;
             }
+        }
+        // An edit keeps the model of every other cell as a rebuild from
+        // scratch has it (the first few cells; each comparison builds a model).
+        for c in model.code_cells().take(3) {
+            let source = format!("{}\n# edited\n", notebook.cells[c.index].source);
+            let edited = notebook.cells[c.index].edited(&source, &notebook.language);
+            let incremental = model.with_edit(&notebook.cells, c.index, &edited, &effects);
+            let mut changed = notebook.clone();
+            changed.cells[c.index] = edited;
+            let scratch = nbsight_analysis::model::NotebookModel::new(&changed, &effects);
+            assert_eq!(
+                incremental.describe_links(),
+                scratch.describe_links(),
+                "{} cell {}",
+                path.display(),
+                c.index
+            );
         }
         session.query(&Event::Open, Some(1)).expect("open");
         if !notebook.cells.is_empty() {

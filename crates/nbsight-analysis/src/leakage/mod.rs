@@ -50,7 +50,7 @@ pub struct Leak {
     /// Variables bound on the path (for φ).
     bound: Rc<VarSet>,
     /// Variables with a non-empty value, sorted by variable.
-    vals: Rc<Vec<(Var, Val)>>,
+    vals: Rc<Vec<(Var, Rc<Val>)>>,
     /// Models trained, sorted by site.
     trained: Rc<Vec<Trained>>,
     /// For each test split, the models evaluated on it (sorted).
@@ -83,7 +83,7 @@ impl Leak {
         self.vals
             .binary_search_by_key(&v, |(k, _)| *k)
             .ok()
-            .map(|i| &self.vals[i].1)
+            .map(|i| &*self.vals[i].1)
     }
 
     fn set(&mut self, v: Var, val: Val) {
@@ -91,19 +91,19 @@ impl Leak {
             Ok(i) if val.is_empty() => {
                 Rc::make_mut(&mut self.vals).remove(i);
             }
-            Ok(i) if self.vals[i].1 == val => {}
-            Ok(i) => Rc::make_mut(&mut self.vals)[i].1 = val,
+            Ok(i) if *self.vals[i].1 == val => {}
+            Ok(i) => Rc::make_mut(&mut self.vals)[i].1 = Rc::new(val),
             Err(_) if val.is_empty() => {}
-            Err(i) => Rc::make_mut(&mut self.vals).insert(i, (v, val)),
+            Err(i) => Rc::make_mut(&mut self.vals).insert(i, (v, Rc::new(val))),
         }
     }
 
     fn join_into(&mut self, v: Var, val: &Val) {
         match self.vals.binary_search_by_key(&v, |(k, _)| *k) {
             Ok(i) if val.leq(&self.vals[i].1) => {}
-            Ok(i) => Rc::make_mut(&mut self.vals)[i].1.join(val),
+            Ok(i) => Rc::make_mut(&mut Rc::make_mut(&mut self.vals)[i].1).join(val),
             Err(_) if val.is_empty() => {}
-            Err(i) => Rc::make_mut(&mut self.vals).insert(i, (v, val.clone())),
+            Err(i) => Rc::make_mut(&mut self.vals).insert(i, (v, Rc::new(val.clone()))),
         }
     }
 
@@ -316,6 +316,9 @@ impl Leak {
     /// Cross-validation (or a CV search's `fit`) on data whose statistics or
     /// rows were prepared on all of it.
     fn cross_validated(&self, call: &Call, data: &Val, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
+        if !alarms.on {
+            return;
+        }
         for tag in data.leaky() {
             let (rule, what) = match tag {
                 Tag::Fitted(s) => (Rule::PreprocessingLeakage, fitted_text(ctx.model, s)),
@@ -335,32 +338,18 @@ impl Leak {
         }
     }
 
-    /// A model trained at `model` meets test data at a predict/evaluate call.
-    fn check_evaluation(
-        &mut self,
+    /// Preprocessing and overlap leakage at an evaluation: the training and
+    /// the test data share statistics fitted, or rows resampled, before the
+    /// split that separated them.
+    fn shared_preparation(
         model: Site,
         call: &Call,
         data: &Val,
+        splits: &[Site],
+        trained: &Trained,
         ctx: &StmtCtx<'_>,
         alarms: &mut Alarms,
     ) {
-        let Some(trained) = self.trained(model).cloned() else {
-            return;
-        };
-        // Test data: the test side of a split whose train side trained the model.
-        let splits: SmallVec<[Site; 2]> = data
-            .tags
-            .iter()
-            .filter_map(|t| match t {
-                Tag::Split(s, Side::Test) if trained.data.has(Tag::Split(s, Side::Train)) => {
-                    Some(s)
-                }
-                _ => None,
-            })
-            .collect();
-        if splits.is_empty() {
-            return;
-        }
         let test_name = test_data_name(call, ctx);
         for tag in data.leaky() {
             if !trained.data.has(tag) {
@@ -392,12 +381,45 @@ impl Leak {
                 involved: vec![site_of(ctx.model, tag), ctx.model.sites.cell(splits[0]), ctx.model.sites.cell(model)],
             });
         }
+    }
+
+    /// A model trained at `model` meets test data at a predict/evaluate call.
+    fn check_evaluation(
+        &mut self,
+        model: Site,
+        call: &Call,
+        data: &Val,
+        ctx: &StmtCtx<'_>,
+        alarms: &mut Alarms,
+    ) {
+        let Some(trained) = self.trained(model).cloned() else {
+            return;
+        };
+        // Test data: the test side of a split whose train side trained the model.
+        let splits: SmallVec<[Site; 2]> = data
+            .tags
+            .iter()
+            .filter_map(|t| match t {
+                Tag::Split(s, Side::Test) if trained.data.has(Tag::Split(s, Side::Train)) => {
+                    Some(s)
+                }
+                _ => None,
+            })
+            .collect();
+        if splits.is_empty() {
+            return;
+        }
+        // Messages are only built on the pass that collects alarms.
+        if alarms.on {
+            Self::shared_preparation(model, call, data, &splits, &trained, ctx, alarms);
+        }
         for split in splits {
             let (count, new) = self.evaluated(split, model);
             // When a second model meets the split, or a model trained in a
             // loop does (inside loops the alarm pass sees the fixpoint state,
             // where the models are no longer new).
-            if (new && count == 2) || trained.in_loop || (ctx.in_loop && count >= 2) {
+            if alarms.on && ((new && count == 2) || trained.in_loop || (ctx.in_loop && count >= 2))
+            {
                 let why = if count >= 2 {
                     format!("{count} different models are evaluated on it")
                 } else {
@@ -421,23 +443,33 @@ impl Leak {
     }
 }
 
+/// What grew in a leakage state.
+#[derive(Debug, Clone, Default)]
+pub struct LeakGrowth {
+    /// Variables newly bound or with new facts.
+    pub vars: VarSet,
+    /// New trained models or evaluations (read by cells with ML calls).
+    pub models: bool,
+}
+
+impl crate::domain::Growth for LeakGrowth {
+    fn is_empty(&self) -> bool {
+        !self.models && self.vars.is_clear()
+    }
+
+    fn merge(&mut self, other: &Self) {
+        vars::union_with(&mut self.vars, &other.vars);
+        self.models |= other.models;
+    }
+}
+
 impl Domain for Leak {
+    type Growth = LeakGrowth;
+
     fn leq(&self, other: &Self) -> bool {
         (Rc::ptr_eq(&self.bound, &other.bound) || vars::is_subset(&self.bound, &other.bound))
             && (Rc::ptr_eq(&self.vals, &other.vals) || vals_leq(&self.vals, &other.vals))
-            && (Rc::ptr_eq(&self.trained, &other.trained)
-                || self.trained.iter().all(|t| {
-                    other
-                        .trained(t.site)
-                        .is_some_and(|o| t.data.leq(&o.data) && (!t.in_loop || o.in_loop))
-                }))
-            && (Rc::ptr_eq(&self.evals, &other.evals)
-                || self.evals.iter().all(|(s, models)| {
-                    other
-                        .evals
-                        .binary_search_by_key(s, |(k, _)| *k)
-                        .is_ok_and(|i| models.iter().all(|m| other.evals[i].1.contains(m)))
-                }))
+            && self.models_leq(other)
     }
 
     fn join(&mut self, other: &Self) {
@@ -495,11 +527,56 @@ impl Domain for Leak {
         self.active
             && !cell.pre.is_clear()
             && vars::is_subset(&cell.pre, &self.bound)
-            && self.vals.iter().any(|(v, _)| vars::contains(&cell.pre, *v))
+            && cell.pre.ones().any(|v| self.get(v as Var).is_some())
+    }
+
+    fn growth(&self, old: &Self, into: &mut LeakGrowth) {
+        if !Rc::ptr_eq(&self.bound, &old.bound) {
+            for v in self.bound.ones() {
+                if !old.bound.contains(v) {
+                    vars::insert(&mut into.vars, v as Var);
+                }
+            }
+        }
+        if !Rc::ptr_eq(&self.vals, &old.vals) {
+            let mut rest = old.vals.iter().peekable();
+            for (v, val) in self.vals.iter() {
+                while rest.next_if(|(w, _)| w < v).is_some() {}
+                let below = rest
+                    .peek()
+                    .is_some_and(|(w, other)| w == v && (Rc::ptr_eq(val, other) || val.leq(other)));
+                if !below {
+                    vars::insert(&mut into.vars, *v);
+                }
+            }
+        }
+        into.models = into.models || !self.models_leq(old);
+    }
+
+    fn affects(&self, grown: &LeakGrowth, cell: &CellInfo) -> bool {
+        vars::intersects(&grown.vars, &cell.reads)
+            || (grown.models && cell.compiled.as_deref().is_some_and(|c| c.ml_calls))
     }
 }
 
 impl Leak {
+    /// The trained models and evaluations are below `other`'s.
+    fn models_leq(&self, other: &Self) -> bool {
+        (Rc::ptr_eq(&self.trained, &other.trained)
+            || self.trained.iter().all(|t| {
+                other
+                    .trained(t.site)
+                    .is_some_and(|o| t.data.leq(&o.data) && (!t.in_loop || o.in_loop))
+            }))
+            && (Rc::ptr_eq(&self.evals, &other.evals)
+                || self.evals.iter().all(|(s, models)| {
+                    other
+                        .evals
+                        .binary_search_by_key(s, |(k, _)| *k)
+                        .is_ok_and(|i| models.iter().all(|m| other.evals[i].1.contains(m)))
+                }))
+    }
+
     fn interpret(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
         let calls = &ctx.program.calls[stmt.calls.start as usize..stmt.calls.end as usize];
         let mut results: SmallVec<[Val; 2]> = SmallVec::new();
@@ -581,8 +658,23 @@ impl Leak {
     }
 }
 
+/// A variable's facts, shared between the states that did not change them.
+type Entry = (Var, Rc<Val>);
+
+/// `a ⊑ b` for two facts (the same shared value at once).
+fn entry_leq(a: &Rc<Val>, b: &Rc<Val>) -> bool {
+    Rc::ptr_eq(a, b) || a.leq(b)
+}
+
+/// `a := a ⊔ b` for two facts.
+fn entry_join(a: &mut Rc<Val>, b: &Rc<Val>) {
+    if !entry_leq(b, a) {
+        Rc::make_mut(a).join(b);
+    }
+}
+
 /// Pointwise order of two variable maps sorted by variable (one merge walk).
-fn vals_leq(a: &[(Var, Val)], b: &[(Var, Val)]) -> bool {
+fn vals_leq(a: &[Entry], b: &[Entry]) -> bool {
     if a.len() > b.len() {
         return false;
     }
@@ -591,7 +683,7 @@ fn vals_leq(a: &[(Var, Val)], b: &[(Var, Val)]) -> bool {
         for (w, other) in rest.by_ref() {
             match w.cmp(v) {
                 std::cmp::Ordering::Less => continue,
-                std::cmp::Ordering::Equal if val.leq(other) => continue 'outer,
+                std::cmp::Ordering::Equal if entry_leq(val, other) => continue 'outer,
                 _ => return false,
             }
         }
@@ -602,7 +694,7 @@ fn vals_leq(a: &[(Var, Val)], b: &[(Var, Val)]) -> bool {
 
 /// `a := a ⊔ b` when every variable of `b` is in `a` (both sorted by
 /// variable); `false`, with `a` unchanged, otherwise.
-fn join_vals_in_place(a: &mut [(Var, Val)], b: &[(Var, Val)]) -> bool {
+fn join_vals_in_place(a: &mut [Entry], b: &[Entry]) -> bool {
     let mut j = 0;
     // First check the keys, so that a failure leaves `a` alone.
     for (w, _) in b {
@@ -618,14 +710,14 @@ fn join_vals_in_place(a: &mut [(Var, Val)], b: &[(Var, Val)]) -> bool {
         while a[j].0 < *w {
             j += 1;
         }
-        a[j].1.join(val);
+        entry_join(&mut a[j].1, val);
     }
     true
 }
 
 /// The pointwise join of two variable maps sorted by variable (one merge
 /// walk).
-fn join_vals(a: &[(Var, Val)], b: &[(Var, Val)]) -> Vec<(Var, Val)> {
+fn join_vals(a: &[Entry], b: &[Entry]) -> Vec<Entry> {
     let mut out = Vec::with_capacity(a.len().max(b.len()));
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
@@ -640,7 +732,7 @@ fn join_vals(a: &[(Var, Val)], b: &[(Var, Val)]) -> Vec<(Var, Val)> {
             }
             std::cmp::Ordering::Equal => {
                 let mut val = a[i].1.clone();
-                val.join(&b[j].1);
+                entry_join(&mut val, &b[j].1);
                 out.push((a[i].0, val));
                 i += 1;
                 j += 1;

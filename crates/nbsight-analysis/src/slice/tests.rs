@@ -3,30 +3,10 @@
 //! globals, `global`, conditional definitions, re-definitions, `del`,
 //! magics, imports, loops and jumps, and the gathered code.
 
-use std::path::Path;
-
 use nbsight_dataflow::Effects;
-use nbsight_notebook::{Notebook, load_ipynb_str};
 
 use super::*;
-
-/// A notebook of code cells; a source starting with `md:` is a markdown cell.
-fn notebook(sources: &[&str]) -> Notebook {
-    let cells: Vec<serde_json::Value> = sources
-        .iter()
-        .enumerate()
-        .map(|(i, s)| match s.strip_prefix("md:") {
-            Some(text) => serde_json::json!({"cell_type": "markdown", "id": format!("c{i}"),
-                "metadata": {}, "source": text}),
-            None => serde_json::json!({"cell_type": "code", "id": format!("c{i}"), "metadata": {},
-                "execution_count": null, "outputs": [], "source": s}),
-        })
-        .collect();
-    let doc = serde_json::json!({"nbformat": 4, "nbformat_minor": 5,
-        "metadata": {"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}},
-        "cells": cells});
-    load_ipynb_str(Path::new("test.ipynb"), &doc.to_string()).expect("test notebook loads")
-}
+use crate::test_support::notebook;
 
 fn slicer(sources: &[&str]) -> Slicer {
     Slicer::new(&notebook(sources), &Effects::builtin())

@@ -1,0 +1,23 @@
+//! Helpers shared by the crate's unit tests.
+
+use std::path::Path;
+
+use nbsight_notebook::{Notebook, load_ipynb_str};
+
+/// A notebook of code cells; a source starting with `md:` is a markdown cell.
+pub(crate) fn notebook(sources: &[&str]) -> Notebook {
+    let cells: Vec<serde_json::Value> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match s.strip_prefix("md:") {
+            Some(text) => serde_json::json!({"cell_type": "markdown", "id": format!("c{i}"),
+                "metadata": {}, "source": text}),
+            None => serde_json::json!({"cell_type": "code", "id": format!("c{i}"), "metadata": {},
+                "execution_count": null, "outputs": [], "source": s}),
+        })
+        .collect();
+    let doc = serde_json::json!({"nbformat": 4, "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}},
+        "cells": cells});
+    load_ipynb_str(Path::new("test.ipynb"), &doc.to_string()).expect("test notebook loads")
+}
