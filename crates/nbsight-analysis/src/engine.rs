@@ -194,7 +194,11 @@ pub fn explore_with<D: Domain>(
         grown = next_grown;
         depth += 1;
     }
-    Exploration { visits, truncated }
+    Exploration {
+        visits,
+        truncated,
+        state,
+    }
 }
 
 /// What an exploration visited.
@@ -203,6 +207,8 @@ pub struct Exploration<D> {
     pub visits: Vec<Visit<D>>,
     /// The visit budget ran out before the exploration ended.
     pub truncated: bool,
+    /// The join of every state computed (the initial one when nothing ran).
+    pub state: D,
 }
 
 #[cfg(test)]

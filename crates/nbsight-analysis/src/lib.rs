@@ -10,6 +10,7 @@ pub use rules::{Rule, RuleSet, UnknownSelector};
 pub mod check;
 pub mod checks;
 pub mod classes;
+pub mod consequences;
 pub mod domain;
 pub mod engine;
 pub mod flow;

@@ -363,6 +363,17 @@ impl NotebookModel {
         {
             return model;
         }
+        self.rebuilt_with_edit(cells, index, edited, effects)
+    }
+
+    /// [`NotebookModel::with_edit`] by rebuilding every cell's links.
+    pub(crate) fn rebuilt_with_edit(
+        &self,
+        cells: &[Cell],
+        index: usize,
+        edited: &Cell,
+        effects: &Effects,
+    ) -> Self {
         let mut model = self.clone();
         let same_cells = self.cells.len() == cells.len();
         let refs: Vec<&Cell> = cells
@@ -387,7 +398,12 @@ impl NotebookModel {
     /// the same names and defines the same functions with the same free
     /// globals. Then only the edited cell is compiled and linked again;
     /// `None` otherwise.
-    fn edit_in_place(&self, index: usize, edited: &Cell, effects: &Effects) -> Option<Self> {
+    pub(crate) fn edit_in_place(
+        &self,
+        index: usize,
+        edited: &Cell,
+        effects: &Effects,
+    ) -> Option<Self> {
         let old = self.cells.get(index)?;
         let old_compiled = old.compiled.as_deref()?;
         let old_parsed = old.parsed.as_deref()?;

@@ -100,6 +100,15 @@ impl NotebookState {
         info.is_code() && (self.unknown_defs || vars::is_subset(&info.pre, self.bound()))
     }
 
+    /// Do the two states hold the same facts (the code-impact part aside,
+    /// which a state between events leaves empty)?
+    pub fn same_domains(&self, other: &NotebookState) -> bool {
+        use crate::domain::Domain;
+        self.unknown_defs == other.unknown_defs
+            && self.domains.1.leq(&other.domains.1)
+            && other.domains.1.leq(&self.domains.1)
+    }
+
     /// The product state (for the engine).
     pub fn domains(&self) -> &Domains {
         &self.domains

@@ -9,8 +9,9 @@ use nbsight_dataflow::Effects;
 use nbsight_notebook::{Cell, Notebook};
 use serde::Serialize;
 
+use crate::consequences::{ConsequenceCache, Relation, explore_candidate};
 use crate::domain::{Alarm, Domain};
-use crate::engine::{Bounds, Start, Visit, explore, explore_with};
+use crate::engine::{Bounds, Start, Visit, explore};
 use crate::finding::Finding;
 use crate::model::{CellStatus, NotebookModel};
 use crate::rerun::rerun_plan;
@@ -114,9 +115,6 @@ pub struct WhatIfReport {
 /// Cell executions one query may explore before it stops (and says so).
 pub const MAX_VISITS: usize = 4096;
 
-/// Cell executions spent on the consequences of one candidate next cell.
-const CANDIDATE_VISITS: usize = 64;
-
 /// Answers a what-if query on `notebook`.
 pub fn what_if(
     notebook: &Notebook,
@@ -137,6 +135,8 @@ pub struct WhatIfSession<'n> {
     base: NotebookModel,
     history: Vec<usize>,
     state: NotebookState,
+    /// Candidate next cells' consequences on `state`.
+    consequences: ConsequenceCache,
 }
 
 impl<'n> WhatIfSession<'n> {
@@ -158,6 +158,7 @@ impl<'n> WhatIfSession<'n> {
             base,
             history,
             state,
+            consequences: ConsequenceCache::default(),
         })
     }
 
@@ -174,6 +175,7 @@ impl<'n> WhatIfSession<'n> {
         }
         self.history.push(cell);
         self.state.execute(&self.base, cell);
+        self.consequences.clear();
         Ok(())
     }
 
@@ -213,6 +215,7 @@ impl<'n> WhatIfSession<'n> {
                 k,
                 max_visits: Some(MAX_VISITS),
             },
+            self,
         ))
     }
 }
@@ -223,6 +226,7 @@ fn answer(
     before: &NotebookState,
     history: &[usize],
     bounds: Bounds,
+    session: &WhatIfSession<'_>,
 ) -> WhatIfReport {
     let model = query.model();
     let mut report = WhatIfReport {
@@ -319,6 +323,11 @@ fn answer(
         }
     }
     let any_alarm = visits.iter().any(|v| !v.alarms.is_empty());
+    // The session's kept consequences hold when the state after the event is
+    // the session's and the model is (almost) the session's.
+    let reuse = query
+        .relation
+        .filter(|_| after.same_domains(&session.state));
     for cell in model.code_cells() {
         let i = cell.index;
         if !after.can_run(model, i) {
@@ -336,20 +345,22 @@ fn answer(
             // possible.
             true
         } else {
-            let consequences = explore_with(
-                model,
-                Start::Cell(i),
-                after.domains(),
-                &VarSet::new(),
-                Bounds {
-                    max_visits: Some(CANDIDATE_VISITS),
-                    ..bounds
-                },
-                |state: &Domains, next| state.0.phi(next),
-            );
-            report.visits += consequences.visits.len();
-            // Not fully explored: not known to be safe.
-            !consequences.truncated && consequences.visits.iter().all(|v| v.alarms.is_empty())
+            let (safe, visits) = match reuse {
+                Some(relation) => session.consequences.get_or_explore(
+                    &session.base,
+                    model,
+                    relation,
+                    after.domains(),
+                    i,
+                    bounds.k,
+                ),
+                None => {
+                    let found = explore_candidate(model, after.domains(), i, bounds.k);
+                    (found.safe, found.visits)
+                }
+            };
+            report.visits += visits;
+            safe
         };
         if safe {
             report.safe_next.push(query.report_index(i));
@@ -424,6 +435,9 @@ struct Query<'m> {
     old_mutated: VarSet,
     /// A deleted cell's index (indices at or after it are shifted back).
     deleted: Option<usize>,
+    /// How the event's model relates to the session's (`None`: cells were
+    /// added, removed or relinked).
+    relation: Option<Relation>,
 }
 
 impl<'m> Query<'m> {
@@ -462,11 +476,18 @@ impl<'m> Query<'m> {
                 extra: VarSet::new(),
                 old_mutated: event.cell().map(|c| old(c).1).unwrap_or_default(),
                 deleted: None,
+                relation: Some(Relation::Same),
             },
             Event::Edit { cell, source } => {
                 let edited = notebook.cells[*cell].edited(source, language);
                 let (mut outputs, mutated) = old(*cell);
-                let model = base.with_edit(&notebook.cells, *cell, &edited, effects);
+                let (model, relation) = match base.edit_in_place(*cell, &edited, effects) {
+                    Some(model) => (model, Some(Relation::Edited { cell: *cell })),
+                    None => (
+                        base.rebuilt_with_edit(&notebook.cells, *cell, &edited, effects),
+                        None,
+                    ),
+                };
                 vars::union_with(&mut outputs, &changed_imports(base, &model, *cell));
                 Query {
                     base,
@@ -476,6 +497,7 @@ impl<'m> Query<'m> {
                     extra: outputs.clone(),
                     old_mutated: mutated,
                     deleted: None,
+                    relation,
                 }
             }
             Event::Insert { cell, source } => {
@@ -493,6 +515,7 @@ impl<'m> Query<'m> {
                     extra: VarSet::new(),
                     old_mutated: VarSet::new(),
                     deleted: None,
+                    relation: None,
                 }
             }
             Event::Delete(cell) => {
@@ -512,6 +535,7 @@ impl<'m> Query<'m> {
                     extra: outputs.clone(),
                     old_mutated: mutated,
                     deleted: Some(*cell),
+                    relation: None,
                 }
             }
         }

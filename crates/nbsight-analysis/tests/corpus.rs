@@ -100,6 +100,30 @@ fn every_corpus_notebook_is_checked_and_queried() {
                 c.index
             );
         }
+        // Answers that reuse the session's kept consequences equal those of
+        // a fresh session.
+        for c in model.code_cells().take(3) {
+            let source = format!("{}\n# edited\n", notebook.cells[c.index].source);
+            for event in [
+                Event::Execute(c.index),
+                Event::Edit {
+                    cell: c.index,
+                    source,
+                },
+            ] {
+                let kept = session.query(&event, None).expect("valid query");
+                let explored = WhatIfSession::new(&notebook, &effects, &History::Saved)
+                    .expect("valid")
+                    .query(&event, None)
+                    .expect("valid query");
+                assert_eq!(
+                    kept.safe_next,
+                    explored.safe_next,
+                    "{} {event:?}",
+                    path.display()
+                );
+            }
+        }
         session.query(&Event::Open, Some(1)).expect("open");
         if !notebook.cells.is_empty() {
             session.query(&Event::Delete(0), Some(1)).expect("delete");

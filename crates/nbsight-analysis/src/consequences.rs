@@ -1,0 +1,191 @@
+//! The consequences of running a candidate next cell (what `safe_next`
+//! decides on): run it on the state after the event, then every cell that
+//! reads what changes, and see whether a domain raises an alarm. A session
+//! keeps them for its own kernel state, so that the queries whose state
+//! after the event is that state (every edit, the executions that change
+//! nothing nbsight tracks) explore each candidate once, not once per query.
+
+use std::cell::RefCell;
+
+use fixedbitset::FixedBitSet;
+use rustc_hash::FxHashMap;
+
+use crate::domain::Domain;
+use crate::engine::{Bounds, Start, explore_with};
+use crate::model::NotebookModel;
+use crate::state::Domains;
+use crate::vars::{self, VarSet};
+
+/// Cell executions spent on the consequences of one candidate next cell.
+pub const CANDIDATE_VISITS: usize = 64;
+
+/// What running a candidate, then what it impacts, leads to.
+#[derive(Debug, Clone)]
+pub struct Consequences {
+    /// Explored to the end without an alarm.
+    pub safe: bool,
+    /// Cell executions explored.
+    pub visits: usize,
+    /// The cells that ran.
+    visited: FixedBitSet,
+    /// Every variable some explored state marked changed (the joined state
+    /// the exploration ended on).
+    changed: VarSet,
+}
+
+/// Explores the consequences of running `cell` first on `state`, following
+/// the code-impact edges only (what the cell changes), at most
+/// [`CANDIDATE_VISITS`] executions.
+pub fn explore_candidate(
+    model: &NotebookModel,
+    state: &Domains,
+    cell: usize,
+    k: Option<usize>,
+) -> Consequences {
+    let found = explore_with(
+        model,
+        Start::Cell(cell),
+        state,
+        &VarSet::new(),
+        Bounds {
+            k,
+            max_visits: Some(CANDIDATE_VISITS),
+        },
+        |state: &Domains, next| state.0.phi(next),
+    );
+    let mut visited = FixedBitSet::with_capacity(model.cells.len());
+    for visit in &found.visits {
+        visited.insert(visit.cell);
+    }
+    Consequences {
+        // Not fully explored: not known to be safe.
+        safe: !found.truncated && found.visits.iter().all(|v| v.alarms.is_empty()),
+        visits: found.visits.len(),
+        visited,
+        changed: found.state.0.changed,
+    }
+}
+
+/// How a query's model relates to the session's.
+#[derive(Debug, Clone, Copy)]
+pub enum Relation {
+    /// The same model.
+    Same,
+    /// Cell `cell` edited, every other cell linked as before.
+    Edited { cell: usize },
+}
+
+/// Consequences explored on a session's model and kernel state, by
+/// candidate cell and depth bound.
+#[derive(Debug, Default)]
+pub struct ConsequenceCache {
+    entries: RefCell<FxHashMap<(usize, Option<usize>), Consequences>>,
+}
+
+impl Clone for ConsequenceCache {
+    fn clone(&self) -> Self {
+        ConsequenceCache {
+            entries: RefCell::new(self.entries.borrow().clone()),
+        }
+    }
+}
+
+impl ConsequenceCache {
+    /// The kernel state changed: nothing kept holds.
+    pub fn clear(&self) {
+        self.entries.borrow_mut().clear();
+    }
+
+    /// The consequences of `cell` in `model` (related to the session's
+    /// `base` as `relation`) on the session's state: kept ones when they
+    /// hold there, else explored (and kept when they hold for `base`).
+    pub fn get_or_explore(
+        &self,
+        base: &NotebookModel,
+        model: &NotebookModel,
+        relation: Relation,
+        state: &Domains,
+        cell: usize,
+        k: Option<usize>,
+    ) -> (bool, usize) {
+        if let Some(kept) = self.entries.borrow().get(&(cell, k))
+            && holds(kept, model, relation, cell)
+        {
+            return (kept.safe, 0);
+        }
+        let found = explore_candidate(model, state, cell, k);
+        // Kept when the exploration would be the same on the base model.
+        if holds(&found, base, relation, cell) {
+            self.entries.borrow_mut().insert((cell, k), found.clone());
+        }
+        (found.safe, found.visits)
+    }
+}
+
+/// Do consequences explored on one of two models that differ at most in
+/// the edited cell hold on `model`? Yes when the edited cell is the
+/// candidate in neither, never ran, and `model`'s version of it reads
+/// nothing any explored state changed (so it never became a successor).
+fn holds(
+    found: &Consequences,
+    model: &NotebookModel,
+    relation: Relation,
+    candidate: usize,
+) -> bool {
+    match relation {
+        Relation::Same => true,
+        Relation::Edited { cell } => {
+            cell != candidate
+                && !found.visited.contains(cell)
+                && !vars::intersects(&model.cells[cell].pre, &found.changed)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nbsight_dataflow::Effects;
+
+    use super::*;
+    use crate::state::NotebookState;
+    use crate::test_support::notebook;
+
+    #[test]
+    fn kept_consequences_hold_unless_the_edited_cell_can_take_part() {
+        let nb = notebook(&["a = 1", "b = a + 1", "c = 2", "d = b"]);
+        let effects = Effects::builtin();
+        let model = NotebookModel::new(&nb, &effects);
+        let state = NotebookState::after(&model, &[0, 1, 2, 3]);
+        // Running cell 1 changes `b`, which cell 3 reads; cells 0 and 2 take
+        // no part.
+        let found = explore_candidate(&model, state.domains(), 1, None);
+        assert!(found.safe);
+        assert_eq!(found.visits, 2);
+        assert!(holds(&found, &model, Relation::Same, 1));
+        assert!(holds(&found, &model, Relation::Edited { cell: 2 }, 1));
+        assert!(!holds(&found, &model, Relation::Edited { cell: 3 }, 1));
+        assert!(!holds(&found, &model, Relation::Edited { cell: 1 }, 1));
+        // Cell 2 edited to read `b`: it would become a successor.
+        let edited = nb.cells[2].edited("c = b", &nb.language);
+        let other = model.with_edit(&nb.cells, 2, &edited, &effects);
+        assert!(!holds(&found, &other, Relation::Edited { cell: 2 }, 1));
+    }
+
+    #[test]
+    fn the_cache_answers_what_a_fresh_exploration_answers() {
+        let nb = notebook(&["a = 1", "b = a + 1", "c = 2", "d = b"]);
+        let effects = Effects::builtin();
+        let model = NotebookModel::new(&nb, &effects);
+        let state = NotebookState::after(&model, &[0, 1, 2, 3]);
+        let cache = ConsequenceCache::default();
+        let first = cache.get_or_explore(&model, &model, Relation::Same, state.domains(), 1, None);
+        assert_eq!(first, (true, 2));
+        // Kept: nothing explored the second time.
+        let again = cache.get_or_explore(&model, &model, Relation::Same, state.domains(), 1, None);
+        assert_eq!(again, (true, 0));
+        cache.clear();
+        let cleared =
+            cache.get_or_explore(&model, &model, Relation::Same, state.domains(), 1, None);
+        assert_eq!(cleared, (true, 2));
+    }
+}
