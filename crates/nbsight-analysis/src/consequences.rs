@@ -50,6 +50,8 @@ pub fn explore_candidate(
         Bounds {
             k,
             max_visits: Some(CANDIDATE_VISITS),
+            // One alarm settles it.
+            stop_at_alarm: true,
         },
         |state: &Domains, next| state.0.phi(next),
     );

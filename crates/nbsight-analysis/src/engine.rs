@@ -49,6 +49,9 @@ pub struct Bounds {
     /// Stop after this many cell executions (`None`: no limit); the
     /// exploration then says it was truncated.
     pub max_visits: Option<usize>,
+    /// Stop at the first execution that raises an alarm (when the question
+    /// is only whether one can be raised).
+    pub stop_at_alarm: bool,
 }
 
 /// Where an exploration starts.
@@ -105,6 +108,7 @@ pub fn explore_with<D: Domain>(
         Start::Cell(source) => {
             let info = &model.cells[source];
             let (mut after, alarms) = run_cell(initial, model, info, true);
+            let alarmed = !alarms.is_empty();
             let mut changed = info.computed.clone();
             vars::union_with(&mut changed, extra);
             after.seed(&changed);
@@ -123,6 +127,13 @@ pub fn explore_with<D: Domain>(
                 alarms,
             });
             state = after;
+            if alarmed && bounds.stop_at_alarm {
+                return Exploration {
+                    visits,
+                    truncated: false,
+                    state,
+                };
+            }
             Some(source)
         }
         Start::State => {
@@ -131,6 +142,7 @@ pub fn explore_with<D: Domain>(
         }
     };
     let mut truncated = false;
+    let mut alarmed = false;
     let mut depth = 1;
     while bounds.k.is_none_or(|k| depth <= k) && !(depth > 1 && grown.is_empty()) {
         // The cells this round runs, each with the cell it follows.
@@ -170,6 +182,7 @@ pub fn explore_with<D: Domain>(
                 next_growers.push(Grower { cell, grown: added });
             }
             ran[cell] = true;
+            alarmed |= !alarms.is_empty();
             let mut path = via
                 .and_then(|v| paths[v].clone())
                 .or_else(|| via.map(|v| vec![v]))
@@ -183,11 +196,14 @@ pub fn explore_with<D: Domain>(
                 before: before.clone(),
                 alarms,
             });
+            if alarmed && bounds.stop_at_alarm {
+                break;
+            }
         }
         for (cell, path) in round_paths {
             paths[cell] = Some(path);
         }
-        if truncated {
+        if truncated || (alarmed && bounds.stop_at_alarm) {
             break;
         }
         growers = next_growers;
@@ -275,7 +291,7 @@ mod tests {
             0,
             Bounds {
                 k: Some(2),
-                max_visits: None,
+                ..Bounds::default()
             },
         );
         assert_eq!(bounded.iter().map(|v| v.1).max(), Some(2));
@@ -285,8 +301,8 @@ mod tests {
             &Impact::default(),
             &VarSet::new(),
             Bounds {
-                k: None,
                 max_visits: Some(2),
+                ..Bounds::default()
             },
         );
         assert!(found.truncated);

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use nbsight_dataflow::builtins::is_builtin;
+use nbsight_dataflow::effects::Role;
 use nbsight_dataflow::symbol::root;
 use nbsight_dataflow::{CellSummary, Context, Effects, ImportEnv, analyze_cell};
 use nbsight_notebook::{Cell, CellKind, CodeForm, Notebook, ParsedCell};
@@ -84,6 +85,8 @@ pub struct Compiled {
     /// It has calls where the leakage domain can raise an alarm (train,
     /// predict, evaluate, cross-validate).
     pub ml_sinks: bool,
+    /// It has predict or evaluate calls (which look up the models trained).
+    pub evaluates: bool,
     /// The cell has Python statements other than IPython escapes (`%magic`).
     pub has_python: bool,
     /// The cell may bind names nbsight cannot see (`from m import *`, `%run`,
@@ -551,6 +554,10 @@ impl NotebookModel {
             .calls
             .iter()
             .any(|call| call.roles.iter().any(|r| crate::leakage::is_sink(*r)));
+        let evaluates = program
+            .calls
+            .iter()
+            .any(|call| call.has(Role::Predict) || call.has(Role::Evaluate));
         let vars = &mut self.vars;
         let mut roots = |set: &nbsight_dataflow::SymbolSet| {
             vars::set_of(set.iter().map(|s| vars.intern(root(s))))
@@ -652,6 +659,7 @@ impl NotebookModel {
             unbound_reads,
             ml_calls,
             ml_sinks,
+            evaluates,
             has_python: parsed
                 .module
                 .body

@@ -214,6 +214,7 @@ impl<'n> WhatIfSession<'n> {
             Bounds {
                 k,
                 max_visits: Some(MAX_VISITS),
+                stop_at_alarm: false,
             },
             self,
         ))

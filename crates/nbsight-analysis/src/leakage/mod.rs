@@ -448,7 +448,8 @@ impl Leak {
 pub struct LeakGrowth {
     /// Variables newly bound or with new facts.
     pub vars: VarSet,
-    /// New trained models or evaluations (read by cells with ML calls).
+    /// New trained models or evaluations (looked up by predict and
+    /// evaluate calls; a fit only adds to them).
     pub models: bool,
 }
 
@@ -555,7 +556,7 @@ impl Domain for Leak {
 
     fn affects(&self, grown: &LeakGrowth, cell: &CellInfo) -> bool {
         vars::intersects(&grown.vars, &cell.reads)
-            || (grown.models && cell.compiled.as_deref().is_some_and(|c| c.ml_calls))
+            || (grown.models && cell.compiled.as_deref().is_some_and(|c| c.evaluates))
     }
 }
 
