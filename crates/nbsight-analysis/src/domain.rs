@@ -116,6 +116,18 @@ pub trait Domain: Clone + Debug {
     /// Can running `cell` compute more than it did, now that `grown` grew?
     /// (Its run must depend only on what it reads: [`CellInfo::reads`].)
     fn affects(&self, grown: &Self::Growth, cell: &CellInfo) -> bool;
+    /// Runs `cell` on this state (the abstract cell transformer). `grown`,
+    /// when given, is what grew since the cell last ran on a smaller state:
+    /// a product then runs only the components it affects and keeps the
+    /// others' input (their results are already joined in).
+    fn run(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        _grown: Option<&Self::Growth>,
+    ) -> (Self, Vec<Alarm>) {
+        crate::transformer::run_cell(self, model, cell, true)
+    }
 }
 
 impl<A: Domain, B: Domain> Domain for (A, B) {
@@ -161,5 +173,30 @@ impl<A: Domain, B: Domain> Domain for (A, B) {
 
     fn affects(&self, grown: &Self::Growth, cell: &CellInfo) -> bool {
         self.0.affects(&grown.0, cell) || self.1.affects(&grown.1, cell)
+    }
+
+    fn run(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        grown: Option<&Self::Growth>,
+    ) -> (Self, Vec<Alarm>) {
+        let Some(grown) = grown else {
+            return crate::transformer::run_cell(self, model, cell, true);
+        };
+        match (
+            self.0.affects(&grown.0, cell),
+            self.1.affects(&grown.1, cell),
+        ) {
+            (true, false) => {
+                let (a, alarms) = self.0.run(model, cell, Some(&grown.0));
+                ((a, self.1.clone()), alarms)
+            }
+            (false, true) => {
+                let (b, alarms) = self.1.run(model, cell, Some(&grown.1));
+                ((self.0.clone(), b), alarms)
+            }
+            _ => crate::transformer::run_cell(self, model, cell, true),
+        }
     }
 }

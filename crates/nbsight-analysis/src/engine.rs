@@ -173,7 +173,8 @@ pub fn explore_with<D: Domain>(
                 break;
             }
             let info = &model.cells[cell];
-            let (after, alarms) = run_cell(&*before, model, info, true);
+            // A cell that ran before runs again for what grew.
+            let (after, alarms) = before.run(model, info, ran[cell].then_some(&grown));
             let mut added = D::Growth::default();
             after.growth(&before, &mut added);
             if !added.is_empty() {

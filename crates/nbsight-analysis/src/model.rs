@@ -296,7 +296,7 @@ pub struct FunctionInfo {
 #[derive(Debug, Clone)]
 pub struct NotebookModel {
     pub path: String,
-    pub cells: Vec<CellInfo>,
+    pub cells: Vec<Arc<CellInfo>>,
     pub vars: Vars,
     pub functions: Arc<FxHashMap<Var, FunctionInfo>>,
     /// Call sites with ML roles (for the leakage domain's tags).
@@ -443,7 +443,7 @@ impl NotebookModel {
             }
         }
         let links = Links::of(&compiled, &model.functions, &model.all_defs(), &model.vars);
-        let cell = &mut model.cells[index];
+        let cell = Arc::make_mut(&mut model.cells[index]);
         cell.compiled = Some(compiled);
         cell.parsed = Some(parsed);
         cell.key = Some(key);
@@ -453,7 +453,7 @@ impl NotebookModel {
 
     /// The code cells that parsed.
     pub fn code_cells(&self) -> impl Iterator<Item = &CellInfo> {
-        self.cells.iter().filter(|c| c.is_code())
+        self.cells.iter().map(|c| &**c).filter(|c| c.is_code())
     }
 
     /// Rebuilds the cells from `cells`, whose cache keys are `keys`.
@@ -490,7 +490,7 @@ impl NotebookModel {
                 (CellStatus::Code, Some(p), Some(key)) => Some(self.compile(cell, p, *key, ctx)),
                 _ => None,
             };
-            self.cells.push(CellInfo {
+            self.cells.push(Arc::new(CellInfo {
                 index: i,
                 status,
                 compiled,
@@ -502,7 +502,7 @@ impl NotebookModel {
                 reads: VarSet::new(),
                 execution_count: cell.execution_count.and_then(|c| u32::try_from(c).ok()),
                 has_outputs: cell.has_outputs(),
-            });
+            }));
         }
         self.imports = imports;
         for cell in &self.cells {
@@ -722,7 +722,7 @@ impl NotebookModel {
         for cell in &mut self.cells {
             if let Some(compiled) = cell.compiled.as_deref() {
                 let links = Links::of(compiled, &functions, &all_defs, &self.vars);
-                cell.set_links(links);
+                Arc::make_mut(cell).set_links(links);
             }
         }
         self.functions = Arc::new(functions);
