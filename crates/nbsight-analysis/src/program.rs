@@ -54,6 +54,9 @@ pub struct Call {
     pub first_str: Option<CompactString>,
     /// The result is an operand of a later call of the statement.
     pub consumed: bool,
+    /// A class constructor (`StandardScaler`, `GridSearchCV`) rather than a
+    /// function (`cross_val_score`): its roles describe the object made.
+    pub constructor: bool,
     pub line: u32,
     pub column: u32,
 }
@@ -324,6 +327,7 @@ impl StmtCompiler<'_> {
             .map(|operand| self.op(operand, accesses))
             .collect();
         let (line, column) = self.parsed.line_column(site.range.start());
+        let constructor = is_constructor(&site.callee, &site.roles);
         Call {
             callee: site.callee.clone(),
             method: site.method,
@@ -337,6 +341,7 @@ impl StmtCompiler<'_> {
                 .collect(),
             first_str: site.first_str.clone(),
             consumed: false,
+            constructor,
             line: line as u32,
             column: column as u32,
         }
@@ -369,4 +374,22 @@ impl StmtCompiler<'_> {
             }
         }
     }
+}
+
+/// A class constructor (`StandardScaler`, `GridSearchCV`), not a function
+/// (`cross_val_score`): constructor roles describe the object made.
+fn is_constructor(callee: &str, roles: &[Role]) -> bool {
+    let name = callee.rsplit('.').next().unwrap_or(callee);
+    let constructor_role = roles.iter().any(|r| {
+        matches!(
+            r,
+            Role::Transformer
+                | Role::Sampler
+                | Role::Pipeline
+                | Role::CrossValidate
+                | Role::Stateless
+        )
+    });
+    constructor_role
+        && (name.starts_with(|c: char| c.is_ascii_uppercase()) || name.starts_with("make_"))
 }

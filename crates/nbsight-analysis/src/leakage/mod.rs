@@ -120,20 +120,30 @@ impl Leak {
     }
 
     fn value_of(&self, op: &Op, results: &[Val], first_call: u32) -> Val {
+        let mut val = Val::default();
+        self.join_value_of(op, results, first_call, &mut val);
+        val
+    }
+
+    /// `into := into ⊔ value of op`.
+    fn join_value_of(&self, op: &Op, results: &[Val], first_call: u32, into: &mut Val) {
         match op {
-            Op::Var(v) => self.get(*v).cloned().unwrap_or_default(),
-            Op::Call(c) => results
-                .get((c - first_call) as usize)
-                .cloned()
-                .unwrap_or_default(),
+            Op::Var(v) => {
+                if let Some(x) = self.get(*v) {
+                    into.join(x);
+                }
+            }
+            Op::Call(c) => {
+                if let Some(x) = results.get((c - first_call) as usize) {
+                    into.join(x);
+                }
+            }
             Op::Reads(vs) => {
-                let mut val = Val::default();
                 for v in vs {
                     if let Some(x) = self.get(*v) {
-                        val.join(x);
+                        into.join(x);
                     }
                 }
-                val
             }
         }
     }
@@ -206,7 +216,7 @@ impl Leak {
             (Op::Var(v), true) => Some(*v),
             _ => None,
         };
-        if !call.method && is_constructor(call) {
+        if !call.method && call.constructor {
             let mut k = 0;
             for (role, bit) in [
                 (Role::Transformer, kind::TRANSFORMER),
@@ -392,7 +402,7 @@ impl Leak {
         ctx: &StmtCtx<'_>,
         alarms: &mut Alarms,
     ) {
-        let Some(trained) = self.trained(model).cloned() else {
+        let Some(trained) = self.trained(model) else {
             return;
         };
         // Test data: the test side of a split whose train side trained the model.
@@ -411,14 +421,15 @@ impl Leak {
         }
         // Messages are only built on the pass that collects alarms.
         if alarms.on {
-            Self::shared_preparation(model, call, data, &splits, &trained, ctx, alarms);
+            Self::shared_preparation(model, call, data, &splits, trained, ctx, alarms);
         }
+        let trained_in_loop = trained.in_loop;
         for split in splits {
             let (count, new) = self.evaluated(split, model);
             // When a second model meets the split, or a model trained in a
             // loop does (inside loops the alarm pass sees the fixpoint state,
             // where the models are no longer new).
-            if alarms.on && ((new && count == 2) || trained.in_loop || (ctx.in_loop && count >= 2))
+            if alarms.on && ((new && count == 2) || trained_in_loop || (ctx.in_loop && count >= 2))
             {
                 let why = if count >= 2 {
                     format!("{count} different models are evaluated on it")
@@ -585,7 +596,7 @@ impl Leak {
             let index = stmt.calls.start + i as u32;
             let mut data = Val::default();
             for arg in &call.args {
-                data.join(&self.value_of(arg, &results, stmt.calls.start));
+                self.join_value_of(arg, &results, stmt.calls.start, &mut data);
             }
             let recv = if call.method {
                 self.value_of(&call.receiver, &results, stmt.calls.start)
@@ -778,24 +789,6 @@ pub(crate) fn is_sink(role: Role) -> bool {
         role,
         Role::Fit | Role::Predict | Role::Evaluate | Role::CrossValidate
     )
-}
-
-/// A class constructor (`StandardScaler`, `GridSearchCV`), not a function
-/// (`cross_val_score`): constructor roles describe the object made.
-fn is_constructor(call: &Call) -> bool {
-    let name = call.callee.rsplit('.').next().unwrap_or(&call.callee);
-    let constructor_role = call.roles.iter().any(|r| {
-        matches!(
-            r,
-            Role::Transformer
-                | Role::Sampler
-                | Role::Pipeline
-                | Role::CrossValidate
-                | Role::Stateless
-        )
-    });
-    constructor_role
-        && (name.starts_with(|c: char| c.is_ascii_uppercase()) || name.starts_with("make_"))
 }
 
 /// `(cell N, line L)` for a call site.
