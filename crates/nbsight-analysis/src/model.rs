@@ -123,6 +123,7 @@ struct Links {
     outputs: VarSet,
     computed: VarSet,
     reads: VarSet,
+    feeds: VarSet,
 }
 
 impl Links {
@@ -201,10 +202,15 @@ impl Links {
             }
         }
         let mut reads_all = pre.clone();
+        let mut feeds = VarSet::new();
         let program = &compiled.program;
         for stmt in &program.stmts {
+            let flows = !stmt.writes.is_empty() || !stmt.calls.is_empty();
             for &v in stmt.reads.iter().chain(&stmt.free_reads) {
                 vars::insert(&mut reads_all, v);
+                if flows {
+                    vars::insert(&mut feeds, v);
+                }
                 if let Some(info) = functions.get(&v) {
                     vars::union_with(&mut reads_all, &info.reads);
                 }
@@ -213,10 +219,14 @@ impl Links {
         for call in &program.calls {
             for op in call.args.iter().chain([&call.receiver]) {
                 match op {
-                    crate::program::Op::Var(v) => vars::insert(&mut reads_all, *v),
+                    crate::program::Op::Var(v) => {
+                        vars::insert(&mut reads_all, *v);
+                        vars::insert(&mut feeds, *v);
+                    }
                     crate::program::Op::Reads(vs) => {
                         for &v in vs {
                             vars::insert(&mut reads_all, v);
+                            vars::insert(&mut feeds, v);
                         }
                     }
                     crate::program::Op::Call(_) => {}
@@ -228,6 +238,7 @@ impl Links {
             outputs,
             computed,
             reads: reads_all,
+            feeds,
         }
     }
 }
@@ -254,6 +265,11 @@ pub struct CellInfo {
     /// functions it references: what its result can depend on in the state
     /// it runs on (the engine re-runs a cell only when one of them grew).
     pub reads: VarSet,
+    /// The reads of statements that write something or make a call with a
+    /// role: the variables whose values can reach what the cell writes, the
+    /// models it trains or the alarms it raises (a `print(x)` reads `x`
+    /// without it).
+    pub feeds: VarSet,
     pub execution_count: Option<u32>,
     pub has_outputs: bool,
 }
@@ -265,11 +281,13 @@ impl CellInfo {
             outputs,
             computed,
             reads,
+            feeds,
         } = links;
         self.pre = pre;
         self.outputs = outputs;
         self.computed = computed;
         self.reads = reads;
+        self.feeds = feeds;
     }
 
     /// A Python cell that parsed.
@@ -500,6 +518,7 @@ impl NotebookModel {
                 outputs: VarSet::new(),
                 computed: VarSet::new(),
                 reads: VarSet::new(),
+                feeds: VarSet::new(),
                 execution_count: cell.execution_count.and_then(|c| u32::try_from(c).ok()),
                 has_outputs: cell.has_outputs(),
             }));
@@ -739,15 +758,16 @@ impl NotebookModel {
     }
 
     /// Each cell's status and linked sets by name (`pre`, `outputs`,
-    /// `computed`, `reads`): what two models of the same notebook agree on
+    /// `computed`, `reads`, `feeds`): what two models of the same notebook agree on
     /// whatever their variable numbering (tests compare an edited model
     /// with one built from scratch).
     #[doc(hidden)]
-    pub fn describe_links(&self) -> Vec<(CellStatus, [Vec<String>; 4])> {
+    pub fn describe_links(&self) -> Vec<(CellStatus, [Vec<String>; 5])> {
         self.cells
             .iter()
             .map(|c| {
-                let names = [&c.pre, &c.outputs, &c.computed, &c.reads].map(|s| self.names(s));
+                let names =
+                    [&c.pre, &c.outputs, &c.computed, &c.reads, &c.feeds].map(|s| self.names(s));
                 (c.status.clone(), names)
             })
             .collect()

@@ -566,7 +566,7 @@ impl Domain for Leak {
     }
 
     fn affects(&self, grown: &LeakGrowth, cell: &CellInfo) -> bool {
-        vars::intersects(&grown.vars, &cell.reads)
+        vars::intersects(&grown.vars, &cell.feeds)
             || (grown.models && cell.compiled.as_deref().is_some_and(|c| c.evaluates))
     }
 }
