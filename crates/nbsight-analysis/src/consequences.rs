@@ -148,18 +148,25 @@ fn holds(
 mod tests {
     use nbsight_dataflow::Effects;
 
+    use nbsight_notebook::Notebook;
+
     use super::*;
     use crate::state::NotebookState;
     use crate::test_support::notebook;
 
+    /// Four cells run in order: running cell 1 again changes `b`, which
+    /// cell 3 reads; cells 0 and 2 take no part.
+    fn fixture() -> (Notebook, NotebookModel, NotebookState) {
+        let nb = notebook(&["a = 1", "b = a + 1", "c = 2", "d = b"]);
+        let model = NotebookModel::new(&nb, &Effects::builtin());
+        let state = NotebookState::after(&model, &[0, 1, 2, 3]);
+        (nb, model, state)
+    }
+
     #[test]
     fn kept_consequences_hold_unless_the_edited_cell_can_take_part() {
-        let nb = notebook(&["a = 1", "b = a + 1", "c = 2", "d = b"]);
+        let (nb, model, state) = fixture();
         let effects = Effects::builtin();
-        let model = NotebookModel::new(&nb, &effects);
-        let state = NotebookState::after(&model, &[0, 1, 2, 3]);
-        // Running cell 1 changes `b`, which cell 3 reads; cells 0 and 2 take
-        // no part.
         let found = explore_candidate(&model, state.domains(), 1, None);
         assert!(found.safe);
         assert_eq!(found.visits, 2);
@@ -175,10 +182,7 @@ mod tests {
 
     #[test]
     fn the_cache_answers_what_a_fresh_exploration_answers() {
-        let nb = notebook(&["a = 1", "b = a + 1", "c = 2", "d = b"]);
-        let effects = Effects::builtin();
-        let model = NotebookModel::new(&nb, &effects);
-        let state = NotebookState::after(&model, &[0, 1, 2, 3]);
+        let (_, model, state) = fixture();
         let cache = ConsequenceCache::default();
         let first = cache.get_or_explore(&model, &model, Relation::Same, state.domains(), 1, None);
         assert_eq!(first, (true, 2));

@@ -217,20 +217,14 @@ impl Links {
             }
         }
         for call in &program.calls {
-            for op in call.args.iter().chain([&call.receiver]) {
-                match op {
-                    crate::program::Op::Var(v) => {
-                        vars::insert(&mut reads_all, *v);
-                        vars::insert(&mut feeds, *v);
-                    }
-                    crate::program::Op::Reads(vs) => {
-                        for &v in vs {
-                            vars::insert(&mut reads_all, v);
-                            vars::insert(&mut feeds, v);
-                        }
-                    }
-                    crate::program::Op::Call(_) => {}
-                }
+            for &v in call
+                .args
+                .iter()
+                .chain([&call.receiver])
+                .flat_map(|op| op.vars())
+            {
+                vars::insert(&mut reads_all, v);
+                vars::insert(&mut feeds, v);
             }
         }
         Links {
@@ -455,11 +449,7 @@ impl NotebookModel {
         {
             return None;
         }
-        for (i, call) in compiled.program.calls.iter().enumerate() {
-            if call.roles.iter().any(|r| crate::leakage::makes_facts(*r)) {
-                model.sites.intern(index, i as u32);
-            }
-        }
+        model.sites.intern_calls(index, &compiled.program);
         let links = Links::of(&compiled, &model.functions, &model.all_defs(), &model.vars);
         let cell = Arc::make_mut(&mut model.cells[index]);
         cell.compiled = Some(compiled);
@@ -525,13 +515,8 @@ impl NotebookModel {
         }
         self.imports = imports;
         for cell in &self.cells {
-            let Some(program) = cell.program() else {
-                continue;
-            };
-            for (i, call) in program.calls.iter().enumerate() {
-                if call.roles.iter().any(|r| crate::leakage::makes_facts(*r)) {
-                    self.sites.intern(cell.index, i as u32);
-                }
+            if let Some(program) = cell.program() {
+                self.sites.intern_calls(cell.index, program);
             }
         }
         self.link();

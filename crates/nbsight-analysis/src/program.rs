@@ -61,6 +61,17 @@ pub struct Call {
     pub column: u32,
 }
 
+impl Op {
+    /// The variables it reads directly (none for an earlier call's result).
+    pub fn vars(&self) -> &[Var] {
+        match self {
+            Op::Var(v) => std::slice::from_ref(v),
+            Op::Reads(vs) => vs,
+            Op::Call(_) => &[],
+        }
+    }
+}
+
 impl Call {
     pub fn has(&self, role: Role) -> bool {
         self.roles.contains(&role)

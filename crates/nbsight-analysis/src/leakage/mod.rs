@@ -127,23 +127,14 @@ impl Leak {
 
     /// `into := into ⊔ value of op`.
     fn join_value_of(&self, op: &Op, results: &[Val], first_call: u32, into: &mut Val) {
-        match op {
-            Op::Var(v) => {
-                if let Some(x) = self.get(*v) {
-                    into.join(x);
-                }
-            }
-            Op::Call(c) => {
-                if let Some(x) = results.get((c - first_call) as usize) {
-                    into.join(x);
-                }
-            }
-            Op::Reads(vs) => {
-                for v in vs {
-                    if let Some(x) = self.get(*v) {
-                        into.join(x);
-                    }
-                }
+        if let Op::Call(c) = op
+            && let Some(x) = results.get((c - first_call) as usize)
+        {
+            into.join(x);
+        }
+        for &v in op.vars() {
+            if let Some(x) = self.get(v) {
+                into.join(x);
             }
         }
     }

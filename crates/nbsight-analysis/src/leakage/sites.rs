@@ -33,6 +33,16 @@ impl SiteTable {
     }
 
     /// The id of call `call` of cell `cell`, or [`NO_SITE`].
+    /// Interns the calls of `program` (cell `cell`) where the domain creates
+    /// facts.
+    pub fn intern_calls(&mut self, cell: usize, program: &crate::program::Program) {
+        for (i, call) in program.calls.iter().enumerate() {
+            if call.roles.iter().any(|r| super::makes_facts(*r)) {
+                self.intern(cell, i as u32);
+            }
+        }
+    }
+
     pub fn id(&self, cell: usize, call: u32) -> Site {
         self.ids
             .get(&(cell as u32, call))
