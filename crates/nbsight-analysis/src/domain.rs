@@ -175,28 +175,24 @@ impl<A: Domain, B: Domain> Domain for (A, B) {
         self.0.affects(&grown.0, cell) || self.1.affects(&grown.1, cell)
     }
 
+    /// Runs each component on its own (they do not read each other), so
+    /// that each can use its own [`Domain::run`]; with `grown`, only the
+    /// components it affects.
     fn run(
         &self,
         model: &NotebookModel,
         cell: &CellInfo,
         grown: Option<&Self::Growth>,
     ) -> (Self, Vec<Alarm>) {
-        let Some(grown) = grown else {
-            return crate::transformer::run_cell(self, model, cell, true);
+        let (a, mut alarms) = match grown {
+            Some(g) if !self.0.affects(&g.0, cell) => (self.0.clone(), Vec::new()),
+            _ => self.0.run(model, cell, grown.map(|g| &g.0)),
         };
-        match (
-            self.0.affects(&grown.0, cell),
-            self.1.affects(&grown.1, cell),
-        ) {
-            (true, false) => {
-                let (a, alarms) = self.0.run(model, cell, Some(&grown.0));
-                ((a, self.1.clone()), alarms)
-            }
-            (false, true) => {
-                let (b, alarms) = self.1.run(model, cell, Some(&grown.1));
-                ((self.0.clone(), b), alarms)
-            }
-            _ => crate::transformer::run_cell(self, model, cell, true),
-        }
+        let (b, more) = match grown {
+            Some(g) if !self.1.affects(&g.1, cell) => (self.1.clone(), Vec::new()),
+            _ => self.1.run(model, cell, grown.map(|g| &g.1)),
+        };
+        alarms.extend(more);
+        ((a, b), alarms)
     }
 }

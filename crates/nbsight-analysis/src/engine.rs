@@ -22,7 +22,6 @@ use std::rc::Rc;
 
 use crate::domain::{Alarm, Domain, Growth};
 use crate::model::{CellInfo, NotebookModel};
-use crate::transformer::run_cell;
 use crate::vars::{self, VarSet};
 
 /// One cell execution the exploration considered.
@@ -107,7 +106,7 @@ pub fn explore_with<D: Domain>(
     let source = match start {
         Start::Cell(source) => {
             let info = &model.cells[source];
-            let (mut after, alarms) = run_cell(initial, model, info, true);
+            let (mut after, alarms) = initial.run(model, info, None);
             let alarmed = !alarms.is_empty();
             let mut changed = info.computed.clone();
             vars::union_with(&mut changed, extra);

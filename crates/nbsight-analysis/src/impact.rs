@@ -4,8 +4,8 @@
 //! writes; a plain rebinding from unchanged values clears a variable.
 //! φ = state ∩ pre(c) ≠ ∅.
 
-use crate::domain::{Alarms, Domain, StmtCtx};
-use crate::model::CellInfo;
+use crate::domain::{Alarm, Alarms, Domain, StmtCtx};
+use crate::model::{CellInfo, NotebookModel};
 use crate::program::{Stmt, WriteKind};
 use crate::vars::{self, VarSet};
 
@@ -77,7 +77,81 @@ impl Domain for Impact {
         }
     }
 
+    /// A cell that reads no changed variable (and deletes none) changes
+    /// nothing: it only clears what it binds on every path.
+    fn run(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        _grown: Option<&VarSet>,
+    ) -> (Self, Vec<Alarm>) {
+        if let Some(program) = cell.program()
+            && !program.deletes
+            && !vars::intersects(&self.changed, &cell.reads)
+        {
+            let mut changed = self.changed.clone();
+            changed.difference_with(&program.rebound);
+            return (Impact { changed }, Vec::new());
+        }
+        crate::transformer::run_cell(self, model, cell, true)
+    }
+
     fn affects(&self, grown: &VarSet, cell: &CellInfo) -> bool {
         vars::intersects(grown, &cell.reads)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nbsight_dataflow::Effects;
+
+    use super::*;
+    use crate::test_support::notebook;
+    use crate::transformer::run_cell;
+
+    /// A cell reading no changed variable takes the short way; it must end
+    /// where interpreting it does, whatever its control flow.
+    #[test]
+    fn untouched_cells_clear_what_they_bind_on_every_path() {
+        let model = NotebookModel::new(
+            &notebook(&[
+                "a = 1\nb = 2",
+                "if cond:\n    a = 3\nelse:\n    a = 4\n    b = 5",
+                "for i in items:\n    a = i\nb = 0",
+                "while cond:\n    a = 1\n    if stop:\n        break\nelse:\n    b = 2",
+                "try:\n    a = load()\nexcept ValueError:\n    raise\nb = 1",
+                "a.append(1)\nb = 2\nb += 1",
+                "def f():\n    return g\nc = f()",
+            ]),
+            &Effects::builtin(),
+        );
+        let names = ["a", "b", "c", "g", "i", "x"];
+        let ids: Vec<_> = names.iter().filter_map(|n| model.vars.get(n)).collect();
+        for cell in model.code_cells() {
+            // Every subset of the names the cell does not read.
+            let free: Vec<_> = ids
+                .iter()
+                .copied()
+                .filter(|&v| !vars::contains(&cell.reads, v))
+                .collect();
+            for mask in 0..1u32 << free.len() {
+                let changed = vars::set_of(
+                    free.iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask & (1 << i) != 0)
+                        .map(|(_, &v)| v),
+                );
+                let state = Impact { changed };
+                let (short, _) = state.run(&model, cell, None);
+                let (full, _) = run_cell(&state, &model, cell, true);
+                assert!(
+                    vars::same(&short.changed, &full.changed),
+                    "cell {}: {:?} vs {:?}",
+                    cell.index,
+                    model.vars.names_of(&short.changed),
+                    model.vars.names_of(&full.changed)
+                );
+            }
+        }
     }
 }

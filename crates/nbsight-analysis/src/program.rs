@@ -15,7 +15,7 @@ use nbsight_notebook::ParsedCell;
 use ruff_text_size::TextRange;
 use smallvec::SmallVec;
 
-use crate::vars::{Var, Vars};
+use crate::vars::{self, Var, VarSet, Vars};
 
 /// How a statement writes a variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,9 +116,68 @@ pub struct Program {
     pub raise: Option<u32>,
     pub stmts: Vec<Stmt>,
     pub calls: Vec<Call>,
+    /// Variables every path to the run's end binds (see [`Program::end`]):
+    /// whatever they held before, they hold what the cell computes.
+    pub rebound: VarSet,
+    /// Some statement deletes a name.
+    pub deletes: bool,
 }
 
 impl Program {
+    /// The block whose state a run ends in: the normal exit, else the
+    /// exceptional one (`None`: the run changes nothing).
+    pub fn end(&self) -> Option<u32> {
+        self.exit.or(self.raise)
+    }
+
+    /// The variables that every path to [`Program::end`] writes with a
+    /// write of a kind `counts` (a must-analysis over the blocks).
+    pub fn written_on_every_path(&self, counts: impl Fn(WriteKind) -> bool) -> VarSet {
+        let Some(end) = self.end() else {
+            return VarSet::new();
+        };
+        let mut all = VarSet::new();
+        for stmt in &self.stmts {
+            for &(v, kind) in &stmt.writes {
+                if counts(kind) {
+                    vars::insert(&mut all, v);
+                }
+            }
+        }
+        // out[b] = (∩ out[preds]) ∪ what b writes, from ⊤ = `all`.
+        let mut out: Vec<VarSet> = vec![all; self.blocks.len()];
+        loop {
+            let mut changed = false;
+            for (b, block) in self.blocks.iter().enumerate() {
+                let mut set = VarSet::new();
+                if b != 0 {
+                    let mut preds = block.preds.iter().map(|&p| &out[p as usize]);
+                    if let Some(first) = preds.next() {
+                        set.clone_from(first);
+                        for other in preds {
+                            set.intersect_with(other);
+                        }
+                    }
+                }
+                for stmt in &self.stmts[block.stmts.start as usize..block.stmts.end as usize] {
+                    for &(v, kind) in &stmt.writes {
+                        if counts(kind) {
+                            vars::insert(&mut set, v);
+                        }
+                    }
+                }
+                if !vars::same(&set, &out[b]) {
+                    out[b] = set;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        out.swap_remove(end as usize)
+    }
+
     /// Compiles a cell's module-level CFG.
     pub fn compile(analysis: &ModuleAnalysis, parsed: &ParsedCell, vars: &mut Vars) -> Program {
         let cfg = &analysis.cfg;
@@ -173,6 +232,11 @@ impl Program {
         program.blocks = blocks;
         program.exit = (block_of[Cfg::EXIT] != u32::MAX).then_some(block_of[Cfg::EXIT]);
         program.raise = (block_of[Cfg::RAISE] != u32::MAX).then_some(block_of[Cfg::RAISE]);
+        program.rebound = program.written_on_every_path(|kind| kind == WriteKind::Strong);
+        program.deletes = program
+            .stmts
+            .iter()
+            .any(|s| s.writes.iter().any(|&(_, kind)| kind == WriteKind::Delete));
         program
     }
 

@@ -151,7 +151,9 @@ impl<'n> WhatIfSession<'n> {
         if let Some(&cell) = history.iter().find(|&&c| c >= len) {
             return Err(WhatIfError::NoSuchHistoryCell { cell, len });
         }
-        let state = NotebookState::after(&base, &history);
+        let mut state = NotebookState::after(&base, &history);
+        // Queries run the same cells on states that agree on what they read.
+        state.domains.1.remember_runs();
         Ok(WhatIfSession {
             notebook,
             effects,
@@ -160,6 +162,12 @@ impl<'n> WhatIfSession<'n> {
             state,
             consequences: ConsequenceCache::default(),
         })
+    }
+
+    /// Stops replaying kept cell runs: every query interprets every cell
+    /// it runs (the answers are the same; replays only make them faster).
+    pub fn forget_runs(&mut self) {
+        self.state.domains.1.forget_runs();
     }
 
     /// The model of the notebook as it is.
@@ -200,12 +208,15 @@ impl<'n> WhatIfSession<'n> {
         }
         let query = Query::new(self.notebook, self.effects, base, event, &self.history);
         let model = query.model();
-        let before = match (&query.owned, event) {
+        let mut before = match (&query.owned, event) {
             (Some(_), Event::Insert { .. } | Event::Delete(_)) => {
                 NotebookState::after(model, &query.history)
             }
             _ => self.state.clone(),
         };
+        if !query.replays_runs() {
+            before.domains.1.forget_runs();
+        }
         Ok(answer(
             &query,
             event,
@@ -444,6 +455,29 @@ struct Query<'m> {
 impl<'m> Query<'m> {
     fn model(&self) -> &NotebookModel {
         self.owned.as_ref().unwrap_or(self.base)
+    }
+
+    /// Can the session's kept cell runs be replayed in the event's model?
+    /// The cells they ran must be the same (an edit changes only its own
+    /// cell's program, which then has no kept run), and the alarms they
+    /// raised must read the same: the edited cell's calls, which their
+    /// messages may cite, keep their places.
+    fn replays_runs(&self) -> bool {
+        match self.relation {
+            Some(Relation::Same) => true,
+            Some(Relation::Edited { cell }) => {
+                let calls = |model: &NotebookModel| {
+                    model.cells[cell].program().map(|p| {
+                        p.calls
+                            .iter()
+                            .map(|c| (c.line, c.column, c.callee.clone()))
+                            .collect::<Vec<_>>()
+                    })
+                };
+                calls(self.base) == calls(self.model())
+            }
+            None => false,
+        }
     }
 
     fn new(

@@ -16,6 +16,7 @@
 //!
 //! φ = pre(c) ≠ ∅ ∧ pre(c) ⊆ bound variables (seed sec. 4.2.1).
 
+pub mod replay;
 pub mod sites;
 pub mod value;
 
@@ -55,6 +56,8 @@ pub struct Leak {
     trained: Rc<Vec<Trained>>,
     /// For each test split, the models evaluated on it (sorted).
     evals: Rc<Vec<(Site, SmallVec<[Site; 2]>)>>,
+    /// Cell runs to replay (a session's; not part of the lattice element).
+    memo: Option<Rc<replay::RunMemo>>,
 }
 
 impl Leak {
@@ -79,11 +82,43 @@ impl Leak {
         self.active
     }
 
+    /// Keeps this state's cell runs, and those of the states computed from
+    /// it, in a new memo, to replay runs on states that agree with them.
+    pub fn remember_runs(&mut self) {
+        self.memo = Some(Rc::default());
+    }
+
+    /// Stops replaying cell runs (the model no longer matches them).
+    pub fn forget_runs(&mut self) {
+        self.memo = None;
+    }
+
     fn get(&self, v: Var) -> Option<&Val> {
+        self.get_rc(v).map(|val| &**val)
+    }
+
+    fn get_rc(&self, v: Var) -> Option<&Rc<Val>> {
         self.vals
             .binary_search_by_key(&v, |(k, _)| *k)
             .ok()
-            .map(|i| &*self.vals[i].1)
+            .map(|i| &self.vals[i].1)
+    }
+
+    /// Sets `v`'s facts to a shared value (`None`: no facts).
+    fn put(&mut self, v: Var, val: Option<Rc<Val>>) {
+        match (self.vals.binary_search_by_key(&v, |(k, _)| *k), val) {
+            (Ok(i), None) => {
+                Rc::make_mut(&mut self.vals).remove(i);
+            }
+            (Ok(i), Some(val)) => {
+                let old = &self.vals[i].1;
+                if !Rc::ptr_eq(old, &val) && **old != *val {
+                    Rc::make_mut(&mut self.vals)[i].1 = val;
+                }
+            }
+            (Err(_), None) => {}
+            (Err(i), Some(val)) => Rc::make_mut(&mut self.vals).insert(i, (v, val)),
+        }
     }
 
     fn set(&mut self, v: Var, val: Val) {
@@ -146,6 +181,43 @@ impl Leak {
             .map(|i| &self.trained[i])
     }
 
+    /// Sets the model trained at `site` (`None`: not trained).
+    fn put_trained(&mut self, site: Site, trained: Option<&Trained>) {
+        match (
+            self.trained.binary_search_by_key(&site, |t| t.site),
+            trained,
+        ) {
+            (Ok(i), Some(t)) if self.trained[i] == *t => {}
+            (Ok(i), Some(t)) => Rc::make_mut(&mut self.trained)[i] = t.clone(),
+            (Ok(i), None) => {
+                Rc::make_mut(&mut self.trained).remove(i);
+            }
+            (Err(i), Some(t)) => Rc::make_mut(&mut self.trained).insert(i, t.clone()),
+            (Err(_), None) => {}
+        }
+    }
+
+    /// The models evaluated on test split `split`.
+    fn evals_at(&self, split: Site) -> Option<&SmallVec<[Site; 2]>> {
+        self.evals
+            .binary_search_by_key(&split, |(s, _)| *s)
+            .ok()
+            .map(|i| &self.evals[i].1)
+    }
+
+    /// Sets the models evaluated on `split` (`None`: none).
+    fn put_evals(&mut self, split: Site, models: Option<&SmallVec<[Site; 2]>>) {
+        match (self.evals.binary_search_by_key(&split, |(s, _)| *s), models) {
+            (Ok(i), Some(m)) if self.evals[i].1 == *m => {}
+            (Ok(i), Some(m)) => Rc::make_mut(&mut self.evals)[i].1 = m.clone(),
+            (Ok(i), None) => {
+                Rc::make_mut(&mut self.evals).remove(i);
+            }
+            (Err(i), Some(m)) => Rc::make_mut(&mut self.evals).insert(i, (split, m.clone())),
+            (Err(_), None) => {}
+        }
+    }
+
     fn train(&mut self, site: Site, data: Val, in_loop: bool) {
         let trained = Trained {
             site,
@@ -187,10 +259,7 @@ impl Leak {
     }
 
     fn evals_of(&self, split: Site) -> SmallVec<[Site; 2]> {
-        self.evals
-            .binary_search_by_key(&split, |(s, _)| *s)
-            .map(|i| self.evals[i].1.clone())
-            .unwrap_or_default()
+        self.evals_at(split).cloned().unwrap_or_default()
     }
 
     /// Interprets one call; returns the value of its result.
@@ -477,6 +546,9 @@ impl Domain for Leak {
 
     fn join(&mut self, other: &Self) {
         self.active |= other.active;
+        if self.memo.is_none() {
+            self.memo.clone_from(&other.memo);
+        }
         if !Rc::ptr_eq(&self.bound, &other.bound) && !vars::is_subset(&other.bound, &self.bound) {
             vars::union_with(Rc::make_mut(&mut self.bound), &other.bound);
         }
@@ -554,6 +626,25 @@ impl Domain for Leak {
             }
         }
         into.models = into.models || !self.models_leq(old);
+    }
+
+    /// Replays a kept run when the memo has one for a state agreeing with
+    /// this one; interprets the cell (and keeps the run) otherwise.
+    fn run(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        _grown: Option<&LeakGrowth>,
+    ) -> (Self, Vec<Alarm>) {
+        let memo = self.memo.as_ref().filter(|_| self.active);
+        if let Some(replayed) = memo.and_then(|m| m.replay(self, cell)) {
+            return replayed;
+        }
+        let (after, alarms) = crate::transformer::run_cell(self, model, cell, true);
+        if let Some(memo) = memo {
+            memo.keep(model, cell, self, &after, &alarms);
+        }
+        (after, alarms)
     }
 
     fn affects(&self, grown: &LeakGrowth, cell: &CellInfo) -> bool {

@@ -1,0 +1,263 @@
+//! Replays of the leakage domain's cell runs. A session asks the same cells
+//! to run on states that agree on everything those cells read, query after
+//! query (every cell whose variables are bound is a successor of every
+//! event); a [`RunMemo`] keeps, per cell, a few runs with what they read
+//! and what they wrote. A run whose state agrees with a kept one's is not
+//! interpreted again: its writes and alarms are replayed, which gives
+//! exactly the state and alarms interpreting it would.
+//!
+//! What a run reads (its footprint): the facts of the variables that reach
+//! what the cell writes or calls ([`CellInfo::feeds`]); the facts and
+//! binding of the variables it writes on some path but not on every one
+//! (the old value survives on the others); and the trained models and
+//! evaluations that those facts and the cell's own call sites name.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use super::value::{Site, Tag, Val};
+use super::{Leak, Trained};
+use crate::domain::Alarm;
+use crate::model::{CellInfo, Compiled, NotebookModel};
+use crate::program::{Program, WriteKind};
+use crate::vars::{self, Var, VarSet};
+
+/// Runs kept per cell.
+const KEPT_PER_CELL: usize = 8;
+
+/// Kept cell runs, shared by the states of a session (and ignored by their
+/// order and join).
+#[derive(Default)]
+pub struct RunMemo {
+    cells: RefCell<Vec<Option<CellRuns>>>,
+}
+
+impl std::fmt::Debug for RunMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kept: usize = self
+            .cells
+            .borrow()
+            .iter()
+            .flatten()
+            .map(|c| c.runs.len())
+            .sum();
+        write!(f, "RunMemo({kept} runs)")
+    }
+}
+
+/// The kept runs of one cell's program.
+struct CellRuns {
+    /// The program that ran (an edit gives the cell another one).
+    program: Arc<Compiled>,
+    shape: Rc<Shape>,
+    runs: Vec<Rc<Replay>>,
+}
+
+/// What any run of a program reads and writes, by name.
+struct Shape {
+    /// Variables whose facts (and binding) the run's result depends on.
+    reads: Vec<Var>,
+    /// Variables it may write.
+    writes: Vec<Var>,
+    /// Its own call sites (where it trains, splits and evaluates).
+    sites: Vec<Site>,
+}
+
+/// One kept run.
+struct Replay {
+    /// Facts and binding of `shape.reads` before the run.
+    reads: Vec<(Option<Rc<Val>>, bool)>,
+    /// The trained models it could look up or train, before the run.
+    trained: Vec<(Site, Option<Trained>)>,
+    /// The evaluations it could look up or add to, before the run.
+    evals: Vec<(Site, Option<SmallVec<[Site; 2]>>)>,
+    /// Facts and binding of `shape.writes` after the run.
+    writes: Vec<(Option<Rc<Val>>, bool)>,
+    /// The entries of `trained` after the run.
+    trained_after: Vec<(Site, Option<Trained>)>,
+    /// The entries of `evals` after the run.
+    evals_after: Vec<(Site, Option<SmallVec<[Site; 2]>>)>,
+    alarms: Vec<Alarm>,
+}
+
+impl RunMemo {
+    /// The state and alarms of a kept run of `cell` on a state agreeing
+    /// with `before` on what it reads, if one is kept.
+    pub(super) fn replay(&self, before: &Leak, cell: &CellInfo) -> Option<(Leak, Vec<Alarm>)> {
+        let program = cell.compiled.as_ref()?;
+        let (found, shape) = {
+            let mut cells = self.cells.borrow_mut();
+            let runs = cells.get_mut(cell.index)?.as_mut()?;
+            if !Arc::ptr_eq(&runs.program, program) {
+                return None;
+            }
+            // The most recently used first; a hit becomes the most recent.
+            let at = runs
+                .runs
+                .iter()
+                .rposition(|r| r.agrees(&runs.shape, before))?;
+            let found = runs.runs.remove(at);
+            runs.runs.push(found.clone());
+            (found, runs.shape.clone())
+        };
+        let mut after = before.clone();
+        for (&v, (val, bound)) in shape.writes.iter().zip(&found.writes) {
+            after.put(v, val.clone());
+            if *bound {
+                after.bind(v);
+            } else {
+                after.unbind(v);
+            }
+        }
+        for (site, trained) in &found.trained_after {
+            after.put_trained(*site, trained.as_ref());
+        }
+        for (site, models) in &found.evals_after {
+            after.put_evals(*site, models.as_ref());
+        }
+        Some((after, found.alarms.clone()))
+    }
+
+    /// Keeps the run of `cell` from `before` to `after`.
+    pub(super) fn keep(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        before: &Leak,
+        after: &Leak,
+        alarms: &[Alarm],
+    ) {
+        let Some(program) = cell.compiled.as_ref() else {
+            return;
+        };
+        let mut cells = self.cells.borrow_mut();
+        if cells.len() <= cell.index {
+            cells.resize_with(cell.index + 1, || None);
+        }
+        let slot = &mut cells[cell.index];
+        if slot
+            .as_ref()
+            .is_none_or(|runs| !Arc::ptr_eq(&runs.program, program))
+        {
+            *slot = Some(CellRuns {
+                program: program.clone(),
+                shape: Rc::new(Shape::of(model, cell, &program.program)),
+                runs: Vec::new(),
+            });
+        }
+        let Some(runs) = slot.as_mut() else {
+            return;
+        };
+        let shape = &runs.shape;
+        let reads: Vec<_> = shape.reads.iter().map(|&v| fact(before, v)).collect();
+        // Sites the run can look up: those the facts it reads name, and its
+        // own.
+        let mut models: Vec<Site> = shape.sites.clone();
+        let mut splits: Vec<Site> = shape.sites.clone();
+        for val in reads.iter().filter_map(|(val, _)| val.as_deref()) {
+            for tag in val.tags.iter() {
+                match tag {
+                    Tag::Model(s) => models.push(s),
+                    Tag::Split(s, _) => splits.push(s),
+                    _ => {}
+                }
+            }
+        }
+        for sites in [&mut models, &mut splits] {
+            sites.sort_unstable();
+            sites.dedup();
+        }
+        let trained_in = |state: &Leak| -> Vec<_> {
+            models
+                .iter()
+                .map(|&s| (s, state.trained(s).cloned()))
+                .collect()
+        };
+        let evals_in = |state: &Leak| -> Vec<_> {
+            splits
+                .iter()
+                .map(|&s| (s, state.evals_at(s).cloned()))
+                .collect()
+        };
+        let replay = Replay {
+            trained: trained_in(before),
+            evals: evals_in(before),
+            writes: shape.writes.iter().map(|&v| fact(after, v)).collect(),
+            trained_after: trained_in(after),
+            evals_after: evals_in(after),
+            reads,
+            alarms: alarms.to_vec(),
+        };
+        if runs.runs.len() >= KEPT_PER_CELL {
+            runs.runs.remove(0);
+        }
+        runs.runs.push(Rc::new(replay));
+    }
+}
+
+/// A variable's facts and binding.
+fn fact(state: &Leak, v: Var) -> (Option<Rc<Val>>, bool) {
+    (state.get_rc(v).cloned(), vars::contains(state.bound(), v))
+}
+
+impl Shape {
+    fn of(model: &NotebookModel, cell: &CellInfo, program: &Program) -> Shape {
+        let mut writes = VarSet::new();
+        let mut weak = VarSet::new();
+        for stmt in &program.stmts {
+            for &(v, kind) in &stmt.writes {
+                vars::insert(&mut writes, v);
+                if kind == WriteKind::Weak {
+                    vars::insert(&mut weak, v);
+                }
+            }
+        }
+        let mut reads = cell.feeds.clone();
+        // Bound or deleted on every path and never changed in place: the
+        // value before does not survive.
+        let mut overwritten = program.written_on_every_path(|kind| kind != WriteKind::Weak);
+        overwritten.difference_with(&weak);
+        let mut kept = writes.clone();
+        kept.difference_with(&overwritten);
+        vars::union_with(&mut reads, &kept);
+        let sites = (0..program.calls.len() as u32)
+            .map(|i| model.sites.id(cell.index, i))
+            .filter(|&s| s != super::sites::NO_SITE)
+            .collect();
+        Shape {
+            reads: reads.ones().map(|v| v as Var).collect(),
+            writes: writes.ones().map(|v| v as Var).collect(),
+            sites,
+        }
+    }
+}
+
+impl Replay {
+    /// `state` agrees with the state this run started from on everything
+    /// the run read.
+    fn agrees(&self, shape: &Shape, state: &Leak) -> bool {
+        shape
+            .reads
+            .iter()
+            .zip(&self.reads)
+            .all(|(&v, (val, bound))| {
+                let same = match (val, state.get_rc(v)) {
+                    (None, None) => true,
+                    (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a == b,
+                    _ => false,
+                };
+                same && vars::contains(state.bound(), v) == *bound
+            })
+            && self
+                .trained
+                .iter()
+                .all(|(s, t)| state.trained(*s) == t.as_ref())
+            && self
+                .evals
+                .iter()
+                .all(|(s, models)| state.evals_at(*s) == models.as_ref())
+    }
+}
