@@ -128,6 +128,33 @@ pub trait Domain: Clone + Debug {
     ) -> (Self, Vec<Alarm>) {
         crate::transformer::run_cell(self, model, cell, true)
     }
+    /// Runs `cell` on this state like [`Domain::run`], adds to `added`
+    /// what the result has beyond this state, and joins the result into
+    /// `into`, a state above this one. A domain that knows what a run
+    /// wrote can do this without building the result.
+    fn run_join(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        grown: Option<&Self::Growth>,
+        into: &mut Self,
+        added: &mut Self::Growth,
+    ) -> Vec<Alarm> {
+        let (after, alarms) = self.run(model, cell, grown);
+        join_result(self, &after, into, added);
+        alarms
+    }
+}
+
+/// Joins `after`, the result of a run on `before`, into `into` (a state
+/// above `before`) and adds to `added` what it has beyond `before`.
+pub fn join_result<D: Domain>(before: &D, after: &D, into: &mut D, added: &mut D::Growth) {
+    let mut mine = D::Growth::default();
+    after.growth(before, &mut mine);
+    if !mine.is_empty() {
+        into.join(after);
+        added.merge(&mine);
+    }
 }
 
 impl<A: Domain, B: Domain> Domain for (A, B) {
@@ -194,5 +221,31 @@ impl<A: Domain, B: Domain> Domain for (A, B) {
         };
         alarms.extend(more);
         ((a, b), alarms)
+    }
+
+    fn run_join(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        grown: Option<&Self::Growth>,
+        into: &mut Self,
+        added: &mut Self::Growth,
+    ) -> Vec<Alarm> {
+        let mut alarms = match grown {
+            Some(g) if !self.0.affects(&g.0, cell) => Vec::new(),
+            _ => self
+                .0
+                .run_join(model, cell, grown.map(|g| &g.0), &mut into.0, &mut added.0),
+        };
+        if grown.is_none_or(|g| self.1.affects(&g.1, cell)) {
+            alarms.extend(self.1.run_join(
+                model,
+                cell,
+                grown.map(|g| &g.1),
+                &mut into.1,
+                &mut added.1,
+            ));
+        }
+        alarms
     }
 }

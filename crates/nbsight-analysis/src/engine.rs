@@ -172,12 +172,17 @@ pub fn explore_with<D: Domain>(
                 break;
             }
             let info = &model.cells[cell];
-            // A cell that ran before runs again for what grew.
-            let (after, alarms) = before.run(model, info, ran[cell].then_some(&grown));
+            // A cell that ran before runs again for what grew; its result
+            // joins the state.
             let mut added = D::Growth::default();
-            after.growth(&before, &mut added);
+            let alarms = before.run_join(
+                model,
+                info,
+                ran[cell].then_some(&grown),
+                &mut state,
+                &mut added,
+            );
             if !added.is_empty() {
-                state.join(&after);
                 next_grown.merge(&added);
                 next_growers.push(Grower { cell, grown: added });
             }

@@ -15,6 +15,16 @@ pub struct Impact {
     pub changed: VarSet,
 }
 
+impl Impact {
+    /// The program of `cell` when it reads no changed variable and deletes
+    /// none: running it changes nothing, it only clears what it binds on
+    /// every path.
+    fn untouched<'c>(&self, cell: &'c CellInfo) -> Option<&'c crate::program::Program> {
+        cell.program()
+            .filter(|p| !p.deletes && !vars::intersects(&self.changed, &cell.reads))
+    }
+}
+
 impl Domain for Impact {
     type Growth = VarSet;
 
@@ -85,15 +95,30 @@ impl Domain for Impact {
         cell: &CellInfo,
         _grown: Option<&VarSet>,
     ) -> (Self, Vec<Alarm>) {
-        if let Some(program) = cell.program()
-            && !program.deletes
-            && !vars::intersects(&self.changed, &cell.reads)
-        {
+        if let Some(program) = self.untouched(cell) {
             let mut changed = self.changed.clone();
             changed.difference_with(&program.rebound);
             return (Impact { changed }, Vec::new());
         }
         crate::transformer::run_cell(self, model, cell, true)
+    }
+
+    /// The short way of [`Impact::run`] only clears variables: nothing to
+    /// join.
+    fn run_join(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        grown: Option<&VarSet>,
+        into: &mut Self,
+        added: &mut VarSet,
+    ) -> Vec<Alarm> {
+        if self.untouched(cell).is_some() {
+            return Vec::new();
+        }
+        let (after, alarms) = self.run(model, cell, grown);
+        crate::domain::join_result(self, &after, into, added);
+        alarms
     }
 
     fn affects(&self, grown: &VarSet, cell: &CellInfo) -> bool {

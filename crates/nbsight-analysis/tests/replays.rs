@@ -166,3 +166,28 @@ fn a_model_trained_again_is_not_replayed() {
     let report = session.query(&Event::Execute(4), Some(0)).expect("query");
     assert_eq!(leak_names(&report), vec![("preprocessing-leakage", 4)]);
 }
+
+/// Executing the split again retrains the model on scaled rows (cell 3)
+/// while cell 4 predicts with the model as it was (and adds no evaluation:
+/// it ran in the history): only the model's training grew, and cell 4 must
+/// run again for it, also when cell 3's run is replayed (the second time
+/// the question is asked).
+#[test]
+fn a_replayed_training_reruns_the_predictions() {
+    let notebook = cells(&[
+        "import pandas as pd\nfrom sklearn.preprocessing import StandardScaler\nfrom sklearn.model_selection import train_test_split\nfrom sklearn.linear_model import LogisticRegression\ndf = pd.read_csv('d.csv')\nX = df.drop('y', axis=1)\ny = df['y']",
+        "Xs = StandardScaler().fit_transform(X)",
+        "X_tr, X_te, y_tr, y_te = train_test_split(Xs, y)",
+        "m.fit(X_tr, y_tr)",
+        "p = m.predict(X_te)",
+        "m = LogisticRegression(random_state=0)",
+        "Xs = X",
+    ]);
+    let effects = Effects::builtin();
+    let history = History::Cells(vec![0, 5, 6, 2, 3, 4, 1]);
+    let session = WhatIfSession::new(&notebook, &effects, &history).expect("history");
+    for _ in 0..2 {
+        let report = session.query(&Event::Execute(2), None).expect("query");
+        assert_eq!(leak_names(&report), vec![("preprocessing-leakage", 4)]);
+    }
+}

@@ -133,6 +133,15 @@ impl Leak {
         }
     }
 
+    /// `v`'s facts ⊔= `val`, sharing `val` when `v` has none.
+    fn join_fact(&mut self, v: Var, val: &Rc<Val>) {
+        match self.vals.binary_search_by_key(&v, |(k, _)| *k) {
+            Ok(i) if entry_leq(val, &self.vals[i].1) => {}
+            Ok(i) => entry_join(&mut Rc::make_mut(&mut self.vals)[i].1, val),
+            Err(i) => Rc::make_mut(&mut self.vals).insert(i, (v, val.clone())),
+        }
+    }
+
     fn join_into(&mut self, v: Var, val: &Val) {
         match self.vals.binary_search_by_key(&v, |(k, _)| *k) {
             Ok(i) if val.leq(&self.vals[i].1) => {}
@@ -636,15 +645,29 @@ impl Domain for Leak {
         cell: &CellInfo,
         _grown: Option<&LeakGrowth>,
     ) -> (Self, Vec<Alarm>) {
-        let memo = self.memo.as_ref().filter(|_| self.active);
+        let memo = self.replays();
         if let Some(replayed) = memo.and_then(|m| m.replay(self, cell)) {
             return replayed;
         }
-        let (after, alarms) = crate::transformer::run_cell(self, model, cell, true);
-        if let Some(memo) = memo {
-            memo.keep(model, cell, self, &after, &alarms);
+        self.run_and_keep(model, cell, memo)
+    }
+
+    /// [`Leak::run`], replaying into `into` without building the result.
+    fn run_join(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        _grown: Option<&LeakGrowth>,
+        into: &mut Self,
+        added: &mut LeakGrowth,
+    ) -> Vec<Alarm> {
+        let memo = self.replays();
+        if let Some(alarms) = memo.and_then(|m| m.replay_join(self, cell, into, added)) {
+            return alarms;
         }
-        (after, alarms)
+        let (after, alarms) = self.run_and_keep(model, cell, memo);
+        crate::domain::join_result(self, &after, into, added);
+        alarms
     }
 
     fn affects(&self, grown: &LeakGrowth, cell: &CellInfo) -> bool {
@@ -654,6 +677,26 @@ impl Domain for Leak {
 }
 
 impl Leak {
+    /// The memo of cell runs, when runs can be replayed from this state.
+    fn replays(&self) -> Option<&replay::RunMemo> {
+        self.memo.as_deref().filter(|_| self.active)
+    }
+
+    /// Interprets `cell` (the abstract cell transformer) and keeps the run
+    /// in `memo`.
+    fn run_and_keep(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        memo: Option<&replay::RunMemo>,
+    ) -> (Self, Vec<Alarm>) {
+        let (after, alarms) = crate::transformer::run_cell(self, model, cell, true);
+        if let Some(memo) = memo {
+            memo.keep(model, cell, self, &after, &alarms);
+        }
+        (after, alarms)
+    }
+
     /// The trained models and evaluations are below `other`'s.
     fn models_leq(&self, other: &Self) -> bool {
         (Rc::ptr_eq(&self.trained, &other.trained)

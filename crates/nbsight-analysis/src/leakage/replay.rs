@@ -19,7 +19,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::value::{Site, Tag, Val};
-use super::{Leak, Trained};
+use super::{Leak, LeakGrowth, Trained};
 use crate::domain::Alarm;
 use crate::model::{CellInfo, Compiled, NotebookModel};
 use crate::program::{Program, WriteKind};
@@ -84,25 +84,28 @@ struct Replay {
 }
 
 impl RunMemo {
-    /// The state and alarms of a kept run of `cell` on a state agreeing
-    /// with `before` on what it reads, if one is kept.
-    pub(super) fn replay(&self, before: &Leak, cell: &CellInfo) -> Option<(Leak, Vec<Alarm>)> {
+    /// The kept run of `cell` on a state agreeing with `before` on what
+    /// it reads, if one is kept (it becomes the most recently used).
+    fn find(&self, before: &Leak, cell: &CellInfo) -> Option<(Rc<Replay>, Rc<Shape>)> {
         let program = cell.compiled.as_ref()?;
-        let (found, shape) = {
-            let mut cells = self.cells.borrow_mut();
-            let runs = cells.get_mut(cell.index)?.as_mut()?;
-            if !Arc::ptr_eq(&runs.program, program) {
-                return None;
-            }
-            // The most recently used first; a hit becomes the most recent.
-            let at = runs
-                .runs
-                .iter()
-                .rposition(|r| r.agrees(&runs.shape, before))?;
-            let found = runs.runs.remove(at);
-            runs.runs.push(found.clone());
-            (found, runs.shape.clone())
-        };
+        let mut cells = self.cells.borrow_mut();
+        let runs = cells.get_mut(cell.index)?.as_mut()?;
+        if !Arc::ptr_eq(&runs.program, program) {
+            return None;
+        }
+        // The most recently used first.
+        let at = runs
+            .runs
+            .iter()
+            .rposition(|r| r.agrees(&runs.shape, before))?;
+        let found = runs.runs.remove(at);
+        runs.runs.push(found.clone());
+        Some((found, runs.shape.clone()))
+    }
+
+    /// The state and alarms of a kept run of `cell` on `before`.
+    pub(super) fn replay(&self, before: &Leak, cell: &CellInfo) -> Option<(Leak, Vec<Alarm>)> {
+        let (found, shape) = self.find(before, cell)?;
         let mut after = before.clone();
         for (&v, (val, bound)) in shape.writes.iter().zip(&found.writes) {
             after.put(v, val.clone());
@@ -119,6 +122,57 @@ impl RunMemo {
             after.put_evals(*site, models.as_ref());
         }
         Some((after, found.alarms.clone()))
+    }
+
+    /// [`RunMemo::replay`] joined into `into` (a state above `before`),
+    /// with what it adds to `before` in `added`, without building the
+    /// state: only what the run wrote beyond `before` is joined.
+    pub(super) fn replay_join(
+        &self,
+        before: &Leak,
+        cell: &CellInfo,
+        into: &mut Leak,
+        added: &mut LeakGrowth,
+    ) -> Option<Vec<Alarm>> {
+        let (found, shape) = self.find(before, cell)?;
+        for (&v, (val, bound)) in shape.writes.iter().zip(&found.writes) {
+            if let Some(val) = val {
+                let below = before
+                    .get_rc(v)
+                    .is_some_and(|old| Rc::ptr_eq(old, val) || val.leq(old));
+                if !below {
+                    vars::insert(&mut added.vars, v);
+                    into.join_fact(v, val);
+                }
+            }
+            if *bound && !vars::contains(before.bound(), v) {
+                vars::insert(&mut added.vars, v);
+                into.bind(v);
+            }
+        }
+        for (site, trained) in &found.trained_after {
+            let Some(t) = trained else { continue };
+            let below = before
+                .trained(*site)
+                .is_some_and(|old| t.data.leq(&old.data) && (!t.in_loop || old.in_loop));
+            if !below {
+                added.models = true;
+                into.train(*site, t.data.clone(), t.in_loop);
+            }
+        }
+        for (site, models) in &found.evals_after {
+            let Some(models) = models else { continue };
+            let below = before
+                .evals_at(*site)
+                .is_some_and(|old| models.iter().all(|m| old.contains(m)));
+            if !below {
+                added.models = true;
+                for &m in models {
+                    into.evaluated(*site, m);
+                }
+            }
+        }
+        Some(found.alarms.clone())
     }
 
     /// Keeps the run of `cell` from `before` to `after`.
