@@ -72,9 +72,7 @@ pub fn rerun_plan(
         plan[c] = true;
     }
     // 3. Forward, in notebook order.
-    let mut impact = Impact {
-        changed: seed.clone(),
-    };
+    let mut impact = Impact::of(seed.clone());
     let start = match (event, anchor) {
         (Event::Delete(_), Some(a)) => a,
         (_, Some(a)) => a + 1,

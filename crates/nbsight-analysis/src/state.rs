@@ -83,7 +83,7 @@ impl NotebookState {
             let (after, _) = run_cell(&self.domains, model, info, false);
             self.domains = after;
             // Impact is relative to an event; the state itself records none.
-            self.domains.0 = Impact::default();
+            self.domains.0.changed = VarSet::new();
         }
     }
 
@@ -110,6 +110,19 @@ impl NotebookState {
     }
 
     /// The product state (for the engine).
+    /// Keeps the cell runs of the states computed from this one, to
+    /// replay them on states that agree with them (a session's queries).
+    pub fn remember_runs(&mut self) {
+        self.domains.0.remember_runs();
+        self.domains.1.remember_runs();
+    }
+
+    /// Stops replaying cell runs (the model no longer matches them).
+    pub fn forget_runs(&mut self) {
+        self.domains.0.forget_runs();
+        self.domains.1.forget_runs();
+    }
+
     pub fn domains(&self) -> &Domains {
         &self.domains
     }

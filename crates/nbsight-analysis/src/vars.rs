@@ -113,3 +113,13 @@ pub fn union_with(a: &mut VarSet, b: &VarSet) {
 pub fn same(a: &VarSet, b: &VarSet) -> bool {
     is_subset(a, b) && is_subset(b, a)
 }
+
+/// `a ∩ frame = key` (word by word, without building the intersection).
+pub fn same_within(a: &VarSet, frame: &VarSet, key: &VarSet) -> bool {
+    let (a, frame, key) = (a.as_slice(), frame.as_slice(), key.as_slice());
+    let words = a.len().max(frame.len()).max(key.len());
+    (0..words).all(|i| {
+        let word = |s: &[usize]| s.get(i).copied().unwrap_or(0);
+        word(a) & word(frame) == word(key)
+    })
+}

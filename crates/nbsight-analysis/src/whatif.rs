@@ -153,7 +153,7 @@ impl<'n> WhatIfSession<'n> {
         }
         let mut state = NotebookState::after(&base, &history);
         // Queries run the same cells on states that agree on what they read.
-        state.domains.1.remember_runs();
+        state.remember_runs();
         Ok(WhatIfSession {
             notebook,
             effects,
@@ -167,7 +167,7 @@ impl<'n> WhatIfSession<'n> {
     /// Stops replaying kept cell runs: every query interprets every cell
     /// it runs (the answers are the same; replays only make them faster).
     pub fn forget_runs(&mut self) {
-        self.state.domains.1.forget_runs();
+        self.state.forget_runs();
     }
 
     /// The model of the notebook as it is.
@@ -215,7 +215,7 @@ impl<'n> WhatIfSession<'n> {
             _ => self.state.clone(),
         };
         if !query.replays_runs() {
-            before.domains.1.forget_runs();
+            before.forget_runs();
         }
         Ok(answer(
             &query,

@@ -4,6 +4,10 @@
 //! writes; a plain rebinding from unchanged values clears a variable.
 //! φ = state ∩ pre(c) ≠ ∅.
 
+pub mod replay;
+
+use std::rc::Rc;
+
 use crate::domain::{Alarm, Alarms, Domain, StmtCtx};
 use crate::model::{CellInfo, NotebookModel};
 use crate::program::{Stmt, WriteKind};
@@ -13,9 +17,49 @@ use crate::vars::{self, VarSet};
 #[derive(Debug, Clone, Default)]
 pub struct Impact {
     pub changed: VarSet,
+    /// Cell runs to replay (a session's; not part of the lattice element).
+    memo: Option<Rc<replay::RunMemo>>,
 }
 
 impl Impact {
+    /// The state where the variables of `changed` changed.
+    pub fn of(changed: VarSet) -> Self {
+        Impact {
+            changed,
+            memo: None,
+        }
+    }
+
+    /// Keeps this state's cell runs, and those of the states computed from
+    /// it, in a new memo, to replay runs on states that agree with them.
+    pub fn remember_runs(&mut self) {
+        self.memo = Some(Rc::default());
+    }
+
+    /// Stops replaying cell runs (the model no longer matches them).
+    pub fn forget_runs(&mut self) {
+        self.memo = None;
+    }
+
+    /// Interprets `cell`, or replays a kept run (keeping the new ones).
+    fn interpret(&self, model: &NotebookModel, cell: &CellInfo) -> Self {
+        let Some(memo) = &self.memo else {
+            return crate::transformer::run_cell(self, model, cell, true).0;
+        };
+        if let Some((out, writes)) = memo.replay(&self.changed, cell) {
+            let mut changed = self.changed.clone();
+            changed.difference_with(&writes);
+            vars::union_with(&mut changed, &out);
+            return Impact {
+                changed,
+                memo: self.memo.clone(),
+            };
+        }
+        let (after, _) = crate::transformer::run_cell(self, model, cell, true);
+        memo.keep(model, cell, &self.changed, &after.changed);
+        after
+    }
+
     /// The program of `cell` when it reads no changed variable and deletes
     /// none: running it changes nothing, it only clears what it binds on
     /// every path.
@@ -34,6 +78,9 @@ impl Domain for Impact {
 
     fn join(&mut self, other: &Self) {
         vars::union_with(&mut self.changed, &other.changed);
+        if self.memo.is_none() {
+            self.memo.clone_from(&other.memo);
+        }
     }
 
     fn transfer(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, _alarms: &mut Alarms) {
@@ -98,9 +145,15 @@ impl Domain for Impact {
         if let Some(program) = self.untouched(cell) {
             let mut changed = self.changed.clone();
             changed.difference_with(&program.rebound);
-            return (Impact { changed }, Vec::new());
+            return (
+                Impact {
+                    changed,
+                    memo: self.memo.clone(),
+                },
+                Vec::new(),
+            );
         }
-        crate::transformer::run_cell(self, model, cell, true)
+        (self.interpret(model, cell), Vec::new())
     }
 
     /// The short way of [`Impact::run`] only clears variables: nothing to
@@ -166,7 +219,7 @@ mod tests {
                         .filter(|(i, _)| mask & (1 << i) != 0)
                         .map(|(_, &v)| v),
                 );
-                let state = Impact { changed };
+                let state = Impact::of(changed);
                 let (short, _) = state.run(&model, cell, None);
                 let (full, _) = run_cell(&state, &model, cell, true);
                 assert!(
