@@ -3,7 +3,9 @@
 //! reads what changes, and see whether a domain raises an alarm. A session
 //! keeps them for its own kernel state, so that the queries whose state
 //! after the event is that state (every edit, the executions that change
-//! nothing nbsight tracks) explore each candidate once, not once per query.
+//! nothing nbsight tracks) explore each candidate once, not once per query;
+//! an execution that changes the state reuses those whose explorations read
+//! and wrote none of the facts it changed.
 
 use std::cell::RefCell;
 
@@ -13,7 +15,7 @@ use rustc_hash::FxHashMap;
 use crate::domain::Domain;
 use crate::engine::{Bounds, Start, explore_with};
 use crate::model::NotebookModel;
-use crate::state::Domains;
+use crate::state::{Domains, StateDifference};
 use crate::vars::{self, VarSet};
 
 /// Cell executions spent on the consequences of one candidate next cell.
@@ -31,6 +33,22 @@ pub struct Consequences {
     /// Every variable some explored state marked changed (the joined state
     /// the exploration ended on).
     changed: VarSet,
+    /// The variables whose facts the cells that ran read or wrote.
+    footprint: VarSet,
+    /// Some cell that ran trains, splits, predicts or evaluates (and so
+    /// reads or writes the trained models and evaluations).
+    models: bool,
+}
+
+impl Consequences {
+    /// Would the exploration be the same on a state whose facts differ
+    /// from the explored one's by `difference`? (The candidates' edges
+    /// follow the code-impact domain, which a state between events leaves
+    /// empty, so the same cells run, on facts that agree wherever they
+    /// look.)
+    fn unaffected_by(&self, difference: &StateDifference) -> bool {
+        !(vars::intersects(&self.footprint, &difference.vars) || self.models && difference.models)
+    }
 }
 
 /// Explores the consequences of running `cell` first on `state`, following
@@ -59,12 +77,27 @@ pub fn explore_candidate(
     for visit in &found.visits {
         visited.insert(visit.cell);
     }
+    let mut footprint = VarSet::new();
+    let mut models = false;
+    for info in visited.ones().map(|c| &model.cells[c]) {
+        vars::union_with(&mut footprint, &info.feeds);
+        if let Some(compiled) = info.compiled.as_deref() {
+            models |= compiled.ml_calls;
+            for stmt in &compiled.program.stmts {
+                for &(v, _) in &stmt.writes {
+                    vars::insert(&mut footprint, v);
+                }
+            }
+        }
+    }
     Consequences {
         // Not fully explored: not known to be safe.
         safe: !found.truncated && found.visits.iter().all(|v| v.alarms.is_empty()),
         visits: found.visits.len(),
         visited,
         changed: found.state.0.changed,
+        footprint,
+        models,
     }
 }
 
@@ -99,25 +132,30 @@ impl ConsequenceCache {
     }
 
     /// The consequences of `cell` in `model` (related to the session's
-    /// `base` as `relation`) on the session's state: kept ones when they
-    /// hold there, else explored (and kept when they hold for `base`).
+    /// `base` as `relation`) on `state`, which is the session's state or
+    /// differs from it by `difference`: kept ones when they hold there,
+    /// else explored (and kept when they hold for `base` and the session's
+    /// state).
+    #[allow(clippy::too_many_arguments)]
     pub fn get_or_explore(
         &self,
         base: &NotebookModel,
         model: &NotebookModel,
         relation: Relation,
         state: &Domains,
+        difference: Option<&StateDifference>,
         cell: usize,
         k: Option<usize>,
     ) -> (bool, usize) {
         if let Some(kept) = self.entries.borrow().get(&(cell, k))
             && holds(kept, model, relation, cell)
+            && difference.is_none_or(|d| kept.unaffected_by(d))
         {
             return (kept.safe, 0);
         }
         let found = explore_candidate(model, state, cell, k);
         // Kept when the exploration would be the same on the base model.
-        if holds(&found, base, relation, cell) {
+        if difference.is_none() && holds(&found, base, relation, cell) {
             self.entries.borrow_mut().insert((cell, k), found.clone());
         }
         (found.safe, found.visits)
@@ -184,14 +222,99 @@ mod tests {
     fn the_cache_answers_what_a_fresh_exploration_answers() {
         let (_, model, state) = fixture();
         let cache = ConsequenceCache::default();
-        let first = cache.get_or_explore(&model, &model, Relation::Same, state.domains(), 1, None);
+        let first = cache.get_or_explore(
+            &model,
+            &model,
+            Relation::Same,
+            state.domains(),
+            None,
+            1,
+            None,
+        );
         assert_eq!(first, (true, 2));
         // Kept: nothing explored the second time.
-        let again = cache.get_or_explore(&model, &model, Relation::Same, state.domains(), 1, None);
+        let again = cache.get_or_explore(
+            &model,
+            &model,
+            Relation::Same,
+            state.domains(),
+            None,
+            1,
+            None,
+        );
         assert_eq!(again, (true, 0));
         cache.clear();
-        let cleared =
-            cache.get_or_explore(&model, &model, Relation::Same, state.domains(), 1, None);
+        let cleared = cache.get_or_explore(
+            &model,
+            &model,
+            Relation::Same,
+            state.domains(),
+            None,
+            1,
+            None,
+        );
         assert_eq!(cleared, (true, 2));
+    }
+
+    /// A kept exploration holds on a state that differs from the explored
+    /// one only in facts it neither read nor wrote.
+    #[test]
+    fn kept_consequences_hold_where_the_state_differs_elsewhere() {
+        let nb = notebook(&[
+            "import pandas as pd\nfrom sklearn.preprocessing import StandardScaler\ndf = pd.read_csv('d.csv')",
+            "X = StandardScaler().fit_transform(df)",
+            "Z = StandardScaler().fit_transform(df)",
+            "Y = X",
+            "X = df",
+        ]);
+        let model = NotebookModel::new(&nb, &Effects::builtin());
+        let state = NotebookState::after(&model, &[0, 1, 3]);
+        let cache = ConsequenceCache::default();
+        let first = cache.get_or_explore(
+            &model,
+            &model,
+            Relation::Same,
+            state.domains(),
+            None,
+            1,
+            None,
+        );
+        assert_eq!(first, (true, 2));
+        // Running cell 2 gives `Z` facts: candidate 1 never looks at them.
+        let mut elsewhere = state.clone();
+        elsewhere.execute(&model, 2);
+        let difference = elsewhere.difference(&state).expect("comparable");
+        assert_eq!(model.vars.names_of(&difference.vars), vec!["Z".to_string()]);
+        let kept = cache.get_or_explore(
+            &model,
+            &model,
+            Relation::Same,
+            elsewhere.domains(),
+            Some(&difference),
+            1,
+            None,
+        );
+        assert_eq!(kept, (true, 0));
+        // Running cell 4 changes the facts of `X`, which candidate 1 writes
+        // and cell 3 reads: explored again, on that state.
+        let mut here = state.clone();
+        here.execute(&model, 4);
+        let difference = here.difference(&state).expect("comparable");
+        assert!(vars::contains(
+            &difference.vars,
+            model.vars.get("X").expect("X")
+        ));
+        let explored = cache.get_or_explore(
+            &model,
+            &model,
+            Relation::Same,
+            here.domains(),
+            Some(&difference),
+            1,
+            None,
+        );
+        let fresh = explore_candidate(&model, here.domains(), 1, None);
+        assert_eq!(explored, (fresh.safe, fresh.visits));
+        assert!(explored.1 > 0);
     }
 }

@@ -52,6 +52,22 @@ pub struct NotebookState {
     pub unknown_defs: bool,
 }
 
+/// Where two states' facts differ.
+#[derive(Debug, Clone, Default)]
+pub struct StateDifference {
+    /// Variables whose leakage facts or binding differ.
+    pub vars: VarSet,
+    /// The trained models or evaluations differ.
+    pub models: bool,
+}
+
+impl StateDifference {
+    /// The states hold the same facts.
+    pub fn is_empty(&self) -> bool {
+        !self.models && self.vars.is_clear()
+    }
+}
+
 impl NotebookState {
     /// A fresh kernel for `model`'s notebook.
     pub fn fresh(model: &NotebookModel) -> Self {
@@ -109,7 +125,17 @@ impl NotebookState {
             && other.domains.1.leq(&self.domains.1)
     }
 
-    /// The product state (for the engine).
+    /// Where the facts of two states differ (the code-impact part aside),
+    /// or `None` when they differ in what every cell's run depends on
+    /// (names bound out of sight).
+    pub fn difference(&self, other: &NotebookState) -> Option<StateDifference> {
+        if self.unknown_defs != other.unknown_defs {
+            return None;
+        }
+        let (vars, models) = self.domains.1.difference(&other.domains.1);
+        Some(StateDifference { vars, models })
+    }
+
     /// Keeps the cell runs of the states computed from this one, to
     /// replay them on states that agree with them (a session's queries).
     pub fn remember_runs(&mut self) {
@@ -123,6 +149,7 @@ impl NotebookState {
         self.domains.1.forget_runs();
     }
 
+    /// The product state (for the engine).
     pub fn domains(&self) -> &Domains {
         &self.domains
     }

@@ -335,11 +335,18 @@ fn answer(
         }
     }
     let any_alarm = visits.iter().any(|v| !v.alarms.is_empty());
-    // The session's kept consequences hold when the state after the event is
-    // the session's and the model is (almost) the session's.
-    let reuse = query
-        .relation
-        .filter(|_| after.same_domains(&session.state));
+    // The session's kept consequences hold when the model is (almost) the
+    // session's and the state after the event is the session's, or differs
+    // from it in facts the exploration did not look at.
+    let reuse = query.relation.and_then(|relation| {
+        if after.same_domains(&session.state) {
+            Some((relation, None))
+        } else {
+            after
+                .difference(&session.state)
+                .map(|d| (relation, Some(d)))
+        }
+    });
     for cell in model.code_cells() {
         let i = cell.index;
         if !after.can_run(model, i) {
@@ -358,11 +365,12 @@ fn answer(
             true
         } else {
             let (safe, visits) = match reuse {
-                Some(relation) => session.consequences.get_or_explore(
+                Some((relation, ref difference)) => session.consequences.get_or_explore(
                     &session.base,
                     model,
                     relation,
                     after.domains(),
+                    difference.as_ref(),
                     i,
                     bounds.k,
                 ),

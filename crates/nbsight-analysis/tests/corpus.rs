@@ -120,29 +120,31 @@ fn every_corpus_notebook_is_checked_and_queried() {
                 c.index
             );
         }
-        // Answers that reuse the session's kept consequences equal those of
-        // a fresh session.
-        for c in model.code_cells().take(3) {
-            let source = format!("{}\n# edited\n", notebook.cells[c.index].source);
-            for event in [
-                Event::Execute(c.index),
-                Event::Edit {
-                    cell: c.index,
-                    source,
-                },
-            ] {
-                let kept = session.query(&event, None).expect("valid query");
-                let explored = WhatIfSession::new(&notebook, &effects, &History::Saved)
-                    .expect("valid")
-                    .query(&event, None)
-                    .expect("valid query");
-                assert_eq!(
-                    kept.safe_next,
-                    explored.safe_next,
-                    "{} {event:?}",
-                    path.display()
-                );
-            }
+        // Answers that reuse the session's kept consequences (all the
+        // queries above kept them) equal those of a fresh session: edits of
+        // the first cells, executions of every third cell (which reuse them
+        // where the state they lead to differs in facts a candidate's
+        // exploration does not look at).
+        let edits = model.code_cells().take(3).map(|c| Event::Edit {
+            cell: c.index,
+            source: format!("{}\n# edited\n", notebook.cells[c.index].source),
+        });
+        let executions = model
+            .code_cells()
+            .step_by(3)
+            .map(|c| Event::Execute(c.index));
+        for event in edits.chain(executions) {
+            let kept = session.query(&event, None).expect("valid query");
+            let explored = WhatIfSession::new(&notebook, &effects, &History::Saved)
+                .expect("valid")
+                .query(&event, None)
+                .expect("valid query");
+            assert_eq!(
+                kept.safe_next,
+                explored.safe_next,
+                "{} {event:?}",
+                path.display()
+            );
         }
         session.query(&Event::Open, Some(1)).expect("open");
         if !notebook.cells.is_empty() {

@@ -697,6 +697,48 @@ impl Leak {
         (after, alarms)
     }
 
+    /// The variables whose facts or binding differ in the two states, and
+    /// whether their trained models or evaluations differ.
+    pub fn difference(&self, other: &Leak) -> (VarSet, bool) {
+        let mut differ = VarSet::new();
+        if !Rc::ptr_eq(&self.bound, &other.bound) {
+            let mut sym = (*self.bound).clone();
+            sym.symmetric_difference_with(&other.bound);
+            vars::union_with(&mut differ, &sym);
+        }
+        if !Rc::ptr_eq(&self.vals, &other.vals) {
+            let (a, b) = (&self.vals, &other.vals);
+            let (mut i, mut j) = (0, 0);
+            while i < a.len() || j < b.len() {
+                match (a.get(i), b.get(j)) {
+                    (Some((v, x)), Some((w, y))) if v == w => {
+                        if !Rc::ptr_eq(x, y) && x != y {
+                            vars::insert(&mut differ, *v);
+                        }
+                        i += 1;
+                        j += 1;
+                    }
+                    (Some((v, _)), Some((w, _))) if v < w => {
+                        vars::insert(&mut differ, *v);
+                        i += 1;
+                    }
+                    (_, Some((w, _))) => {
+                        vars::insert(&mut differ, *w);
+                        j += 1;
+                    }
+                    (Some((v, _)), None) => {
+                        vars::insert(&mut differ, *v);
+                        i += 1;
+                    }
+                    (None, None) => break,
+                }
+            }
+        }
+        let models = !(Rc::ptr_eq(&self.trained, &other.trained) || self.trained == other.trained)
+            || !(Rc::ptr_eq(&self.evals, &other.evals) || self.evals == other.evals);
+        (differ, models)
+    }
+
     /// The trained models and evaluations are below `other`'s.
     fn models_leq(&self, other: &Self) -> bool {
         (Rc::ptr_eq(&self.trained, &other.trained)
