@@ -107,6 +107,11 @@ pub trait Domain: Clone + Debug {
     fn transfer(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms);
     /// φ(σ, pre(c)): does the state propagate to `cell`?
     fn phi(&self, cell: &CellInfo) -> bool;
+    /// An exploration starts from this state (before the event's source
+    /// runs): a domain whose alarms depend on the order of runs can note
+    /// what held then, since the exploration's states join runs in
+    /// different orders.
+    fn start_exploration(&mut self) {}
     /// Marks the variables an event changes (the values its source cell
     /// computes, and what the old version of an edited or deleted cell wrote).
     fn seed(&mut self, _changed: &VarSet) {}
@@ -191,6 +196,11 @@ impl<A: Domain, B: Domain> Domain for (A, B) {
     fn seed(&mut self, changed: &VarSet) {
         self.0.seed(changed);
         self.1.seed(changed);
+    }
+
+    fn start_exploration(&mut self) {
+        self.0.start_exploration();
+        self.1.start_exploration();
     }
 
     fn growth(&self, old: &Self, into: &mut Self::Growth) {

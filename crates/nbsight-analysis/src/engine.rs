@@ -93,6 +93,9 @@ pub fn explore_with<D: Domain>(
     bounds: Bounds,
     phi: impl Fn(&D, &CellInfo) -> bool,
 ) -> Exploration<D> {
+    let mut start_state = initial.clone();
+    start_state.start_exploration();
+    let initial = &start_state;
     let n = model.cells.len();
     let mut visits: Vec<Visit<D>> = Vec::new();
     // The latest path that reached each cell (at depth ≥ 1 for the source).
@@ -151,8 +154,12 @@ pub fn explore_with<D: Domain>(
             if !phi(&state, cell) || (ran[i] && !state.affects(&grown, cell)) {
                 continue;
             }
+            // Another cell's growth first: a cell follows itself only when
+            // nothing else it depends on grew.
             let via = growers
                 .iter()
+                .filter(|g| g.cell != i)
+                .chain(growers.iter().filter(|g| g.cell == i))
                 .find(|g| state.affects(&g.grown, cell))
                 .or(growers.first())
                 .map(|g| g.cell)

@@ -258,3 +258,34 @@ fn out_of_range_cells_are_errors() {
     };
     assert!(what_if(&notebook, &effects, &Event::Execute(0), &bad_history).is_err());
 }
+
+/// Two models evaluated on one test split, trained after the split is made
+/// again: the exploration runs both evaluations in the same round (on the
+/// same state), and still finds that one of them meets the other model,
+/// whichever runs first. Evaluations already in the kernel state before
+/// the event are not its consequences.
+#[test]
+fn two_models_scored_on_one_test_split_after_a_new_split_is_multi_test_leakage() {
+    let notebook = cells(&[
+        "from sklearn.model_selection import train_test_split\nfrom sklearn.linear_model import LogisticRegression\nfrom sklearn.tree import DecisionTreeClassifier\nimport pandas as pd\ndf = pd.read_csv('d.csv')\nX = df.drop('y', axis=1)\ny = df['y']",
+        "X_train, X_test, y_train, y_test = train_test_split(X, y)",
+        "m1 = LogisticRegression(random_state=0)\nm1.fit(X_train, y_train)",
+        "m2 = DecisionTreeClassifier(random_state=0)\nm2.fit(X_train, y_train)",
+        "print(m1.score(X_test, y_test))",
+        "print(m2.score(X_test, y_test))",
+    ]);
+    let report = run(&notebook, Event::Execute(1), History::Cells(vec![0]), None);
+    let cells: Vec<usize> = findings_of(&report, "multi-test-leakage")
+        .iter()
+        .map(|f| f.cell)
+        .collect();
+    assert!(!cells.is_empty(), "{:?}", report.findings);
+    assert!(cells.iter().all(|c| [4, 5].contains(c)));
+    let report = run(
+        &notebook,
+        Event::Execute(4),
+        History::Cells(vec![0, 1, 2, 3, 4, 5]),
+        None,
+    );
+    assert!(findings_of(&report, "multi-test-leakage").is_empty());
+}

@@ -40,6 +40,9 @@ struct Trained {
     in_loop: bool,
 }
 
+/// For each test split (sorted), the models evaluated on it (sorted).
+type Evals = Vec<(Site, SmallVec<[Site; 2]>)>;
+
 /// The leakage state. Its parts are shared copy-on-write: a cell run that
 /// changes nothing in a part keeps sharing it with the state it started
 /// from, so clones are cheap and the order and join see shared parts at
@@ -55,9 +58,13 @@ pub struct Leak {
     /// Models trained, sorted by site.
     trained: Rc<Vec<Trained>>,
     /// For each test split, the models evaluated on it (sorted).
-    evals: Rc<Vec<(Site, SmallVec<[Site; 2]>)>>,
+    evals: Rc<Evals>,
     /// Cell runs to replay (a session's; not part of the lattice element).
     memo: Option<Rc<replay::RunMemo>>,
+    /// In an exploration (whose states join several orders of runs), the
+    /// evaluations of the state it started from; `None` along one order of
+    /// runs. Not part of the lattice element.
+    baseline: Option<Rc<Evals>>,
 }
 
 impl Leak {
@@ -208,10 +215,13 @@ impl Leak {
 
     /// The models evaluated on test split `split`.
     fn evals_at(&self, split: Site) -> Option<&SmallVec<[Site; 2]>> {
-        self.evals
-            .binary_search_by_key(&split, |(s, _)| *s)
-            .ok()
-            .map(|i| &self.evals[i].1)
+        evals_entry(&self.evals, split)
+    }
+
+    /// The models evaluated on `split` when the exploration started
+    /// (`None` outside an exploration).
+    fn baseline_at(&self, split: Site) -> Option<Option<&SmallVec<[Site; 2]>>> {
+        self.baseline.as_ref().map(|b| evals_entry(b, split))
     }
 
     /// Sets the models evaluated on `split` (`None`: none).
@@ -497,9 +507,15 @@ impl Leak {
             let (count, new) = self.evaluated(split, model);
             // When a second model meets the split, or a model trained in a
             // loop does (inside loops the alarm pass sees the fixpoint state,
-            // where the models are no longer new).
-            if alarms.on && ((new && count == 2) || trained_in_loop || (ctx.in_loop && count >= 2))
-            {
+            // where the models are no longer new). In an exploration the
+            // state joins runs that happen in either order: the evaluation
+            // meets another model when it is new since the exploration
+            // started and another model is there.
+            let second = match &self.baseline {
+                None => new && count == 2,
+                Some(baseline) => count >= 2 && !evaluated_in(baseline, split, model),
+            };
+            if alarms.on && (second || trained_in_loop || (ctx.in_loop && count >= 2)) {
                 let why = if count >= 2 {
                     format!("{count} different models are evaluated on it")
                 } else {
@@ -557,6 +573,9 @@ impl Domain for Leak {
         self.active |= other.active;
         if self.memo.is_none() {
             self.memo.clone_from(&other.memo);
+        }
+        if self.baseline.is_none() {
+            self.baseline.clone_from(&other.baseline);
         }
         if !Rc::ptr_eq(&self.bound, &other.bound) && !vars::is_subset(&other.bound, &self.bound) {
             vars::union_with(Rc::make_mut(&mut self.bound), &other.bound);
@@ -668,6 +687,10 @@ impl Domain for Leak {
         let (after, alarms) = self.run_and_keep(model, cell, memo);
         crate::domain::join_result(self, &after, into, added);
         alarms
+    }
+
+    fn start_exploration(&mut self) {
+        self.baseline = Some(self.evals.clone());
     }
 
     fn affects(&self, grown: &LeakGrowth, cell: &CellInfo) -> bool {
@@ -835,6 +858,19 @@ impl Leak {
             }
         }
     }
+}
+
+/// The models evaluated on `split` in `evals`.
+fn evals_entry(evals: &Evals, split: Site) -> Option<&SmallVec<[Site; 2]>> {
+    evals
+        .binary_search_by_key(&split, |(s, _)| *s)
+        .ok()
+        .map(|i| &evals[i].1)
+}
+
+/// Was `model` evaluated on `split` in `evals`?
+fn evaluated_in(evals: &Evals, split: Site, model: Site) -> bool {
+    evals_entry(evals, split).is_some_and(|models| models.contains(&model))
 }
 
 /// A variable's facts, shared between the states that did not change them.

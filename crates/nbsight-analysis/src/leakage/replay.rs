@@ -74,6 +74,9 @@ struct Replay {
     trained: Vec<(Site, Option<Trained>)>,
     /// The evaluations it could look up or add to, before the run.
     evals: Vec<(Site, Option<SmallVec<[Site; 2]>>)>,
+    /// Those evaluations when the exploration started (`None`: not in
+    /// one), which decide whether an evaluation meets another model.
+    baseline: Vec<Option<Option<SmallVec<[Site; 2]>>>>,
     /// Facts and binding of `shape.writes` after the run.
     writes: Vec<(Option<Rc<Val>>, bool)>,
     /// The entries of `trained` after the run.
@@ -239,6 +242,10 @@ impl RunMemo {
         let replay = Replay {
             trained: trained_in(before),
             evals: evals_in(before),
+            baseline: splits
+                .iter()
+                .map(|&s| before.baseline_at(s).map(|b| b.cloned()))
+                .collect(),
             writes: shape.writes.iter().map(|&v| fact(after, v)).collect(),
             trained_after: trained_in(after),
             evals_after: evals_in(after),
@@ -313,5 +320,10 @@ impl Replay {
                 .evals
                 .iter()
                 .all(|(s, models)| state.evals_at(*s) == models.as_ref())
+            && self
+                .evals
+                .iter()
+                .zip(&self.baseline)
+                .all(|((s, _), kept)| state.baseline_at(*s) == kept.as_ref().map(|b| b.as_ref()))
     }
 }
