@@ -16,6 +16,7 @@ pub mod engine;
 pub mod flow;
 pub mod impact;
 pub mod leakage;
+mod memo;
 pub mod model;
 mod paths;
 pub mod program;

@@ -6,8 +6,11 @@
 //! edits that keep or move the cell's calls, edits that rebind, inserts and
 //! deletes, before and after real executions.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use common::cells;
 use nbsight_analysis::{Event, History, WhatIfSession};
 use nbsight_dataflow::Effects;
 use nbsight_notebook::{Notebook, load_path};
@@ -113,23 +116,6 @@ fn replayed_runs_answer_as_interpreted_runs() {
             }
         }
     }
-}
-
-/// A notebook of code cells (no markdown), never run.
-fn cells(sources: &[&str]) -> Notebook {
-    let cells: Vec<serde_json::Value> = sources
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            serde_json::json!({"cell_type": "code", "id": format!("c{i}"), "metadata": {},
-                "execution_count": null, "outputs": [], "source": s})
-        })
-        .collect();
-    let doc = serde_json::json!({"nbformat": 4, "nbformat_minor": 5,
-        "metadata": {"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}},
-        "cells": cells});
-    nbsight_notebook::load_ipynb_str(Path::new("inline.ipynb"), &doc.to_string())
-        .expect("valid notebook")
 }
 
 fn leak_names(report: &nbsight_analysis::WhatIfReport) -> Vec<(&'static str, usize)> {

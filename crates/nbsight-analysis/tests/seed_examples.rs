@@ -1,13 +1,16 @@
 //! The worked examples of the seeds (`../shared/seed-notes.md`): NBLyzer's
 //! Figure 1 and nbsafety's Figure 1, with the answers the papers state.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use common::cells;
 use nbsight_analysis::{
     Event, History, RuleSet, WhatIfOptions, WhatIfReport, WhatIfSession, check_notebook, what_if,
 };
 use nbsight_dataflow::Effects;
-use nbsight_notebook::{Notebook, load_ipynb_str, load_path};
+use nbsight_notebook::{Notebook, load_path};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -24,22 +27,6 @@ fn run(notebook: &Notebook, event: Event, history: History, k: Option<usize>) ->
 
 fn figure1() -> Notebook {
     load("examples/nblyzer_figure1.ipynb")
-}
-
-/// A notebook of code cells (no markdown), never run.
-fn cells(sources: &[&str]) -> Notebook {
-    let cells: Vec<serde_json::Value> = sources
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            serde_json::json!({"cell_type": "code", "id": format!("c{i}"), "metadata": {},
-                "execution_count": null, "outputs": [], "source": s})
-        })
-        .collect();
-    let doc = serde_json::json!({"nbformat": 4, "nbformat_minor": 5,
-        "metadata": {"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}},
-        "cells": cells});
-    load_ipynb_str(Path::new("inline.ipynb"), &doc.to_string()).expect("valid notebook")
 }
 
 fn impacted(report: &WhatIfReport) -> Vec<(usize, usize, Vec<String>)> {

@@ -46,12 +46,9 @@ impl Impact {
         let Some(memo) = &self.memo else {
             return crate::transformer::run_cell(self, model, cell, true).0;
         };
-        if let Some((out, writes)) = memo.replay(&self.changed, cell) {
-            let mut changed = self.changed.clone();
-            changed.difference_with(&writes);
-            vars::union_with(&mut changed, &out);
+        if let Some((run, shape)) = memo.replay(&self.changed, cell) {
             return Impact {
-                changed,
+                changed: run.apply(&shape, &self.changed),
                 memo: self.memo.clone(),
             };
         }

@@ -5,66 +5,40 @@
 //! keeps, per cell, a few runs keyed by that, and a run with the same key
 //! is not interpreted again.
 
-use std::cell::RefCell;
-use std::sync::Arc;
+use std::rc::Rc;
 
-use crate::model::{CellInfo, Compiled, NotebookModel};
+use crate::memo::CellMemo;
+use crate::model::{CellInfo, NotebookModel};
 use crate::vars::{self, VarSet};
 
-/// Runs kept per cell.
-const KEPT_PER_CELL: usize = 8;
+/// Kept code-impact runs of a session's cells.
+#[derive(Debug, Default)]
+pub struct RunMemo(CellMemo<Shape, Run>);
 
-/// Kept cell runs, shared by the states of a session.
-#[derive(Default)]
-pub struct RunMemo {
-    cells: RefCell<Vec<Option<CellRuns>>>,
-}
-
-impl std::fmt::Debug for RunMemo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kept: usize = self
-            .cells
-            .borrow()
-            .iter()
-            .flatten()
-            .map(|c| c.runs.len())
-            .sum();
-        write!(f, "RunMemo({kept} runs)")
-    }
-}
-
-/// The kept runs of one cell's program.
-struct CellRuns {
-    /// The program that ran (an edit gives the cell another one).
-    program: Arc<Compiled>,
+/// What any run of a program reads and writes.
+pub struct Shape {
     /// Variables the run reads or may write: which of them were changed
     /// decides the run.
     frame: VarSet,
     /// Variables the run may write.
     writes: VarSet,
-    /// (changed ∩ frame before, changed ∩ writes after), most recent last.
-    runs: Vec<(VarSet, VarSet)>,
+}
+
+/// One kept run: the changed variables of the frame before it, and of the
+/// writes after it.
+pub struct Run {
+    before: VarSet,
+    after: VarSet,
 }
 
 impl RunMemo {
-    /// The changed variables among `cell`'s writes after a kept run from
-    /// a state whose changed variables are `changed`, and the variables it
-    /// may write, if such a run is kept.
-    pub(super) fn replay(&self, changed: &VarSet, cell: &CellInfo) -> Option<(VarSet, VarSet)> {
-        let program = cell.compiled.as_ref()?;
-        let mut cells = self.cells.borrow_mut();
-        let runs = cells.get_mut(cell.index)?.as_mut()?;
-        if !Arc::ptr_eq(&runs.program, program) {
-            return None;
-        }
-        let at = runs
-            .runs
-            .iter()
-            .rposition(|(key, _)| vars::same_within(changed, &runs.frame, key))?;
-        let found = runs.runs.remove(at);
-        let out = found.1.clone();
-        runs.runs.push(found);
-        Some((out, runs.writes.clone()))
+    /// A kept run of `cell` from a state whose changed variables agree
+    /// with `changed` on what the cell reads or writes, with the shape of
+    /// the cell's program.
+    pub(super) fn replay(&self, changed: &VarSet, cell: &CellInfo) -> Option<(Rc<Run>, Rc<Shape>)> {
+        self.0.find(cell, |shape, run| {
+            vars::same_within(changed, &shape.frame, &run.before)
+        })
     }
 
     /// Keeps the run of `cell` from `before` to `after` (changed variables).
@@ -75,49 +49,45 @@ impl RunMemo {
         before: &VarSet,
         after: &VarSet,
     ) {
-        let Some(program) = cell.compiled.as_ref() else {
-            return;
-        };
-        let mut cells = self.cells.borrow_mut();
-        if cells.len() <= cell.index {
-            cells.resize_with(cell.index + 1, || None);
-        }
-        let slot = &mut cells[cell.index];
-        if slot
-            .as_ref()
-            .is_none_or(|runs| !Arc::ptr_eq(&runs.program, program))
-        {
-            let mut writes = VarSet::new();
-            for stmt in &program.program.stmts {
-                for &(v, _) in &stmt.writes {
-                    vars::insert(&mut writes, v);
-                }
-                for v in &stmt.reads {
-                    if let Some(f) = model.functions.get(v) {
-                        vars::union_with(&mut writes, &f.writes);
+        self.0.keep(
+            cell,
+            |program| {
+                let mut writes = VarSet::new();
+                for stmt in &program.program.stmts {
+                    for &(v, _) in &stmt.writes {
+                        vars::insert(&mut writes, v);
+                    }
+                    for v in &stmt.reads {
+                        if let Some(f) = model.functions.get(v) {
+                            vars::union_with(&mut writes, &f.writes);
+                        }
                     }
                 }
-            }
-            let mut frame = cell.reads.clone();
-            vars::union_with(&mut frame, &writes);
-            *slot = Some(CellRuns {
-                program: program.clone(),
-                frame,
-                writes,
-                runs: Vec::new(),
-            });
-        }
-        let Some(runs) = slot.as_mut() else {
-            return;
-        };
-        let mut key = before.clone();
-        key.intersect_with(&runs.frame);
-        let mut out = after.clone();
-        out.intersect_with(&runs.writes);
-        if runs.runs.len() >= KEPT_PER_CELL {
-            runs.runs.remove(0);
-        }
-        runs.runs.push((key, out));
+                let mut frame = cell.reads.clone();
+                vars::union_with(&mut frame, &writes);
+                Shape { frame, writes }
+            },
+            |shape| {
+                let mut kept = before.clone();
+                kept.intersect_with(&shape.frame);
+                let mut out = after.clone();
+                out.intersect_with(&shape.writes);
+                Run {
+                    before: kept,
+                    after: out,
+                }
+            },
+        );
+    }
+}
+
+impl Run {
+    /// The changed variables after this run, from `changed` before it.
+    pub(super) fn apply(&self, shape: &Shape, changed: &VarSet) -> VarSet {
+        let mut out = changed.clone();
+        out.difference_with(&shape.writes);
+        vars::union_with(&mut out, &self.after);
+        out
     }
 }
 

@@ -12,52 +12,24 @@
 //! (the old value survives on the others); and the trained models and
 //! evaluations that those facts and the cell's own call sites name.
 
-use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::Arc;
 
 use smallvec::SmallVec;
 
 use super::value::{Site, Tag, Val};
 use super::{Leak, LeakGrowth, Trained};
 use crate::domain::Alarm;
-use crate::model::{CellInfo, Compiled, NotebookModel};
+use crate::memo::CellMemo;
+use crate::model::{CellInfo, NotebookModel};
 use crate::program::{Program, WriteKind};
 use crate::vars::{self, Var, VarSet};
 
-/// Runs kept per cell.
-const KEPT_PER_CELL: usize = 8;
-
-/// Kept cell runs, shared by the states of a session (and ignored by their
-/// order and join).
-#[derive(Default)]
-pub struct RunMemo {
-    cells: RefCell<Vec<Option<CellRuns>>>,
-}
-
-impl std::fmt::Debug for RunMemo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kept: usize = self
-            .cells
-            .borrow()
-            .iter()
-            .flatten()
-            .map(|c| c.runs.len())
-            .sum();
-        write!(f, "RunMemo({kept} runs)")
-    }
-}
-
-/// The kept runs of one cell's program.
-struct CellRuns {
-    /// The program that ran (an edit gives the cell another one).
-    program: Arc<Compiled>,
-    shape: Rc<Shape>,
-    runs: Vec<Rc<Replay>>,
-}
+/// Kept leakage runs of a session's cells.
+#[derive(Debug, Default)]
+pub struct RunMemo(CellMemo<Shape, Replay>);
 
 /// What any run of a program reads and writes, by name.
-struct Shape {
+pub struct Shape {
     /// Variables whose facts (and binding) the run's result depends on.
     reads: Vec<Var>,
     /// Variables it may write.
@@ -67,7 +39,7 @@ struct Shape {
 }
 
 /// One kept run.
-struct Replay {
+pub struct Replay {
     /// Facts and binding of `shape.reads` before the run.
     reads: Vec<(Option<Rc<Val>>, bool)>,
     /// The trained models it could look up or train, before the run.
@@ -88,22 +60,9 @@ struct Replay {
 
 impl RunMemo {
     /// The kept run of `cell` on a state agreeing with `before` on what
-    /// it reads, if one is kept (it becomes the most recently used).
+    /// it reads, if one is kept.
     fn find(&self, before: &Leak, cell: &CellInfo) -> Option<(Rc<Replay>, Rc<Shape>)> {
-        let program = cell.compiled.as_ref()?;
-        let mut cells = self.cells.borrow_mut();
-        let runs = cells.get_mut(cell.index)?.as_mut()?;
-        if !Arc::ptr_eq(&runs.program, program) {
-            return None;
-        }
-        // The most recently used first.
-        let at = runs
-            .runs
-            .iter()
-            .rposition(|r| r.agrees(&runs.shape, before))?;
-        let found = runs.runs.remove(at);
-        runs.runs.push(found.clone());
-        Some((found, runs.shape.clone()))
+        self.0.find(cell, |shape, run| run.agrees(shape, before))
     }
 
     /// The state and alarms of a kept run of `cell` on `before`.
@@ -187,28 +146,17 @@ impl RunMemo {
         after: &Leak,
         alarms: &[Alarm],
     ) {
-        let Some(program) = cell.compiled.as_ref() else {
-            return;
-        };
-        let mut cells = self.cells.borrow_mut();
-        if cells.len() <= cell.index {
-            cells.resize_with(cell.index + 1, || None);
-        }
-        let slot = &mut cells[cell.index];
-        if slot
-            .as_ref()
-            .is_none_or(|runs| !Arc::ptr_eq(&runs.program, program))
-        {
-            *slot = Some(CellRuns {
-                program: program.clone(),
-                shape: Rc::new(Shape::of(model, cell, &program.program)),
-                runs: Vec::new(),
-            });
-        }
-        let Some(runs) = slot.as_mut() else {
-            return;
-        };
-        let shape = &runs.shape;
+        self.0.keep(
+            cell,
+            |program| Shape::of(model, cell, &program.program),
+            |shape| Replay::of(shape, before, after, alarms),
+        );
+    }
+}
+
+impl Replay {
+    /// The run from `before` to `after` of a program of shape `shape`.
+    fn of(shape: &Shape, before: &Leak, after: &Leak, alarms: &[Alarm]) -> Replay {
         let reads: Vec<_> = shape.reads.iter().map(|&v| fact(before, v)).collect();
         // Sites the run can look up: those the facts it reads name, and its
         // own.
@@ -239,7 +187,7 @@ impl RunMemo {
                 .map(|&s| (s, state.evals_at(s).cloned()))
                 .collect()
         };
-        let replay = Replay {
+        Replay {
             trained: trained_in(before),
             evals: evals_in(before),
             baseline: splits
@@ -251,11 +199,7 @@ impl RunMemo {
             evals_after: evals_in(after),
             reads,
             alarms: alarms.to_vec(),
-        };
-        if runs.runs.len() >= KEPT_PER_CELL {
-            runs.runs.remove(0);
         }
-        runs.runs.push(Rc::new(replay));
     }
 }
 
