@@ -192,6 +192,16 @@ mod tests {
     use crate::state::NotebookState;
     use crate::test_support::notebook;
 
+    /// Candidate 1's consequences on `state`, from `cache`.
+    fn ask(
+        cache: &ConsequenceCache,
+        model: &NotebookModel,
+        state: &Domains,
+        difference: Option<&StateDifference>,
+    ) -> (bool, usize) {
+        cache.get_or_explore(model, model, Relation::Same, state, difference, 1, None)
+    }
+
     /// Four cells run in order: running cell 1 again changes `b`, which
     /// cell 3 reads; cells 0 and 2 take no part.
     fn fixture() -> (Notebook, NotebookModel, NotebookState) {
@@ -222,37 +232,13 @@ mod tests {
     fn the_cache_answers_what_a_fresh_exploration_answers() {
         let (_, model, state) = fixture();
         let cache = ConsequenceCache::default();
-        let first = cache.get_or_explore(
-            &model,
-            &model,
-            Relation::Same,
-            state.domains(),
-            None,
-            1,
-            None,
-        );
+        let first = ask(&cache, &model, state.domains(), None);
         assert_eq!(first, (true, 2));
         // Kept: nothing explored the second time.
-        let again = cache.get_or_explore(
-            &model,
-            &model,
-            Relation::Same,
-            state.domains(),
-            None,
-            1,
-            None,
-        );
+        let again = ask(&cache, &model, state.domains(), None);
         assert_eq!(again, (true, 0));
         cache.clear();
-        let cleared = cache.get_or_explore(
-            &model,
-            &model,
-            Relation::Same,
-            state.domains(),
-            None,
-            1,
-            None,
-        );
+        let cleared = ask(&cache, &model, state.domains(), None);
         assert_eq!(cleared, (true, 2));
     }
 
@@ -270,30 +256,14 @@ mod tests {
         let model = NotebookModel::new(&nb, &Effects::builtin());
         let state = NotebookState::after(&model, &[0, 1, 3]);
         let cache = ConsequenceCache::default();
-        let first = cache.get_or_explore(
-            &model,
-            &model,
-            Relation::Same,
-            state.domains(),
-            None,
-            1,
-            None,
-        );
+        let first = ask(&cache, &model, state.domains(), None);
         assert_eq!(first, (true, 2));
         // Running cell 2 gives `Z` facts: candidate 1 never looks at them.
         let mut elsewhere = state.clone();
         elsewhere.execute(&model, 2);
         let difference = elsewhere.difference(&state).expect("comparable");
         assert_eq!(model.vars.names_of(&difference.vars), vec!["Z".to_string()]);
-        let kept = cache.get_or_explore(
-            &model,
-            &model,
-            Relation::Same,
-            elsewhere.domains(),
-            Some(&difference),
-            1,
-            None,
-        );
+        let kept = ask(&cache, &model, elsewhere.domains(), Some(&difference));
         assert_eq!(kept, (true, 0));
         // Running cell 4 changes the facts of `X`, which candidate 1 writes
         // and cell 3 reads: explored again, on that state.
@@ -304,15 +274,7 @@ mod tests {
             &difference.vars,
             model.vars.get("X").expect("X")
         ));
-        let explored = cache.get_or_explore(
-            &model,
-            &model,
-            Relation::Same,
-            here.domains(),
-            Some(&difference),
-            1,
-            None,
-        );
+        let explored = ask(&cache, &model, here.domains(), Some(&difference));
         let fresh = explore_candidate(&model, here.domains(), 1, None);
         assert_eq!(explored, (fresh.safe, fresh.visits));
         assert!(explored.1 > 0);
