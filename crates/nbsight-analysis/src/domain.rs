@@ -151,6 +151,18 @@ pub trait Domain: Clone + Debug {
     }
 }
 
+/// Which components of a product run `cell`: both on a first run, those
+/// that what grew affects on a re-run.
+fn components_to_run<A: Domain, B: Domain>(
+    state: &(A, B),
+    grown: Option<&(A::Growth, B::Growth)>,
+    cell: &CellInfo,
+) -> (bool, bool) {
+    grown.map_or((true, true), |g| {
+        (state.0.affects(&g.0, cell), state.1.affects(&g.1, cell))
+    })
+}
+
 /// Joins `after`, the result of a run on `before`, into `into` (a state
 /// above `before`) and adds to `added` what it has beyond `before`.
 pub fn join_result<D: Domain>(before: &D, after: &D, into: &mut D, added: &mut D::Growth) {
@@ -221,13 +233,16 @@ impl<A: Domain, B: Domain> Domain for (A, B) {
         cell: &CellInfo,
         grown: Option<&Self::Growth>,
     ) -> (Self, Vec<Alarm>) {
-        let (a, mut alarms) = match grown {
-            Some(g) if !self.0.affects(&g.0, cell) => (self.0.clone(), Vec::new()),
-            _ => self.0.run(model, cell, grown.map(|g| &g.0)),
+        let (run_a, run_b) = components_to_run(self, grown, cell);
+        let (a, mut alarms) = if run_a {
+            self.0.run(model, cell, grown.map(|g| &g.0))
+        } else {
+            (self.0.clone(), Vec::new())
         };
-        let (b, more) = match grown {
-            Some(g) if !self.1.affects(&g.1, cell) => (self.1.clone(), Vec::new()),
-            _ => self.1.run(model, cell, grown.map(|g| &g.1)),
+        let (b, more) = if run_b {
+            self.1.run(model, cell, grown.map(|g| &g.1))
+        } else {
+            (self.1.clone(), Vec::new())
         };
         alarms.extend(more);
         ((a, b), alarms)
@@ -241,13 +256,14 @@ impl<A: Domain, B: Domain> Domain for (A, B) {
         into: &mut Self,
         added: &mut Self::Growth,
     ) -> Vec<Alarm> {
-        let mut alarms = match grown {
-            Some(g) if !self.0.affects(&g.0, cell) => Vec::new(),
-            _ => self
+        let (run_a, run_b) = components_to_run(self, grown, cell);
+        let mut alarms = Vec::new();
+        if run_a {
+            alarms = self
                 .0
-                .run_join(model, cell, grown.map(|g| &g.0), &mut into.0, &mut added.0),
-        };
-        if grown.is_none_or(|g| self.1.affects(&g.1, cell)) {
+                .run_join(model, cell, grown.map(|g| &g.0), &mut into.0, &mut added.0);
+        }
+        if run_b {
             alarms.extend(self.1.run_join(
                 model,
                 cell,

@@ -61,13 +61,6 @@ pub struct StateDifference {
     pub models: bool,
 }
 
-impl StateDifference {
-    /// The states hold the same facts.
-    pub fn is_empty(&self) -> bool {
-        !self.models && self.vars.is_clear()
-    }
-}
-
 impl NotebookState {
     /// A fresh kernel for `model`'s notebook.
     pub fn fresh(model: &NotebookModel) -> Self {

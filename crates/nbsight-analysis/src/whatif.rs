@@ -474,15 +474,19 @@ impl<'m> Query<'m> {
         match self.relation {
             Some(Relation::Same) => true,
             Some(Relation::Edited { cell }) => {
-                let calls = |model: &NotebookModel| {
-                    model.cells[cell].program().map(|p| {
-                        p.calls
-                            .iter()
-                            .map(|c| (c.line, c.column, c.callee.clone()))
-                            .collect::<Vec<_>>()
-                    })
-                };
-                calls(self.base) == calls(self.model())
+                match (
+                    self.base.cells[cell].program(),
+                    self.model().cells[cell].program(),
+                ) {
+                    (Some(old), Some(new)) => {
+                        old.calls.len() == new.calls.len()
+                            && old.calls.iter().zip(&new.calls).all(|(a, b)| {
+                                (a.line, a.column, &a.callee) == (b.line, b.column, &b.callee)
+                            })
+                    }
+                    (None, None) => true,
+                    _ => false,
+                }
             }
             None => false,
         }

@@ -159,16 +159,16 @@ impl Domain for Impact {
         &self,
         model: &NotebookModel,
         cell: &CellInfo,
-        grown: Option<&VarSet>,
+        _grown: Option<&VarSet>,
         into: &mut Self,
         added: &mut VarSet,
     ) -> Vec<Alarm> {
         if self.untouched(cell).is_some() {
             return Vec::new();
         }
-        let (after, alarms) = self.run(model, cell, grown);
+        let after = self.interpret(model, cell);
         crate::domain::join_result(self, &after, into, added);
-        alarms
+        Vec::new()
     }
 
     fn affects(&self, grown: &VarSet, cell: &CellInfo) -> bool {
