@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use nbsight_analysis::whatif::MAX_VISITS;
+use nbsight_whatif::MAX_VISITS;
 
 use crate::check::RuleCounts;
 use crate::classes::ClassCounts;

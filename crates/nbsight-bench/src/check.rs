@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::Duration;
 
-use nbsight_analysis::{Finding, RuleSet, check_notebook};
+use nbsight_check::{Finding, RuleSet, check_notebook};
 use nbsight_dataflow::Effects;
 use nbsight_notebook::Notebook;
 
@@ -91,7 +91,7 @@ impl RuleCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nbsight_analysis::Rule;
+    use nbsight_check::Rule;
 
     fn finding(rule: Rule, cell: usize) -> Finding {
         Finding {

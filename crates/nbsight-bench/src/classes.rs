@@ -2,7 +2,7 @@
 //! parsed, which `classify_cells` classifies) are isolated, safe to edit or at
 //! risk of reading stale values, next to the shares NBLyzer reports.
 
-use nbsight_analysis::CellClass;
+use nbsight_whatif::CellClass;
 
 /// NBLyzer's shares (sec. 4.1, their corpus), in percent: isolated,
 /// safe-to-edit ("fresh"), stale-risk. The classes overlap.

@@ -7,9 +7,9 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use nbsight_analysis::flow::{FlowOptions, analyze_flows};
-use nbsight_analysis::model::NotebookModel;
 use nbsight_dataflow::Effects;
+use nbsight_flow::{FlowOptions, analyze_flows};
+use nbsight_model::NotebookModel;
 use nbsight_notebook::Notebook;
 
 use crate::stats::median_time;

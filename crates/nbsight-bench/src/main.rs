@@ -39,7 +39,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use nbsight_analysis::RuleSet;
+use nbsight_check::RuleSet;
 use nbsight_dataflow::Effects;
 use nbsight_notebook::{find_notebooks, load_ipynb_bytes};
 

@@ -7,9 +7,9 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use nbsight_analysis::slice::{Granularity, Slicer};
 use nbsight_dataflow::Effects;
 use nbsight_notebook::Notebook;
+use nbsight_slice::{Granularity, Slicer};
 
 use crate::stats::median_time;
 

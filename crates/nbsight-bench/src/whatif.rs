@@ -12,9 +12,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use nbsight_analysis::{CellClass, Event, History, WhatIfError, WhatIfSession, classify_cells};
 use nbsight_dataflow::Effects;
 use nbsight_notebook::Notebook;
+use nbsight_whatif::{CellClass, Event, History, WhatIfError, WhatIfSession, classify_cells};
 
 use crate::stats::median;
 

@@ -427,7 +427,7 @@ fn an_empty_directory_is_a_warning() {
 
 #[test]
 fn a_leaky_notebook_is_reported_in_every_format() {
-    let file = "tests/fixtures/check/preprocessing_leak.ipynb";
+    let file = "crates/nbsight-check/tests/fixtures/preprocessing_leak.ipynb";
     let text = nbsight(&["check", "--no-progress", file]);
     assert_eq!(exit_code(&text), 1);
     let out = stdout_of(&text);
@@ -461,7 +461,7 @@ fn a_leaky_notebook_is_reported_in_every_format() {
 
 #[test]
 fn rules_can_be_ignored_on_the_command_line_and_in_pyproject() {
-    let file = repo().join("tests/fixtures/check/preprocessing_leak.ipynb");
+    let file = repo().join("crates/nbsight-check/tests/fixtures/preprocessing_leak.ipynb");
     let file = file.to_str().expect("utf-8 path");
     let ignored = nbsight(&[
         "check",

@@ -33,7 +33,7 @@ fn flow(args: &[&str]) -> (i32, String, String) {
 #[test]
 fn json_contract() {
     let (code, stdout, stderr) = flow(&[
-        "tests/fixtures/flow/crabs_example.ipynb",
+        "crates/nbsight-flow/tests/fixtures/crabs_example.ipynb",
         "--format",
         "json",
     ]);
@@ -66,7 +66,7 @@ fn json_contract() {
 
 #[test]
 fn graph_formats() {
-    let nb = "tests/fixtures/flow/crabs_example.ipynb";
+    let nb = "crates/nbsight-flow/tests/fixtures/crabs_example.ipynb";
     let (code, dot, _) = flow(&[nb, "--format", "dot"]);
     assert_eq!(code, 0);
     assert!(dot.starts_with("digraph flow {") && dot.contains("label=\"phone\""));
@@ -78,9 +78,9 @@ fn graph_formats() {
 #[test]
 fn scores_against_a_truth_directory() {
     let (code, stdout, stderr) = flow(&[
-        "tests/fixtures/flow",
+        "crates/nbsight-flow/tests/fixtures",
         "--truth-dir",
-        "tests/fixtures/flow",
+        "crates/nbsight-flow/tests/fixtures",
         "--format",
         "json",
     ]);
@@ -96,14 +96,18 @@ fn scores_against_a_truth_directory() {
 
 #[test]
 fn llm_needs_an_endpoint() {
-    let (code, _, stderr) = flow(&["tests/fixtures/flow/loop_carried.ipynb", "--resolve", "llm"]);
+    let (code, _, stderr) = flow(&[
+        "crates/nbsight-flow/tests/fixtures/loop_carried.ipynb",
+        "--resolve",
+        "llm",
+    ]);
     assert_eq!(code, 2);
     assert!(stderr.contains("endpoint"), "{stderr}");
 }
 
 #[test]
 fn many_notebooks_need_a_truth() {
-    let (code, _, stderr) = flow(&["tests/fixtures/flow"]);
+    let (code, _, stderr) = flow(&["crates/nbsight-flow/tests/fixtures"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--truth"), "{stderr}");
 }

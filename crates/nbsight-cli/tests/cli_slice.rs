@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 use assert_cmd::Command;
-use nbsight_analysis::slice::{GatherFormat, Slicer, gather};
 use nbsight_dataflow::Effects;
+use nbsight_slice::{GatherFormat, Slicer, gather};
 use predicates::prelude::*;
 use serde_json::Value;
 

@@ -1,11 +1,11 @@
 //! Checking the notebooks: each is loaded and checked on rayon's thread pool
-//! (`nbsight_analysis::check_notebook`), then the results are gathered into a
+//! (`nbsight_check::check_notebook`), then the results are gathered into a
 //! [`Report`] in a deterministic order.
 
 use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
-use nbsight_analysis::{RuleSet, check_notebook};
+use nbsight_check::{RuleSet, check_notebook};
 use nbsight_dataflow::Effects;
 use nbsight_notebook::{LoadError, load_path};
 use rayon::prelude::*;

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use nbsight_analysis::Rule;
+use nbsight_check::Rule;
 
 /// Shown after the options by `-h` and `--help`.
 pub const AFTER_HELP: &str = "\

@@ -1,9 +1,9 @@
 //! `--format json`: one JSON list of every notebook's findings, each object
-//! exactly the serialised `nbsight_analysis::Finding` (`file`, `code`, `name`,
+//! exactly the serialised `nbsight_check::Finding` (`file`, `code`, `name`,
 //! `message`, `cell`, `line`, `column`, `path`, `severity`), sorted by file,
 //! cell, line, column and code. A contract other tools read.
 
-use nbsight_analysis::Finding;
+use nbsight_check::Finding;
 
 use super::report::Report;
 

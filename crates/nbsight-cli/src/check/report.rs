@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::fmt;
 
-use nbsight_analysis::Finding;
+use nbsight_check::Finding;
 use nbsight_notebook::{Diagnostic, Notebook, Severity, SyntaxIssue};
 
 /// A finding with the context the output formats need from its notebook.
@@ -173,13 +173,13 @@ impl Report {
 pub mod tests {
     use std::path::Path;
 
-    use nbsight_analysis::Severity as FindingSeverity;
+    use nbsight_check::Severity as FindingSeverity;
 
     use super::*;
 
     /// A hand-built finding for the format tests.
     pub fn finding(file: &str, cell: usize, line: u32, column: u32, code: &'static str) -> Finding {
-        let rule = nbsight_analysis::Rule::from_code(code).expect("a known code");
+        let rule = nbsight_check::Rule::from_code(code).expect("a known code");
         Finding {
             file: file.to_string(),
             code: rule.code(),

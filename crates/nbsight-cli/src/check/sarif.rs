@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Component, Path};
 
-use nbsight_analysis::{Rule, Severity};
+use nbsight_check::{Rule, Severity};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 

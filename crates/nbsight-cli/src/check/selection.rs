@@ -5,8 +5,8 @@
 //! `--ignore` are added to the configuration's lists. A selector is `ALL`, a
 //! rule name (`preprocessing-leakage`), a code or a code prefix (`NBS1`).
 
-use nbsight_analysis::RuleSet;
-use nbsight_analysis::rules::validate_selectors;
+use nbsight_check::RuleSet;
+use nbsight_check::rules::validate_selectors;
 
 use super::config::Config;
 
@@ -48,7 +48,7 @@ pub fn resolve(cli: &CommandLine, config: &Config) -> anyhow::Result<RuleSet> {
 
 #[cfg(test)]
 mod tests {
-    use nbsight_analysis::Rule;
+    use nbsight_check::Rule;
 
     use super::*;
 

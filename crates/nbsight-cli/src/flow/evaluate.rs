@@ -4,8 +4,8 @@
 //! and of the transitive dependencies, with the ambiguities left.
 
 use anyhow::{Context, bail};
-use nbsight_analysis::flow::metrics::{NotebookScore, aggregate, render_table, score_notebook};
-use nbsight_analysis::flow::truth::{NotebookTruth, find_truth, load_truth};
+use nbsight_flow::metrics::{NotebookScore, aggregate, render_table, score_notebook};
+use nbsight_flow::truth::{NotebookTruth, find_truth, load_truth};
 use serde::Serialize;
 
 use super::{Analysed, FlowArgs, FlowFormat, stem};
@@ -13,7 +13,7 @@ use super::{Analysed, FlowArgs, FlowFormat, stem};
 #[derive(Serialize)]
 struct Evaluation<'a> {
     notebooks: &'a [NotebookScore],
-    aggregate: nbsight_analysis::flow::metrics::Aggregate,
+    aggregate: nbsight_flow::metrics::Aggregate,
 }
 
 pub fn run(args: &FlowArgs, analysed: &[Analysed]) -> anyhow::Result<()> {

@@ -4,11 +4,9 @@
 //! concurrency). A failure leaves the ambiguity unresolved, with a message.
 
 use anyhow::Context;
-use nbsight_analysis::flow::{
-    AmbiguityKind, Answer, FlowGraph, FlowOptions, ResolvedBy, analyze_flows_with,
-};
-use nbsight_analysis::model::NotebookModel;
+use nbsight_flow::{AmbiguityKind, Answer, FlowGraph, FlowOptions, ResolvedBy, analyze_flows_with};
 use nbsight_llm::{LlmConfig, Question, QuestionKind, Resolution, Resolver};
+use nbsight_model::NotebookModel;
 use nbsight_notebook::Notebook;
 
 use super::FlowArgs;

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use nbsight_analysis::flow::{FlowGraph, FlowOptions, analyze_flows};
-use nbsight_analysis::model::NotebookModel;
+use nbsight_flow::{FlowGraph, FlowOptions, analyze_flows};
+use nbsight_model::NotebookModel;
 use nbsight_notebook::{Notebook, load_path};
 
 use crate::Outcome;
@@ -170,7 +170,7 @@ fn broken_cells(path: &Path, model: &NotebookModel) -> Vec<String> {
         .cells
         .iter()
         .filter_map(|c| match &c.status {
-            nbsight_analysis::model::CellStatus::Broken {
+            nbsight_model::CellStatus::Broken {
                 line,
                 column,
                 message,

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use nbsight_analysis::flow::FlowGraph;
+use nbsight_flow::FlowGraph;
 use serde::Serialize;
 
 use super::{Analysed, FlowFormat};

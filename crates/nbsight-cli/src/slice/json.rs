@@ -1,6 +1,6 @@
 //! The JSON contract of `nbsight slice --format json`.
 
-use nbsight_analysis::slice::{Direction, Slice, StmtRef, TargetError};
+use nbsight_slice::{Direction, Slice, StmtRef, TargetError};
 use serde::Serialize;
 
 /// The report: `statements` only with `--statements`, `target_error` only

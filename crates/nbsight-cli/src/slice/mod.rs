@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use clap::Args;
-use nbsight_analysis::slice::{GatherFormat, Granularity, Slice, Slicer, gather};
 use nbsight_notebook::load_path;
+use nbsight_slice::{GatherFormat, Granularity, Slice, Slicer, gather};
 
 use crate::Outcome;
 use crate::cells::Format;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use nbsight_analysis::slice::{Direction, Slice};
+use nbsight_slice::{Direction, Slice};
 
 /// The report; with `statements`, one line per statement of the slice.
 pub fn render(slice: &Slice, statements: bool) -> String {

@@ -2,6 +2,7 @@
 //! insert, delete) can lead to, from the state an execution history leaves
 //! the kernel in: impacted cells, findings, the re-run plan, safe next cells.
 
+mod json;
 mod text;
 
 use std::io::Read;
@@ -9,8 +10,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::{ArgGroup, Args};
-use nbsight_analysis::{Event, History, WhatIfOptions, what_if};
 use nbsight_notebook::load_path;
+use nbsight_whatif::{Event, History, WhatIfOptions, what_if};
 
 use crate::Outcome;
 use crate::cells::Format;
@@ -125,7 +126,7 @@ pub fn run(args: &WhatIfArgs) -> anyhow::Result<Outcome> {
         .with_context(|| format!("cannot answer the query on {}", notebook.path.display()))?;
     match args.format {
         Format::Json => {
-            let out = serde_json::to_string_pretty(&report).context("cannot write JSON")?;
+            let out = json::render(&report).context("cannot write JSON")?;
             println!("{out}");
         }
         Format::Text => print!("{}", text::render(&report, &notebook)),

@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 
-use nbsight_analysis::WhatIfReport;
 use nbsight_notebook::Notebook;
+use nbsight_whatif::WhatIfReport;
 
 fn list(cells: &[usize]) -> String {
     if cells.is_empty() {
@@ -53,7 +53,7 @@ pub fn render(report: &WhatIfReport, notebook: &Notebook) -> String {
     if report.findings.is_empty() {
         let _ = writeln!(out, "  (none)");
     }
-    for f in &report.findings {
+    for f in &super::json::findings(report) {
         let _ = writeln!(
             out,
             "  {}:cell {}:{}:{}: {} [{}] {}",

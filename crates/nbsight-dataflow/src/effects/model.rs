@@ -245,6 +245,40 @@ impl Role {
         Role::SeedRandom,
     ];
 
+    /// A step of a machine-learning workflow: fitting, splitting,
+    /// predicting, scoring, resampling or cross-validating.
+    pub fn is_ml(self) -> bool {
+        matches!(
+            self,
+            Role::Fit
+                | Role::FitTransform
+                | Role::Split
+                | Role::Predict
+                | Role::Evaluate
+                | Role::Resample
+                | Role::CrossValidate
+        )
+    }
+
+    /// A call that makes a value derived from data by learning, splitting
+    /// or resampling it (a fitted model or transformer, transformed rows, a
+    /// split side, resampled rows).
+    pub fn derives_from_data(self) -> bool {
+        matches!(
+            self,
+            Role::Fit | Role::FitTransform | Role::Split | Role::Resample
+        )
+    }
+
+    /// A call that consumes training or test data: fitting, predicting,
+    /// scoring or cross-validating.
+    pub fn consumes_data(self) -> bool {
+        matches!(
+            self,
+            Role::Fit | Role::Predict | Role::Evaluate | Role::CrossValidate
+        )
+    }
+
     /// The TOML spelling (kebab-case).
     pub fn as_str(self) -> &'static str {
         match self {

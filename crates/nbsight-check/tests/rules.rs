@@ -1,0 +1,74 @@
+//! One test per rule on small notebooks (`tests/fixtures/`): the
+//! manifest `expected.json` lists, for each notebook, the rules to enable and
+//! the exact findings (rule name and cell) they must produce.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use nbsight_check::{Rule, RuleSet, check_notebook};
+use nbsight_dataflow::Effects;
+use nbsight_notebook::load_path;
+use serde_json::Value;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn rules_of(entry: &Value) -> RuleSet {
+    let names: Vec<&str> = entry["rules"]
+        .as_array()
+        .expect("rules is a list")
+        .iter()
+        .map(|r| r.as_str().expect("rule names are strings"))
+        .collect();
+    if names == ["ALL-DEFAULT"] {
+        return RuleSet::default();
+    }
+    RuleSet::from_rules(
+        names
+            .iter()
+            .map(|n| Rule::from_name(n).expect("known rule")),
+    )
+}
+
+#[test]
+fn every_fixture_gives_exactly_the_expected_findings() {
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(fixtures().join("expected.json")).expect("manifest exists"),
+    )
+    .expect("manifest is JSON");
+    let effects = Effects::builtin();
+    let mut failures = Vec::new();
+    let entries = manifest.as_object().expect("manifest is an object");
+    assert!(entries.len() >= 25, "the manifest lists the fixtures");
+    for (file, entry) in entries {
+        let notebook = load_path(&fixtures().join(file)).expect("fixture loads");
+        let findings = check_notebook(&notebook, &effects, rules_of(entry));
+        let got: BTreeSet<(String, usize)> = findings
+            .iter()
+            .map(|f| (f.name.to_string(), f.cell))
+            .collect();
+        let want: BTreeSet<(String, usize)> = entry["expect"]
+            .as_array()
+            .expect("expect is a list")
+            .iter()
+            .map(|e| {
+                (
+                    e["name"].as_str().expect("name").to_string(),
+                    e["cell"].as_u64().expect("cell") as usize,
+                )
+            })
+            .collect();
+        if got != want {
+            let details: Vec<String> = findings
+                .iter()
+                .map(|f| format!("    cell {} {}: {}", f.cell, f.name, f.message))
+                .collect();
+            failures.push(format!(
+                "{file}: expected {want:?}, got {got:?}\n{}",
+                details.join("\n")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}

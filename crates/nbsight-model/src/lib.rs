@@ -1,0 +1,24 @@
+//! The notebook as nbsight's engines see it (DESIGN.md, the model layer):
+//! every cell with its status, its compiled [`Program`] and its
+//! pre-summary, the notebook's user functions with their free globals, the
+//! dense ids of role-carrying call sites, and a cache that lets an edit
+//! recompile one cell.
+//!
+//! Invariants: the model is built once per notebook and an edit shares the
+//! unchanged cells and equals a rebuild (`model_tests.rs`). It holds facts,
+//! not verdicts: no engine, no abstract domain, no rule, no I/O, no serde. A
+//! cell index is a position in the full cell list (markdown included). What
+//! it knows of ML roles comes from `nbsight-dataflow`'s effects knowledge
+//! base.
+
+mod model;
+pub mod paths;
+pub mod program;
+mod sites;
+pub mod testing;
+pub mod vars;
+
+pub use model::{CallChange, CellInfo, CellStatus, Compiled, FunctionInfo, NotebookModel};
+pub use program::Program;
+pub use sites::{NO_SITE, Site, SiteTable};
+pub use vars::{Var, VarSet, Vars};

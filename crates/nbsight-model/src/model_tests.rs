@@ -1,0 +1,84 @@
+//! An edited model equals the model of the edited notebook built from
+//! scratch, whether the edit takes the in-place path (one cell recompiled
+//! and linked) or the full rebuild.
+
+use nbsight_dataflow::Effects;
+
+use super::*;
+use crate::testing::notebook;
+
+const CELLS: [&str; 6] = [
+    "import pandas as pd\ndf = pd.read_csv('a.csv')",
+    "def clean(d):\n    return d.dropna(subset=[col])",
+    "col = 'x'\ndf = clean(df)",
+    "m = df.mean()\nprint(m)",
+    "list = [1, 2]\nn = len(df)",
+    "total = sum(list) + n",
+];
+
+/// Edits cell `index` to `source` both ways and compares.
+fn assert_edit_matches_rebuild(index: usize, source: &str) {
+    let effects = Effects::builtin();
+    let nb = notebook(&CELLS);
+    let base = NotebookModel::new(&nb, &effects);
+    let edited = nb.cells[index].edited(source, &nb.language);
+    let incremental = base.with_edit(&nb.cells, index, &edited, &effects);
+    let mut sources = CELLS;
+    sources[index] = source;
+    let scratch = NotebookModel::new(&notebook(&sources), &effects);
+    assert_eq!(
+        incremental.describe_links(),
+        scratch.describe_links(),
+        "edit of cell {index} to {source:?}"
+    );
+    for (a, b) in incremental.cells.iter().zip(&scratch.cells) {
+        assert_eq!(
+            a.compiled.as_ref().map(|c| &c.summary),
+            b.compiled.as_ref().map(|c| &c.summary)
+        );
+    }
+}
+
+#[test]
+fn a_comment_or_a_new_expression_is_edited_in_place() {
+    let effects = Effects::builtin();
+    let nb = notebook(&CELLS);
+    let base = NotebookModel::new(&nb, &effects);
+    assert!(
+        base.edit_in_place(
+            3,
+            &nb.cells[3].edited("m = df.median()\nprint(m)", &nb.language),
+            &effects
+        )
+        .is_some()
+    );
+    assert_edit_matches_rebuild(3, "m = df.mean()\nprint(m)\n# edited\n");
+    assert_edit_matches_rebuild(3, "m = df.median() + n\nprint(m)");
+    assert_edit_matches_rebuild(0, "import pandas as pd\ndf = pd.read_csv('b.csv')");
+}
+
+#[test]
+fn edits_that_change_what_other_cells_see_rebuild() {
+    let effects = Effects::builtin();
+    let nb = notebook(&CELLS);
+    let base = NotebookModel::new(&nb, &effects);
+    for (index, source) in [
+        // Another free global of a function other cells call.
+        (1, "def clean(d):\n    return d.dropna(subset=[col, other])"),
+        // Binds another name.
+        (3, "m = df.mean()\nq = 1"),
+        // Imports differently.
+        (0, "import polars as pd\ndf = pd.read_csv('a.csv')"),
+        // No longer binds a builtin name others read.
+        (4, "n = len(df)"),
+        // A syntax error.
+        (3, "m = df.mean("),
+    ] {
+        let edited = nb.cells[index].edited(source, &nb.language);
+        assert!(
+            base.edit_in_place(index, &edited, &effects).is_none(),
+            "{source}"
+        );
+        assert_edit_matches_rebuild(index, source);
+    }
+}

@@ -1,0 +1,1017 @@
+//! The ML data-leakage domain (NBLyzer sec. 4.2, made precise). Each variable
+//! maps to what its data went through ([`value::Val`]): statistics fitted
+//! before a split (the seed's *reset* rule, driven by the knowledge base's
+//! `fit-transform`/`transformer` roles), resampling before a split, the side of
+//! a split (`split` role), the model it is or comes from (`fit`). Everything
+//! else propagates with a join over what a statement reads (the seed prints a
+//! meet; see seed-notes). At a `predict`/`evaluate` sink the model's training
+//! data and the test data are compared:
+//! - both carry the same `Fitted` tag → preprocessing leakage;
+//! - both carry the same `Resampled` tag → overlap leakage;
+//! - the same test split evaluates a second model (or a model trained in a
+//!   loop) → multi-test leakage.
+//!
+//! Cross-validation (`cross-validate` role) on data with `Fitted`/`Resampled`
+//! tags leaks too; a `Pipeline` fitted inside it does not.
+//!
+//! φ = pre(c) ≠ ∅ ∧ pre(c) ⊆ bound variables (seed sec. 4.2.1).
+
+pub mod replay;
+pub mod value;
+
+use nbsight_dataflow::effects::Role;
+use std::rc::Rc;
+
+use smallvec::SmallVec;
+
+use crate::domain::{Alarm, AlarmKind, Alarms, Domain, StmtCtx};
+use nbsight_model::program::{Call, Op, Stmt, WriteKind};
+use nbsight_model::vars::{self, Var, VarSet};
+use nbsight_model::{CellInfo, NotebookModel};
+use value::{Side, Site, Tag, Tags, Val, kind};
+
+/// A trained model: the data it was trained on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Trained {
+    site: Site,
+    data: Val,
+    in_loop: bool,
+}
+
+/// For each test split (sorted), the models evaluated on it (sorted).
+type Evals = Vec<(Site, SmallVec<[Site; 2]>)>;
+
+/// The leakage state. Its parts are shared copy-on-write: a cell run that
+/// changes nothing in a part keeps sharing it with the state it started
+/// from, so clones are cheap and the order and join see shared parts at
+/// once (most states the engine compares descend from each other).
+#[derive(Debug, Clone, Default)]
+pub struct Leak {
+    /// The notebook has calls with ML roles; otherwise only `bound` is kept.
+    active: bool,
+    /// Variables bound on the path (for φ).
+    bound: Rc<VarSet>,
+    /// Variables with a non-empty value, sorted by variable.
+    vals: Rc<Vec<(Var, Rc<Val>)>>,
+    /// Models trained, sorted by site.
+    trained: Rc<Vec<Trained>>,
+    /// For each test split, the models evaluated on it (sorted).
+    evals: Rc<Evals>,
+    /// Cell runs to replay (a session's; not part of the lattice element).
+    memo: Option<Rc<replay::RunMemo>>,
+    /// In an exploration (whose states join several orders of runs), the
+    /// evaluations of the state it started from; `None` along one order of
+    /// runs. Not part of the lattice element.
+    baseline: Option<Rc<Evals>>,
+}
+
+impl Leak {
+    /// The initial state for `model`'s notebook.
+    pub fn new(model: &NotebookModel) -> Self {
+        let active = model
+            .code_cells()
+            .any(|c| c.compiled.as_deref().is_some_and(|c| c.ml_calls));
+        Leak {
+            active,
+            ..Leak::default()
+        }
+    }
+
+    /// Variables bound on the path.
+    pub fn bound(&self) -> &VarSet {
+        &self.bound
+    }
+
+    /// Whether the notebook has anything this domain looks at.
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// Keeps this state's cell runs, and those of the states computed from
+    /// it, in a new memo, to replay runs on states that agree with them.
+    pub fn remember_runs(&mut self) {
+        self.memo = Some(Rc::default());
+    }
+
+    /// Stops replaying cell runs (the model no longer matches them).
+    pub fn forget_runs(&mut self) {
+        self.memo = None;
+    }
+
+    fn get(&self, v: Var) -> Option<&Val> {
+        self.get_rc(v).map(|val| &**val)
+    }
+
+    fn get_rc(&self, v: Var) -> Option<&Rc<Val>> {
+        self.vals
+            .binary_search_by_key(&v, |(k, _)| *k)
+            .ok()
+            .map(|i| &self.vals[i].1)
+    }
+
+    /// Sets `v`'s facts to a shared value (`None`: no facts).
+    fn put(&mut self, v: Var, val: Option<Rc<Val>>) {
+        match (self.vals.binary_search_by_key(&v, |(k, _)| *k), val) {
+            (Ok(i), None) => {
+                Rc::make_mut(&mut self.vals).remove(i);
+            }
+            (Ok(i), Some(val)) => {
+                let old = &self.vals[i].1;
+                if !Rc::ptr_eq(old, &val) && **old != *val {
+                    Rc::make_mut(&mut self.vals)[i].1 = val;
+                }
+            }
+            (Err(_), None) => {}
+            (Err(i), Some(val)) => Rc::make_mut(&mut self.vals).insert(i, (v, val)),
+        }
+    }
+
+    fn set(&mut self, v: Var, val: Val) {
+        match self.vals.binary_search_by_key(&v, |(k, _)| *k) {
+            Ok(i) if val.is_empty() => {
+                Rc::make_mut(&mut self.vals).remove(i);
+            }
+            Ok(i) if *self.vals[i].1 == val => {}
+            Ok(i) => Rc::make_mut(&mut self.vals)[i].1 = Rc::new(val),
+            Err(_) if val.is_empty() => {}
+            Err(i) => Rc::make_mut(&mut self.vals).insert(i, (v, Rc::new(val))),
+        }
+    }
+
+    /// `v`'s facts ⊔= `val`, sharing `val` when `v` has none.
+    fn join_fact(&mut self, v: Var, val: &Rc<Val>) {
+        match self.vals.binary_search_by_key(&v, |(k, _)| *k) {
+            Ok(i) if entry_leq(val, &self.vals[i].1) => {}
+            Ok(i) => entry_join(&mut Rc::make_mut(&mut self.vals)[i].1, val),
+            Err(i) => Rc::make_mut(&mut self.vals).insert(i, (v, val.clone())),
+        }
+    }
+
+    fn join_into(&mut self, v: Var, val: &Val) {
+        match self.vals.binary_search_by_key(&v, |(k, _)| *k) {
+            Ok(i) if val.leq(&self.vals[i].1) => {}
+            Ok(i) => Rc::make_mut(&mut Rc::make_mut(&mut self.vals)[i].1).join(val),
+            Err(_) if val.is_empty() => {}
+            Err(i) => Rc::make_mut(&mut self.vals).insert(i, (v, Rc::new(val.clone()))),
+        }
+    }
+
+    fn bind(&mut self, v: Var) {
+        if !vars::contains(&self.bound, v) {
+            vars::insert(Rc::make_mut(&mut self.bound), v);
+        }
+    }
+
+    fn unbind(&mut self, v: Var) {
+        if vars::contains(&self.bound, v) {
+            vars::remove(Rc::make_mut(&mut self.bound), v);
+        }
+    }
+
+    fn value_of(&self, op: &Op, results: &[Val], first_call: u32) -> Val {
+        let mut val = Val::default();
+        self.join_value_of(op, results, first_call, &mut val);
+        val
+    }
+
+    /// `into := into ⊔ value of op`.
+    fn join_value_of(&self, op: &Op, results: &[Val], first_call: u32, into: &mut Val) {
+        if let Op::Call(c) = op
+            && let Some(x) = results.get((c - first_call) as usize)
+        {
+            into.join(x);
+        }
+        for &v in op.vars() {
+            if let Some(x) = self.get(v) {
+                into.join(x);
+            }
+        }
+    }
+
+    fn trained(&self, site: Site) -> Option<&Trained> {
+        self.trained
+            .binary_search_by_key(&site, |t| t.site)
+            .ok()
+            .map(|i| &self.trained[i])
+    }
+
+    /// Sets the model trained at `site` (`None`: not trained).
+    fn put_trained(&mut self, site: Site, trained: Option<&Trained>) {
+        match (
+            self.trained.binary_search_by_key(&site, |t| t.site),
+            trained,
+        ) {
+            (Ok(i), Some(t)) if self.trained[i] == *t => {}
+            (Ok(i), Some(t)) => Rc::make_mut(&mut self.trained)[i] = t.clone(),
+            (Ok(i), None) => {
+                Rc::make_mut(&mut self.trained).remove(i);
+            }
+            (Err(i), Some(t)) => Rc::make_mut(&mut self.trained).insert(i, t.clone()),
+            (Err(_), None) => {}
+        }
+    }
+
+    /// The models evaluated on test split `split`.
+    fn evals_at(&self, split: Site) -> Option<&SmallVec<[Site; 2]>> {
+        evals_entry(&self.evals, split)
+    }
+
+    /// The models evaluated on `split` when the exploration started
+    /// (`None` outside an exploration).
+    fn baseline_at(&self, split: Site) -> Option<Option<&SmallVec<[Site; 2]>>> {
+        self.baseline.as_ref().map(|b| evals_entry(b, split))
+    }
+
+    /// Sets the models evaluated on `split` (`None`: none).
+    fn put_evals(&mut self, split: Site, models: Option<&SmallVec<[Site; 2]>>) {
+        match (self.evals.binary_search_by_key(&split, |(s, _)| *s), models) {
+            (Ok(i), Some(m)) if self.evals[i].1 == *m => {}
+            (Ok(i), Some(m)) => Rc::make_mut(&mut self.evals)[i].1 = m.clone(),
+            (Ok(i), None) => {
+                Rc::make_mut(&mut self.evals).remove(i);
+            }
+            (Err(i), Some(m)) => Rc::make_mut(&mut self.evals).insert(i, (split, m.clone())),
+            (Err(_), None) => {}
+        }
+    }
+
+    fn train(&mut self, site: Site, data: Val, in_loop: bool) {
+        let trained = Trained {
+            site,
+            data: data.data(),
+            in_loop,
+        };
+        match self.trained.binary_search_by_key(&site, |t| t.site) {
+            Ok(i) => {
+                let old = &self.trained[i];
+                if trained.data.leq(&old.data) && (old.in_loop || !in_loop) {
+                    return;
+                }
+                let old = &mut Rc::make_mut(&mut self.trained)[i];
+                old.data.join(&trained.data);
+                old.in_loop |= in_loop;
+            }
+            Err(i) => Rc::make_mut(&mut self.trained).insert(i, trained),
+        }
+    }
+
+    /// Records that `model` was evaluated on test split `split`; returns the
+    /// number of models evaluated on it so far, and whether `model` is new.
+    fn evaluated(&mut self, split: Site, model: Site) -> (usize, bool) {
+        let i = match self.evals.binary_search_by_key(&split, |(s, _)| *s) {
+            Ok(i) => i,
+            Err(i) => {
+                Rc::make_mut(&mut self.evals).insert(i, (split, SmallVec::new()));
+                i
+            }
+        };
+        match self.evals[i].1.binary_search(&model) {
+            Ok(_) => (self.evals[i].1.len(), false),
+            Err(at) => {
+                let models = &mut Rc::make_mut(&mut self.evals)[i].1;
+                models.insert(at, model);
+                (models.len(), true)
+            }
+        }
+    }
+
+    fn evals_of(&self, split: Site) -> SmallVec<[Site; 2]> {
+        self.evals_at(split).cloned().unwrap_or_default()
+    }
+
+    /// Interprets one call; returns the value of its result.
+    fn call(
+        &mut self,
+        call: &Call,
+        here: Site,
+        data: Val,
+        recv: Val,
+        ctx: &StmtCtx<'_>,
+        alarms: &mut Alarms,
+    ) -> Val {
+        let receiver_var = match (&call.receiver, call.method) {
+            (Op::Var(v), true) => Some(*v),
+            _ => None,
+        };
+        if !call.method && call.constructor {
+            let mut k = 0;
+            for (role, bit) in [
+                (Role::Transformer, kind::TRANSFORMER),
+                (Role::Sampler, kind::SAMPLER),
+                (Role::Pipeline, kind::PIPELINE),
+                (Role::CrossValidate, kind::CV),
+                (Role::Stateless, kind::STATELESS),
+            ] {
+                if call.has(role) {
+                    k |= bit;
+                }
+            }
+            return Val {
+                tags: Tags::default(),
+                kind: k,
+            };
+        }
+        if call.has(Role::CrossValidate) {
+            self.cross_validated(call, &data, ctx, alarms);
+            return Val::default();
+        }
+        if call.has(Role::Split) && !call.method {
+            return data.data();
+        }
+        if call.has(Role::Resample) {
+            let mut res = data.data();
+            if !data.is_split() {
+                res.add(Tag::Resampled(here));
+            }
+            return res;
+        }
+        if call.has(Role::FitTransform) {
+            let mut res = data.data();
+            if !data.is_split() && recv.kind & kind::STATELESS == 0 {
+                res.add(Tag::Fitted(here));
+                if let Some(v) = receiver_var {
+                    let mut fitted = recv.clone();
+                    fitted.add(Tag::Fitted(here));
+                    self.set(v, fitted);
+                }
+            }
+            return res;
+        }
+        if call.has(Role::Fit) {
+            if call.method && recv.kind & kind::TRANSFORMER != 0 {
+                let mut fitted = recv.clone();
+                if !data.is_split() && recv.kind & kind::STATELESS == 0 {
+                    fitted.add(Tag::Fitted(here));
+                }
+                if let Some(v) = receiver_var {
+                    self.set(v, fitted.clone());
+                }
+                return fitted;
+            }
+            if recv.kind & kind::SAMPLER != 0 {
+                return recv;
+            }
+            if recv.kind & kind::CV != 0 {
+                self.cross_validated(call, &data, ctx, alarms);
+            }
+            if call.has(Role::Predict) {
+                // fit_predict: clustering or outlier detection on the data.
+                let mut res = data.data();
+                res.add(Tag::Model(here));
+                return res;
+            }
+            self.train(here, data, ctx.in_loop);
+            let mut model = Val {
+                tags: Tags::default(),
+                kind: recv.kind,
+            };
+            model.add(Tag::Model(here));
+            if let Some(v) = receiver_var {
+                self.set(v, model.clone());
+            }
+            return model;
+        }
+        if call.has(Role::Transform) {
+            let mut res = data.data();
+            for tag in recv.leaky() {
+                res.add(tag);
+            }
+            return res;
+        }
+        if call.has(Role::Predict) || call.has(Role::Evaluate) {
+            let mut models: SmallVec<[Site; 2]> = recv.models().collect();
+            models.extend(data.models());
+            models.sort_unstable();
+            models.dedup();
+            for &m in &models {
+                self.check_evaluation(m, call, &data, ctx, alarms);
+            }
+            let mut res = data.data();
+            for m in models {
+                res.add(Tag::Model(m));
+            }
+            return res;
+        }
+        if call.has(Role::ReadFile) {
+            return Val::default();
+        }
+        let mut res = data;
+        res.join(&recv.data());
+        res
+    }
+
+    /// Cross-validation (or a CV search's `fit`) on data whose statistics or
+    /// rows were prepared on all of it.
+    fn cross_validated(&self, call: &Call, data: &Val, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
+        if !alarms.on {
+            return;
+        }
+        for tag in data.leaky() {
+            let (rule, what) = match tag {
+                Tag::Fitted(s) => (AlarmKind::PreprocessingLeakage, fitted_text(ctx.model, s)),
+                Tag::Resampled(s) => (AlarmKind::OverlapLeakage, resampled_text(ctx.model, s)),
+                _ => continue,
+            };
+            alarms.push(Alarm {
+                kind: rule,
+                line: call.line,
+                column: call.column,
+                message: format!(
+                    "`{}` cross-validates on data {what}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline",
+                    short(&call.callee)
+                ),
+                involved: vec![site_of(ctx.model, tag)],
+            });
+        }
+    }
+
+    /// Preprocessing and overlap leakage at an evaluation: the training and
+    /// the test data share statistics fitted, or rows resampled, before the
+    /// split that separated them.
+    fn shared_preparation(
+        model: Site,
+        call: &Call,
+        data: &Val,
+        splits: &[Site],
+        trained: &Trained,
+        ctx: &StmtCtx<'_>,
+        alarms: &mut Alarms,
+    ) {
+        let test_name = test_data_name(call, ctx);
+        for tag in data.leaky() {
+            if !trained.data.has(tag) {
+                continue;
+            }
+            let (rule, what) = match tag {
+                Tag::Fitted(s) => (AlarmKind::PreprocessingLeakage, fitted_text(ctx.model, s)),
+                Tag::Resampled(s) => (AlarmKind::OverlapLeakage, resampled_text(ctx.model, s)),
+                _ => continue,
+            };
+            let fix = match rule {
+                AlarmKind::OverlapLeakage => {
+                    "test rows (or copies of them) are also in the training set; resample the training split only"
+                }
+                _ => {
+                    "statistics of the test rows leak into training; fit it on the training split only, or use a Pipeline"
+                }
+            };
+            alarms.push(Alarm {
+                kind: rule,
+                line: call.line,
+                column: call.column,
+                message: format!(
+                    "`{}` evaluates the model trained {} on {test_name}, but the training and test data were both {what}, before the split {} separated them: {fix}",
+                    short(&call.callee),
+                    site_text(ctx.model, model),
+                    site_text(ctx.model, splits[0]),
+                ),
+                involved: vec![site_of(ctx.model, tag), ctx.model.sites.cell(splits[0]), ctx.model.sites.cell(model)],
+            });
+        }
+    }
+
+    /// A model trained at `model` meets test data at a predict/evaluate call.
+    fn check_evaluation(
+        &mut self,
+        model: Site,
+        call: &Call,
+        data: &Val,
+        ctx: &StmtCtx<'_>,
+        alarms: &mut Alarms,
+    ) {
+        let Some(trained) = self.trained(model) else {
+            return;
+        };
+        // Test data: the test side of a split whose train side trained the model.
+        let splits: SmallVec<[Site; 2]> = data
+            .tags
+            .iter()
+            .filter_map(|t| match t {
+                Tag::Split(s, Side::Test) if trained.data.has(Tag::Split(s, Side::Train)) => {
+                    Some(s)
+                }
+                _ => None,
+            })
+            .collect();
+        if splits.is_empty() {
+            return;
+        }
+        // Messages are only built on the pass that collects alarms.
+        if alarms.on {
+            Self::shared_preparation(model, call, data, &splits, trained, ctx, alarms);
+        }
+        let trained_in_loop = trained.in_loop;
+        for split in splits {
+            let (count, new) = self.evaluated(split, model);
+            // When a second model meets the split, or a model trained in a
+            // loop does (inside loops the alarm pass sees the fixpoint state,
+            // where the models are no longer new). In an exploration the
+            // state joins runs that happen in either order: the evaluation
+            // meets another model when it is new since the exploration
+            // started and another model is there.
+            let second = match &self.baseline {
+                None => new && count == 2,
+                Some(baseline) => count >= 2 && !evaluated_in(baseline, split, model),
+            };
+            if alarms.on && (second || trained_in_loop || (ctx.in_loop && count >= 2)) {
+                let why = if count >= 2 {
+                    format!("{count} different models are evaluated on it")
+                } else {
+                    format!(
+                        "the model is trained in a loop {} and each candidate is evaluated on it",
+                        site_text(ctx.model, model)
+                    )
+                };
+                alarms.push(Alarm {
+                    kind: AlarmKind::MultiTestLeakage,
+                    line: call.line,
+                    column: call.column,
+                    message: format!(
+                        "the test set of the split {} is used to choose among models: {why}; choose on a validation split or with cross-validation, and touch the test set once",
+                        site_text(ctx.model, split)
+                    ),
+                    involved: self.evals_of(split).iter().map(|&m| ctx.model.sites.cell(m)).chain([ctx.model.sites.cell(split)]).collect(),
+                });
+            }
+        }
+    }
+}
+
+/// What grew in a leakage state.
+#[derive(Debug, Clone, Default)]
+pub struct LeakGrowth {
+    /// Variables newly bound or with new facts.
+    pub vars: VarSet,
+    /// New trained models or evaluations (looked up by predict and
+    /// evaluate calls; a fit only adds to them).
+    pub models: bool,
+}
+
+impl crate::domain::Growth for LeakGrowth {
+    fn is_empty(&self) -> bool {
+        !self.models && self.vars.is_clear()
+    }
+
+    fn merge(&mut self, other: &Self) {
+        vars::union_with(&mut self.vars, &other.vars);
+        self.models |= other.models;
+    }
+}
+
+impl Domain for Leak {
+    type Growth = LeakGrowth;
+
+    fn leq(&self, other: &Self) -> bool {
+        (Rc::ptr_eq(&self.bound, &other.bound) || vars::is_subset(&self.bound, &other.bound))
+            && (Rc::ptr_eq(&self.vals, &other.vals) || vals_leq(&self.vals, &other.vals))
+            && self.models_leq(other)
+    }
+
+    fn join(&mut self, other: &Self) {
+        self.active |= other.active;
+        if self.memo.is_none() {
+            self.memo.clone_from(&other.memo);
+        }
+        if self.baseline.is_none() {
+            self.baseline.clone_from(&other.baseline);
+        }
+        if !Rc::ptr_eq(&self.bound, &other.bound) && !vars::is_subset(&other.bound, &self.bound) {
+            vars::union_with(Rc::make_mut(&mut self.bound), &other.bound);
+        }
+        if !Rc::ptr_eq(&self.vals, &other.vals) {
+            if self.vals.is_empty() {
+                self.vals = other.vals.clone();
+            } else if !vals_leq(&other.vals, &self.vals) {
+                // In place when this state owns its map and `other` binds
+                // nothing new (the common case: facts grow, names stay).
+                let in_place = Rc::get_mut(&mut self.vals)
+                    .is_some_and(|vals| join_vals_in_place(vals, &other.vals));
+                if !in_place {
+                    self.vals = Rc::new(join_vals(&self.vals, &other.vals));
+                }
+            }
+        }
+        if !Rc::ptr_eq(&self.trained, &other.trained) {
+            for t in other.trained.iter() {
+                self.train(t.site, t.data.clone(), t.in_loop);
+            }
+        }
+        if !Rc::ptr_eq(&self.evals, &other.evals) {
+            for (s, models) in other.evals.iter() {
+                for &m in models {
+                    self.evaluated(*s, m);
+                }
+            }
+        }
+    }
+
+    fn transfer(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
+        if self.active {
+            self.interpret(stmt, ctx, alarms);
+        } else {
+            for &(v, kind) in &stmt.writes {
+                match kind {
+                    WriteKind::Delete => self.unbind(v),
+                    _ => self.bind(v),
+                }
+            }
+        }
+    }
+
+    /// The seed's φ (pre(c) ≠ ∅, every variable of pre(c) bound, and
+    /// leakage facts to propagate: the seed asks every variable of pre(c) to
+    /// be non-⊥; here one suffices, since our ⊥ is "no facts" rather than
+    /// "unreached"). Cells that read no variable with facts cannot create an
+    /// alarm from this state; the code-impact edges reach them when they
+    /// read what changed.
+    fn phi(&self, cell: &CellInfo) -> bool {
+        self.active
+            && !cell.pre.is_clear()
+            && vars::is_subset(&cell.pre, &self.bound)
+            && cell.pre.ones().any(|v| self.get(v as Var).is_some())
+    }
+
+    fn growth(&self, old: &Self, into: &mut LeakGrowth) {
+        if !Rc::ptr_eq(&self.bound, &old.bound) {
+            for v in self.bound.ones() {
+                if !old.bound.contains(v) {
+                    vars::insert(&mut into.vars, v as Var);
+                }
+            }
+        }
+        if !Rc::ptr_eq(&self.vals, &old.vals) {
+            let mut rest = old.vals.iter().peekable();
+            for (v, val) in self.vals.iter() {
+                while rest.next_if(|(w, _)| w < v).is_some() {}
+                let below = rest
+                    .peek()
+                    .is_some_and(|(w, other)| w == v && (Rc::ptr_eq(val, other) || val.leq(other)));
+                if !below {
+                    vars::insert(&mut into.vars, *v);
+                }
+            }
+        }
+        into.models = into.models || !self.models_leq(old);
+    }
+
+    /// Replays a kept run when the memo has one for a state agreeing with
+    /// this one; interprets the cell (and keeps the run) otherwise.
+    fn run(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        _grown: Option<&LeakGrowth>,
+    ) -> (Self, Vec<Alarm>) {
+        let memo = self.replays();
+        if let Some(replayed) = memo.and_then(|m| m.replay(self, cell)) {
+            return replayed;
+        }
+        self.run_and_keep(model, cell, memo)
+    }
+
+    /// [`Leak::run`], replaying into `into` without building the result.
+    fn run_join(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        _grown: Option<&LeakGrowth>,
+        into: &mut Self,
+        added: &mut LeakGrowth,
+    ) -> Vec<Alarm> {
+        let memo = self.replays();
+        if let Some(alarms) = memo.and_then(|m| m.replay_join(self, cell, into, added)) {
+            return alarms;
+        }
+        let (after, alarms) = self.run_and_keep(model, cell, memo);
+        crate::domain::join_result(self, &after, into, added);
+        alarms
+    }
+
+    fn start_exploration(&mut self) {
+        self.baseline = Some(self.evals.clone());
+    }
+
+    fn affects(&self, grown: &LeakGrowth, cell: &CellInfo) -> bool {
+        vars::intersects(&grown.vars, &cell.feeds)
+            || (grown.models && cell.compiled.as_deref().is_some_and(|c| c.evaluates))
+    }
+}
+
+impl Leak {
+    /// The memo of cell runs, when runs can be replayed from this state.
+    fn replays(&self) -> Option<&replay::RunMemo> {
+        self.memo.as_deref().filter(|_| self.active)
+    }
+
+    /// Interprets `cell` (the abstract cell transformer) and keeps the run
+    /// in `memo`.
+    fn run_and_keep(
+        &self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        memo: Option<&replay::RunMemo>,
+    ) -> (Self, Vec<Alarm>) {
+        let (after, alarms) = crate::transformer::run_cell(self, model, cell, true);
+        if let Some(memo) = memo {
+            memo.keep(model, cell, self, &after, &alarms);
+        }
+        (after, alarms)
+    }
+
+    /// The variables whose facts or binding differ in the two states, and
+    /// whether their trained models or evaluations differ.
+    pub fn difference(&self, other: &Leak) -> (VarSet, bool) {
+        let mut differ = VarSet::new();
+        if !Rc::ptr_eq(&self.bound, &other.bound) {
+            let mut sym = (*self.bound).clone();
+            sym.symmetric_difference_with(&other.bound);
+            vars::union_with(&mut differ, &sym);
+        }
+        if !Rc::ptr_eq(&self.vals, &other.vals) {
+            let (a, b) = (&self.vals, &other.vals);
+            let (mut i, mut j) = (0, 0);
+            while i < a.len() || j < b.len() {
+                match (a.get(i), b.get(j)) {
+                    (Some((v, x)), Some((w, y))) if v == w => {
+                        if !Rc::ptr_eq(x, y) && x != y {
+                            vars::insert(&mut differ, *v);
+                        }
+                        i += 1;
+                        j += 1;
+                    }
+                    (Some((v, _)), Some((w, _))) if v < w => {
+                        vars::insert(&mut differ, *v);
+                        i += 1;
+                    }
+                    (_, Some((w, _))) => {
+                        vars::insert(&mut differ, *w);
+                        j += 1;
+                    }
+                    (Some((v, _)), None) => {
+                        vars::insert(&mut differ, *v);
+                        i += 1;
+                    }
+                    (None, None) => break,
+                }
+            }
+        }
+        let models = !(Rc::ptr_eq(&self.trained, &other.trained) || self.trained == other.trained)
+            || !(Rc::ptr_eq(&self.evals, &other.evals) || self.evals == other.evals);
+        (differ, models)
+    }
+
+    /// The trained models and evaluations are below `other`'s.
+    fn models_leq(&self, other: &Self) -> bool {
+        (Rc::ptr_eq(&self.trained, &other.trained)
+            || self.trained.iter().all(|t| {
+                other
+                    .trained(t.site)
+                    .is_some_and(|o| t.data.leq(&o.data) && (!t.in_loop || o.in_loop))
+            }))
+            && (Rc::ptr_eq(&self.evals, &other.evals)
+                || self.evals.iter().all(|(s, models)| {
+                    other
+                        .evals
+                        .binary_search_by_key(s, |(k, _)| *k)
+                        .is_ok_and(|i| models.iter().all(|m| other.evals[i].1.contains(m)))
+                }))
+    }
+
+    fn interpret(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
+        let calls = &ctx.program.calls[stmt.calls.start as usize..stmt.calls.end as usize];
+        let mut results: SmallVec<[Val; 2]> = SmallVec::new();
+        for (i, call) in calls.iter().enumerate() {
+            let index = stmt.calls.start + i as u32;
+            let mut data = Val::default();
+            for arg in &call.args {
+                self.join_value_of(arg, &results, stmt.calls.start, &mut data);
+            }
+            let recv = if call.method {
+                self.value_of(&call.receiver, &results, stmt.calls.start)
+            } else {
+                Val::default()
+            };
+            let res = self.call(
+                call,
+                ctx.model.sites.id(ctx.cell, index),
+                data,
+                recv,
+                ctx,
+                alarms,
+            );
+            results.push(res);
+        }
+        let mut value = Val::default();
+        if calls.is_empty() {
+            for &v in &stmt.reads {
+                if let Some(x) = self.get(v) {
+                    value.join(x);
+                }
+            }
+        } else {
+            for (call, res) in calls.iter().zip(&results) {
+                if !call.consumed {
+                    value.join(res);
+                }
+            }
+            for &v in &stmt.free_reads {
+                if let Some(x) = self.get(v) {
+                    value.join(x);
+                }
+            }
+        }
+        // The targets of a split alternate train, test (x_tr, x_te, y_tr, y_te).
+        let split = calls
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, c)| !c.consumed)
+            .filter(|(_, c)| c.has(Role::Split) && !c.method)
+            .map(|(i, _)| ctx.model.sites.id(ctx.cell, stmt.calls.start + i as u32));
+        let mut position = 0;
+        for &(v, kind) in &stmt.writes {
+            match kind {
+                WriteKind::Strong => {
+                    let mut val = value.clone();
+                    if let Some(s) = split {
+                        let side = if position % 2 == 0 {
+                            Side::Train
+                        } else {
+                            Side::Test
+                        };
+                        val.add(Tag::Split(s, side));
+                        position += 1;
+                    }
+                    self.set(v, val);
+                    self.bind(v);
+                }
+                WriteKind::Weak => {
+                    self.join_into(v, &value);
+                    self.bind(v);
+                }
+                WriteKind::Delete => {
+                    self.set(v, Val::default());
+                    self.unbind(v);
+                }
+            }
+        }
+    }
+}
+
+/// The models evaluated on `split` in `evals`.
+fn evals_entry(evals: &Evals, split: Site) -> Option<&SmallVec<[Site; 2]>> {
+    evals
+        .binary_search_by_key(&split, |(s, _)| *s)
+        .ok()
+        .map(|i| &evals[i].1)
+}
+
+/// Was `model` evaluated on `split` in `evals`?
+fn evaluated_in(evals: &Evals, split: Site, model: Site) -> bool {
+    evals_entry(evals, split).is_some_and(|models| models.contains(&model))
+}
+
+/// A variable's facts, shared between the states that did not change them.
+type Entry = (Var, Rc<Val>);
+
+/// `a ⊑ b` for two facts (the same shared value at once).
+fn entry_leq(a: &Rc<Val>, b: &Rc<Val>) -> bool {
+    Rc::ptr_eq(a, b) || a.leq(b)
+}
+
+/// `a := a ⊔ b` for two facts.
+fn entry_join(a: &mut Rc<Val>, b: &Rc<Val>) {
+    if !entry_leq(b, a) {
+        Rc::make_mut(a).join(b);
+    }
+}
+
+/// Pointwise order of two variable maps sorted by variable (one merge walk).
+fn vals_leq(a: &[Entry], b: &[Entry]) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    let mut rest = b.iter();
+    'outer: for (v, val) in a {
+        for (w, other) in rest.by_ref() {
+            match w.cmp(v) {
+                std::cmp::Ordering::Less => continue,
+                std::cmp::Ordering::Equal if entry_leq(val, other) => continue 'outer,
+                _ => return false,
+            }
+        }
+        return false;
+    }
+    true
+}
+
+/// `a := a ⊔ b` when every variable of `b` is in `a` (both sorted by
+/// variable); `false`, with `a` unchanged, otherwise.
+fn join_vals_in_place(a: &mut [Entry], b: &[Entry]) -> bool {
+    let mut j = 0;
+    // First check the keys, so that a failure leaves `a` alone.
+    for (w, _) in b {
+        while j < a.len() && a[j].0 < *w {
+            j += 1;
+        }
+        if j == a.len() || a[j].0 != *w {
+            return false;
+        }
+    }
+    let mut j = 0;
+    for (w, val) in b {
+        while a[j].0 < *w {
+            j += 1;
+        }
+        entry_join(&mut a[j].1, val);
+    }
+    true
+}
+
+/// The pointwise join of two variable maps sorted by variable (one merge
+/// walk).
+fn join_vals(a: &[Entry], b: &[Entry]) -> Vec<Entry> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i].clone());
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j].clone());
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                let mut val = a[i].1.clone();
+                entry_join(&mut val, &b[j].1);
+                out.push((a[i].0, val));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// The cell of the site a leaky tag names.
+fn site_of(model: &NotebookModel, tag: Tag) -> usize {
+    model.sites.cell(tag.site())
+}
+
+/// `(cell N, line L)` for a call site.
+fn site_text(model: &NotebookModel, s: Site) -> String {
+    let cell = model.sites.cell(s);
+    match model.cells.get(cell).and_then(|c| c.program()) {
+        Some(p) => match p.calls.get(model.sites.call(s) as usize) {
+            Some(call) => format!("(cell {cell}, line {})", call.line),
+            None => format!("(cell {cell})"),
+        },
+        None => format!("(cell {cell})"),
+    }
+}
+
+/// The last part of a dotted name.
+fn short(callee: &str) -> &str {
+    callee.rsplit('.').next().unwrap_or(callee)
+}
+
+fn callee_at(model: &NotebookModel, s: Site) -> String {
+    model
+        .cells
+        .get(model.sites.cell(s))
+        .and_then(|c| c.program())
+        .and_then(|p| p.calls.get(model.sites.call(s) as usize))
+        .map(|c| short(&c.callee).to_string())
+        .unwrap_or_else(|| "fit".into())
+}
+
+fn fitted_text(model: &NotebookModel, s: Site) -> String {
+    format!(
+        "transformed with statistics `{}` fitted on all rows {}",
+        callee_at(model, s),
+        site_text(model, s)
+    )
+}
+
+fn resampled_text(model: &NotebookModel, s: Site) -> String {
+    format!(
+        "resampled by `{}` {}",
+        callee_at(model, s),
+        site_text(model, s)
+    )
+}
+
+/// The name of the variable holding the test data, for messages.
+fn test_data_name(call: &Call, ctx: &StmtCtx<'_>) -> String {
+    call.args
+        .iter()
+        .find_map(|a| match a {
+            Op::Var(v) => Some(format!("`{}`", ctx.model.vars.name(*v))),
+            _ => None,
+        })
+        .unwrap_or_else(|| "the test data".into())
+}

@@ -1,0 +1,228 @@
+//! Abstract values of the leakage domain: what a variable's data went through
+//! (fitted statistics, resampling, which side of which split, which model)
+//! and what kind of object it is (a transformer, a sampler, a pipeline...).
+
+use smallvec::SmallVec;
+
+/// A call site where the domain creates facts: a dense id given by the
+/// model's [`SiteTable`](nbsight_model::SiteTable), which knows its cell and
+/// call.
+pub use nbsight_model::Site;
+
+/// Which part of a split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Side {
+    Train,
+    Test,
+}
+
+/// A fact about where data came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Tag {
+    /// Transformed with statistics fitted, at this site, on data not yet split.
+    Fitted(Site),
+    /// Over- or under-sampled at this site before any split.
+    Resampled(Site),
+    /// One side of the split made at this site.
+    Split(Site, Side),
+    /// Produced by (or is) the model trained at this site.
+    Model(Site),
+}
+
+/// Tags per site in the bit layout.
+const TAG_KINDS: u32 = 5;
+
+impl Tag {
+    pub fn site(self) -> Site {
+        match self {
+            Tag::Fitted(s) | Tag::Resampled(s) | Tag::Split(s, _) | Tag::Model(s) => s,
+        }
+    }
+
+    fn bit(self) -> u32 {
+        match self {
+            Tag::Fitted(s) => s * TAG_KINDS,
+            Tag::Resampled(s) => s * TAG_KINDS + 1,
+            Tag::Split(s, Side::Train) => s * TAG_KINDS + 2,
+            Tag::Split(s, Side::Test) => s * TAG_KINDS + 3,
+            Tag::Model(s) => s * TAG_KINDS + 4,
+        }
+    }
+
+    fn from_bit(bit: u32) -> Tag {
+        let s = bit / TAG_KINDS;
+        match bit % TAG_KINDS {
+            0 => Tag::Fitted(s),
+            1 => Tag::Resampled(s),
+            2 => Tag::Split(s, Side::Train),
+            3 => Tag::Split(s, Side::Test),
+            _ => Tag::Model(s),
+        }
+    }
+}
+
+/// A set of tags as bits (no trailing zero words, so equal sets are equal
+/// values): joins and orders are a few word operations however many
+/// models a notebook trains.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tags(SmallVec<[u64; 4]>);
+
+impl Tags {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Adds `tag`; a tag of [`NO_SITE`](nbsight_model::NO_SITE) (a call the
+    /// site table does not know) names nothing and is dropped.
+    pub fn insert(&mut self, tag: Tag) {
+        if tag.site() == nbsight_model::NO_SITE {
+            return;
+        }
+        let bit = tag.bit();
+        let word = (bit / 64) as usize;
+        if self.0.len() <= word {
+            self.0.resize(word + 1, 0);
+        }
+        self.0[word] |= 1 << (bit % 64);
+    }
+
+    pub fn contains(&self, tag: Tag) -> bool {
+        if tag.site() == nbsight_model::NO_SITE {
+            return false;
+        }
+        let bit = tag.bit();
+        self.0
+            .get((bit / 64) as usize)
+            .is_some_and(|w| w & (1 << (bit % 64)) != 0)
+    }
+
+    pub fn union_with(&mut self, other: &Tags) {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+
+    pub fn is_subset(&self, other: &Tags) -> bool {
+        self.0.len() <= other.0.len() && self.0.iter().zip(&other.0).all(|(a, b)| a & !b == 0)
+    }
+
+    /// The tags, in bit order (by site, then kind).
+    pub fn iter(&self) -> impl Iterator<Item = Tag> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let b = w.trailing_zeros();
+                w &= w - 1;
+                Some(Tag::from_bit(i as u32 * 64 + b))
+            })
+        })
+    }
+
+    /// The tags that satisfy `keep`.
+    pub fn filtered(&self, keep: impl Fn(Tag) -> bool) -> Tags {
+        let mut out = Tags::default();
+        for tag in self.iter().filter(|t| keep(*t)) {
+            out.insert(tag);
+        }
+        out
+    }
+}
+
+/// Object kinds (bits), from constructor roles.
+pub mod kind {
+    pub const TRANSFORMER: u8 = 1;
+    pub const SAMPLER: u8 = 2;
+    pub const PIPELINE: u8 = 4;
+    pub const CV: u8 = 8;
+    pub const STATELESS: u8 = 16;
+}
+
+/// The abstract value of a variable: a set of tags and a set of kinds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Val {
+    pub tags: Tags,
+    pub kind: u8,
+}
+
+impl Val {
+    pub fn is_empty(&self) -> bool {
+        self.tags.is_empty() && self.kind == 0
+    }
+
+    pub fn add(&mut self, tag: Tag) {
+        self.tags.insert(tag);
+    }
+
+    pub fn join(&mut self, other: &Val) {
+        self.tags.union_with(&other.tags);
+        self.kind |= other.kind;
+    }
+
+    pub fn leq(&self, other: &Val) -> bool {
+        self.kind & !other.kind == 0 && self.tags.is_subset(&other.tags)
+    }
+
+    pub fn has(&self, tag: Tag) -> bool {
+        self.tags.contains(tag)
+    }
+
+    /// Went through a split (either side).
+    pub fn is_split(&self) -> bool {
+        self.tags.iter().any(|t| matches!(t, Tag::Split(..)))
+    }
+
+    /// The models this value is or comes from.
+    pub fn models(&self) -> impl Iterator<Item = Site> + '_ {
+        self.tags.iter().filter_map(|t| match t {
+            Tag::Model(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// The tags that leak when shared by training and test data.
+    pub fn leaky(&self) -> impl Iterator<Item = Tag> + '_ {
+        self.tags
+            .iter()
+            .filter(|t| matches!(t, Tag::Fitted(_) | Tag::Resampled(_)))
+    }
+
+    /// The data tags only (no model tags).
+    pub fn data(&self) -> Val {
+        Val {
+            tags: self.tags.filtered(|t| !matches!(t, Tag::Model(_))),
+            kind: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_as_bits() {
+        let mut a = Tags::default();
+        a.insert(Tag::Model(40));
+        a.insert(Tag::Split(3, Side::Test));
+        assert!(a.contains(Tag::Model(40)) && !a.contains(Tag::Model(3)));
+        assert_eq!(
+            a.iter().collect::<Vec<_>>(),
+            vec![Tag::Split(3, Side::Test), Tag::Model(40)]
+        );
+        let mut b = Tags::default();
+        b.insert(Tag::Split(3, Side::Test));
+        assert!(b.is_subset(&a) && !a.is_subset(&b));
+        b.union_with(&a);
+        assert_eq!(a, b);
+        let small = a.filtered(|t| !matches!(t, Tag::Model(_)));
+        let mut expected = Tags::default();
+        expected.insert(Tag::Split(3, Side::Test));
+        assert_eq!(small, expected);
+    }
+}
