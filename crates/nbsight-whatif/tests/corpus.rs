@@ -17,7 +17,7 @@ fn every_corpus_notebook_is_queried() {
     for (path, notebook) in &corpus {
         notebooks += 1;
         let started = std::time::Instant::now();
-        let session = WhatIfSession::new(&notebook, &effects, &History::Saved)
+        let session = WhatIfSession::new(notebook, &effects, &History::Saved)
             .expect("the saved history is valid");
         let model = session.model();
         if model.code_cells().count() <= 40 {
@@ -101,7 +101,7 @@ fn every_corpus_notebook_is_queried() {
             .map(|c| Event::Execute(c.index));
         for event in edits.chain(executions) {
             let kept = session.query(&event, None).expect("valid query");
-            let explored = WhatIfSession::new(&notebook, &effects, &History::Saved)
+            let explored = WhatIfSession::new(notebook, &effects, &History::Saved)
                 .expect("valid")
                 .query(&event, None)
                 .expect("valid query");
