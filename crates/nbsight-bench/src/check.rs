@@ -36,7 +36,7 @@ pub struct RuleCount {
     pub notebooks: usize,
 }
 
-/// Findings grouped by rule name (`Finding::name`).
+/// Findings grouped by rule name (`Finding::name()`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RuleCounts {
     pub by_name: BTreeMap<&'static str, RuleCount>,
@@ -64,13 +64,13 @@ impl RuleCounts {
     pub fn add(&mut self, findings: &[Finding]) {
         let mut seen: Vec<&'static str> = Vec::new();
         for finding in findings {
-            let entry = self.by_name.entry(finding.name).or_insert(RuleCount {
-                code: finding.code,
+            let entry = self.by_name.entry(finding.name()).or_insert(RuleCount {
+                code: finding.code(),
                 ..RuleCount::default()
             });
             entry.findings += 1;
-            if !seen.contains(&finding.name) {
-                seen.push(finding.name);
+            if !seen.contains(&finding.name()) {
+                seen.push(finding.name());
                 entry.notebooks += 1;
             }
         }
@@ -92,18 +92,17 @@ impl RuleCounts {
 mod tests {
     use super::*;
     use nbsight_check::Rule;
+    use nbsight_notebook::{CellIndex, OneIndexed};
 
     fn finding(rule: Rule, cell: usize) -> Finding {
         Finding {
             file: "nb.ipynb".into(),
-            code: rule.code(),
-            name: rule.name(),
+            rule,
             message: String::new(),
-            cell,
-            line: 1,
-            column: 1,
-            path: vec![cell],
-            severity: rule.severity(),
+            cell: CellIndex::new(cell),
+            line: OneIndexed::MIN,
+            column: OneIndexed::MIN,
+            path: vec![CellIndex::new(cell)],
         }
     }
 

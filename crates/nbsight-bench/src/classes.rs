@@ -58,7 +58,7 @@ mod tests {
 
     fn class(cell: usize, isolated: bool, safe_to_edit: bool, stale_risk: bool) -> CellClass {
         CellClass {
-            cell,
+            cell: nbsight_notebook::CellIndex::new(cell),
             isolated,
             safe_to_edit,
             stale_risk,

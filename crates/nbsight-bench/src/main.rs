@@ -15,6 +15,9 @@
 //! (`ruff.rs`), and (issue 9) static slicing (`slice.rs`: the backward slice
 //! of every code cell, with the slice-size ratios). It never asserts anything
 //! about time.
+//!
+//! Invariants: measures the library crates (and the `nbsight` binary against
+//! `ruff` side by side); prints tables, never asserts on time.
 
 /// nbsight allocates many small objects (AST nodes, symbols, CFG nodes);
 /// mimalloc serves them faster than the system allocator.

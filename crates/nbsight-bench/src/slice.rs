@@ -45,7 +45,11 @@ impl RatioSums {
 
 /// The cells a slice can start from: code cells that parsed.
 fn targets(slicer: &Slicer) -> Vec<usize> {
-    let broken: Vec<usize> = slicer.broken_cells().iter().map(|(c, _)| *c).collect();
+    let broken: Vec<usize> = slicer
+        .broken_cells()
+        .iter()
+        .map(|(c, _)| c.index())
+        .collect();
     slicer
         .code_cells()
         .filter(|c| !broken.contains(c))

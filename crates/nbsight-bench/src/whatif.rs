@@ -240,7 +240,10 @@ mod tests {
         assert_eq!(run.timing.errors, 0);
         assert!(run.timing.visits >= 4, "{:?}", run.timing);
         assert_eq!(
-            run.classes.iter().map(|c| c.cell).collect::<Vec<_>>(),
+            run.classes
+                .iter()
+                .map(|c| c.cell.index())
+                .collect::<Vec<_>>(),
             [0, 2]
         );
     }

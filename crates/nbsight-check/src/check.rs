@@ -1,12 +1,13 @@
 //! `nbsight check`: the findings of every enabled rule for a notebook as
-//! saved. Each rule lives in `checks/`; they share the notebook model.
+//! saved. Each rule's driver lives in its file under `rules/` and is found
+//! through the registry; the drivers share the notebook model.
 
 use nbsight_dataflow::Effects;
-use nbsight_notebook::Notebook;
+use nbsight_notebook::{CellIndex, Notebook, OneIndexed};
 
-use crate::checks;
 use crate::finding::Finding;
-use crate::rules::{Rule, RuleSet};
+use crate::rules::Rule;
+use crate::selection::RuleSet;
 use nbsight_model::NotebookModel;
 use nbsight_whatif::domain::Alarm;
 
@@ -20,62 +21,54 @@ pub fn check_notebook(notebook: &Notebook, effects: &Effects, rules: RuleSet) ->
 /// [`check_notebook`] on a model already built.
 pub fn check_model(model: &NotebookModel, rules: RuleSet) -> Vec<Finding> {
     let mut findings = Vec::new();
-    if rules.contains(Rule::UndefinedOnRunAll) {
-        checks::run_all::undefined_names(model, &mut findings);
+    // Each enabled rule's driver, in registry order; a driver shared by
+    // several rules runs once.
+    let mut ran: Vec<&'static str> = Vec::new();
+    for rule in rules.iter() {
+        let Some(driver) = rule.meta().driver() else {
+            continue;
+        };
+        if !ran.contains(&driver.name()) {
+            ran.push(driver.name());
+            driver.run(model, &mut findings);
+        }
     }
-    if rules.contains(Rule::StaleSavedOutput) {
-        checks::saved_state::stale_outputs(model, &mut findings);
-    }
-    if [
-        Rule::PreprocessingLeakage,
-        Rule::OverlapLeakage,
-        Rule::MultiTestLeakage,
-    ]
-    .into_iter()
-    .any(|r| rules.contains(r))
-    {
-        checks::leakage::along_orders(model, &mut findings);
-    }
-    if rules.contains(Rule::IsolatedCell) {
-        checks::informational::isolated_cells(model, &mut findings);
-    }
-    if rules.contains(Rule::UnusedDefinition) {
-        checks::informational::unused_definitions(model, &mut findings);
-    }
-    findings.retain(|f| f.rule().is_some_and(|r| rules.contains(r)));
+    findings.retain(|f| rules.contains(f.rule));
     findings.sort_by(|a, b| {
-        (a.cell, a.line, a.column, a.code, &a.message)
-            .cmp(&(b.cell, b.line, b.column, b.code, &b.message))
+        (a.cell, a.line, a.column, a.code(), &a.message).cmp(&(
+            b.cell,
+            b.line,
+            b.column,
+            b.code(),
+            &b.message,
+        ))
     });
     // One finding per rule and cell for rules whose several alarms in a cell
     // tell the same story (a leak seen by `predict` is seen by the metric).
     findings.dedup_by(|b, a| {
-        a.cell == b.cell
-            && a.code == b.code
-            && (a.message == b.message || b.rule().is_some_and(Rule::one_per_cell))
+        a.cell == b.cell && a.rule == b.rule && (a.message == b.message || b.rule.one_per_cell())
     });
     findings
 }
 
-/// A finding of `rule` at `cell`.
+/// A finding of `rule` at `cell`, reached along `path` (cells as positions
+/// in the model's cell list).
 pub(crate) fn finding(
     model: &NotebookModel,
     rule: Rule,
     cell: usize,
-    (line, column): (u32, u32),
+    (line, column): (OneIndexed, OneIndexed),
     message: String,
     path: Vec<usize>,
 ) -> Finding {
     Finding {
         file: model.path.clone(),
-        code: rule.code(),
-        name: rule.name(),
+        rule,
         message,
-        cell,
+        cell: CellIndex::new(cell),
         line,
         column,
-        path,
-        severity: rule.severity(),
+        path: path.into_iter().map(CellIndex::new).collect(),
     }
 }
 

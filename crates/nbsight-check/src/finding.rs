@@ -1,13 +1,14 @@
 //! Findings: what the checks and the what-if engine report, one problem at one
 //! place in one notebook, with the cells (in execution order) that lead to it.
+//! A finding holds its [`Rule`]; its code, name and severity are the rule's.
+//! Plain Rust: the JSON shape is `nbsight-cli`'s.
 
-use serde::Serialize;
+use nbsight_notebook::{CellIndex, OneIndexed};
 
 use crate::rules::Rule;
 
 /// How much a finding matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// Informational (isolated cells, unused definitions).
     Info,
@@ -27,47 +28,48 @@ impl Severity {
     }
 }
 
-/// One problem found in a notebook. The JSON keys are a contract (issue 8).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One problem found in a notebook.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     /// The notebook's path as given.
     pub file: String,
-    /// The rule's stable code (`NBS101`).
-    pub code: &'static str,
-    /// The rule's stable name (`preprocessing-leakage`).
-    pub name: &'static str,
+    pub rule: Rule,
     pub message: String,
-    /// 0-based index of the cell in the notebook's cell list.
-    pub cell: usize,
-    /// 1-based line and column inside the cell.
-    pub line: u32,
-    pub column: u32,
+    pub cell: CellIndex,
+    /// The line and column inside the cell.
+    pub line: OneIndexed,
+    pub column: OneIndexed,
     /// The cells, in execution order, that lead to the finding (ending with
     /// `cell`).
-    pub path: Vec<usize>,
-    pub severity: Severity,
+    pub path: Vec<CellIndex>,
 }
 
 impl Finding {
     /// A what-if finding of the notebook at `file`, as a finding of its
     /// alarm's rule.
     pub fn from_whatif(file: &str, finding: &nbsight_whatif::WhatIfFinding) -> Finding {
-        let rule = Rule::for_alarm(finding.kind);
         Finding {
             file: file.to_string(),
-            code: rule.code(),
-            name: rule.name(),
+            rule: Rule::for_alarm(finding.kind),
             message: finding.message.clone(),
             cell: finding.cell,
             line: finding.line,
             column: finding.column,
             path: finding.path.clone(),
-            severity: rule.severity(),
         }
     }
 
-    /// The rule this finding belongs to.
-    pub fn rule(&self) -> Option<Rule> {
-        Rule::from_name(self.name)
+    /// The rule's stable code (`NBS101`).
+    pub fn code(&self) -> &'static str {
+        self.rule.code()
+    }
+
+    /// The rule's stable name (`preprocessing-leakage`).
+    pub fn name(&self) -> &'static str {
+        self.rule.name()
+    }
+
+    pub fn severity(&self) -> Severity {
+        self.rule.severity()
     }
 }

@@ -1,18 +1,22 @@
 //! The rules of `nbsight check` (DESIGN.md, the check engine): their
-//! registry, selection as ruff resolves it, and the findings of every
-//! enabled rule for a notebook as saved.
+//! registry, one file per rule holding its documentation and its driver,
+//! selection as ruff resolves it, and the findings of every enabled rule for
+//! a notebook as saved.
 //!
 //! Invariants: it stands on `nbsight-whatif` (whose leakage domain the
 //! leakage rules run) and `nbsight-model`, and is the only crate that knows
-//! rule codes and names. Every rule has a stable code and name and documents
-//! itself in its file. It is deterministic and offline, does no I/O and
-//! never panics on user input.
+//! rule codes and names. Every rule has a stable code and name, one row in
+//! [`rules::REGISTRY`], and documents itself in its file (`docs/rules.md`
+//! and the README's rule table are generated from them, see [`docs`]). It is
+//! deterministic and offline, does no I/O and never panics on user input.
 
 mod check;
-mod checks;
+pub mod docs;
 mod finding;
 pub mod rules;
+mod selection;
 
 pub use check::{check_model, check_notebook};
 pub use finding::{Finding, Severity};
-pub use rules::{Rule, RuleSet, UnknownSelector};
+pub use rules::{REGISTRY, Rule, RuleMeta};
+pub use selection::{RuleSet, UnknownSelector, validate_selectors};

@@ -1,6 +1,8 @@
 //! One test per rule on small notebooks (`tests/fixtures/`): the
 //! manifest `expected.json` lists, for each notebook, the rules to enable and
-//! the exact findings (rule name and cell) they must produce.
+//! the exact findings (rule name and cell) they must produce. The manifest is
+//! checked against the registry: every rule it names exists, and every rule
+//! of `nbsight check` has a fixture it reports.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -12,6 +14,14 @@ use serde_json::Value;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn manifest() -> serde_json::Map<String, Value> {
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(fixtures().join("expected.json")).expect("manifest exists"),
+    )
+    .expect("manifest is JSON");
+    manifest.as_object().expect("manifest is an object").clone()
 }
 
 fn rules_of(entry: &Value) -> RuleSet {
@@ -33,20 +43,16 @@ fn rules_of(entry: &Value) -> RuleSet {
 
 #[test]
 fn every_fixture_gives_exactly_the_expected_findings() {
-    let manifest: Value = serde_json::from_str(
-        &std::fs::read_to_string(fixtures().join("expected.json")).expect("manifest exists"),
-    )
-    .expect("manifest is JSON");
+    let entries = manifest();
     let effects = Effects::builtin();
     let mut failures = Vec::new();
-    let entries = manifest.as_object().expect("manifest is an object");
     assert!(entries.len() >= 25, "the manifest lists the fixtures");
-    for (file, entry) in entries {
+    for (file, entry) in &entries {
         let notebook = load_path(&fixtures().join(file)).expect("fixture loads");
         let findings = check_notebook(&notebook, &effects, rules_of(entry));
         let got: BTreeSet<(String, usize)> = findings
             .iter()
-            .map(|f| (f.name.to_string(), f.cell))
+            .map(|f| (f.name().to_string(), f.cell.index()))
             .collect();
         let want: BTreeSet<(String, usize)> = entry["expect"]
             .as_array()
@@ -62,11 +68,52 @@ fn every_fixture_gives_exactly_the_expected_findings() {
         if got != want {
             let details: Vec<String> = findings
                 .iter()
-                .map(|f| format!("    cell {} {}: {}", f.cell, f.name, f.message))
+                .map(|f| format!("    cell {} {}: {}", f.cell, f.name(), f.message))
                 .collect();
             failures.push(format!(
                 "{file}: expected {want:?}, got {got:?}\n{}",
                 details.join("\n")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_manifest_agrees_with_the_registry() {
+    let entries = manifest();
+    let mut failures = Vec::new();
+    for (file, entry) in &entries {
+        let named = entry["rules"]
+            .as_array()
+            .expect("rules is a list")
+            .iter()
+            .chain(entry["expect"].as_array().expect("expect is a list"))
+            .map(|r| {
+                r.as_str()
+                    .or_else(|| r["name"].as_str())
+                    .expect("a rule name")
+            });
+        for name in named {
+            let known = name == "ALL-DEFAULT" || Rule::from_name(name).is_some();
+            if !known {
+                failures.push(format!("{file}: unknown rule `{name}`"));
+            }
+        }
+        if !fixtures().join(file).is_file() {
+            failures.push(format!("{file}: no such fixture"));
+        }
+    }
+    for rule in Rule::ALL.into_iter().filter(|r| r.is_check_rule()) {
+        let reported = entries.values().any(|entry| {
+            entry["expect"]
+                .as_array()
+                .is_some_and(|e| e.iter().any(|f| f["name"] == rule.name()))
+        });
+        if !reported {
+            failures.push(format!(
+                "{} has no fixture in expected.json that reports it",
+                rule.name()
             ));
         }
     }

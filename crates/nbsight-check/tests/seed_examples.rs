@@ -16,7 +16,7 @@ fn figure1_as_saved_has_no_leak_in_notebook_order() {
     // Run All executes cell 3 after cell 2: x is re-read unscaled.
     let findings = check_notebook(&figure1, &Effects::builtin(), RuleSet::default());
     assert!(
-        findings.iter().all(|f| !f.name.ends_with("leakage")),
+        findings.iter().all(|f| !f.name().ends_with("leakage")),
         "{findings:#?}"
     );
 }

@@ -7,9 +7,12 @@ use smallvec::SmallVec;
 
 use crate::access::Access;
 use crate::call_site::CallSite;
+use crate::index::IndexVec;
 
-/// Index of a node in a [`Cfg`].
-pub type NodeId = usize;
+crate::newtype_index! {
+    /// Index of a node in a [`Cfg`].
+    pub struct NodeId;
+}
 
 /// A basic block: one or more statements evaluated in sequence (or the
 /// header of a compound statement, or an empty join point).
@@ -29,7 +32,7 @@ pub struct Node {
 /// exceptions (`raise`, or an error escaping the scope).
 #[derive(Debug, Clone)]
 pub struct Cfg {
-    pub nodes: Vec<Node>,
+    pub nodes: IndexVec<NodeId, Node>,
     /// Calls with an ML or I/O role, in evaluation order.
     pub calls: Vec<CallSite>,
     /// The `for` loops, for analyses that assume a loop runs at least once.
@@ -50,16 +53,16 @@ pub struct LoopEdges {
 
 impl Cfg {
     /// The entry node (no accesses).
-    pub const ENTRY: NodeId = 0;
+    pub const ENTRY: NodeId = NodeId::from_u32(0);
     /// The normal exit (falling off the end, or `return`).
-    pub const EXIT: NodeId = 1;
+    pub const EXIT: NodeId = NodeId::from_u32(1);
     /// The exceptional exit.
-    pub const RAISE: NodeId = 2;
+    pub const RAISE: NodeId = NodeId::from_u32(2);
 
     /// A graph holding only the entry and the two exits.
     pub fn new() -> Self {
         Cfg {
-            nodes: vec![Node::default(), Node::default(), Node::default()],
+            nodes: IndexVec::from_raw(vec![Node::default(), Node::default(), Node::default()]),
             calls: Vec::new(),
             loops: Vec::new(),
         }
@@ -70,8 +73,7 @@ impl Cfg {
         self.nodes.push(Node {
             range,
             ..Node::default()
-        });
-        self.nodes.len() - 1
+        })
     }
 
     /// Adds the edge `from -> to` once.

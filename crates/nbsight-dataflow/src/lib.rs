@@ -7,6 +7,10 @@
 //! ([`solve`]); [`summarize`] turns them into the [`CellSummary`] that
 //! notebook-level analyses consume. Library calls are interpreted with the
 //! library-effects knowledge base ([`effects`]).
+//!
+//! Invariants: a cell's summary depends only on its text, the notebook's
+//! imports and the effects knowledge base; CPython's `symtable` is the truth
+//! for scoping (`tests/symtable_agreement.rs`); no I/O.
 
 pub mod access;
 pub mod build;
@@ -14,10 +18,11 @@ pub mod builtins;
 pub mod call_site;
 pub mod cell;
 pub mod cfg;
-pub mod effects;
 pub mod imports;
+pub mod index;
 pub mod scope;
 pub mod solve;
+pub mod statements;
 pub mod summarize;
 pub mod symbol;
 pub mod symbol_set;
@@ -25,8 +30,10 @@ pub mod symbol_set;
 pub use build::{Context, FunctionSummary, Param};
 pub use call_site::{CallSite, Operand};
 pub use cell::{CellAnalysis, NotebookAnalysis, analyze_cell, analyze_notebook, parse_notebook};
-pub use effects::Effects;
 pub use imports::ImportEnv;
+/// The library-effects knowledge base (its own crate, `nbsight-effects`).
+pub use nbsight_effects as effects;
+pub use nbsight_effects::Effects;
 pub use summarize::{CellSummary, ModuleAnalysis, analyze_module};
 pub use symbol::Symbol;
 pub use symbol_set::SymbolSet;

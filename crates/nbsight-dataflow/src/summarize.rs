@@ -14,6 +14,7 @@ use crate::access::AccessKind;
 use crate::build::{Context, FunctionSummary, Param, ScopeBuilder, ScopeKind};
 use crate::builtins::is_builtin;
 use crate::cfg::Cfg;
+use crate::index::IndexVec;
 use crate::scope::ScopeChain;
 use crate::solve::{
     MustWrite, ReachingRead, Scratch, live_at_entry, must_write_at_exit, reaching_definitions,
@@ -251,20 +252,18 @@ impl ScopeSets {
         const MUTATE: u8 = 8;
         const MAY_MUTATE: u8 = 16;
         const WRITTEN: u8 = 32;
-        let mut flags = vec![0u8; n];
+        let mut flags: IndexVec<SymId, u8> = IndexVec::from_elem_n(0, n);
         SCRATCH.with_borrow_mut(|scratch| {
             scratch.order.compute(cfg);
-            live_at_entry(cfg, table, scratch, |id| flags[id as usize] |= LIVE);
+            live_at_entry(cfg, table, scratch, |id| flags[id] |= LIVE);
             if dead == Dead::Compute {
-                must_write_at_exit(cfg, table, scratch, MustWrite::Dead, |id| {
-                    flags[id as usize] |= DEAD
-                });
+                must_write_at_exit(cfg, table, scratch, MustWrite::Dead, |id| flags[id] |= DEAD);
             }
             let reachable = &scratch.order.reachable;
             let mut writes = false;
             for (node, _) in cfg.nodes.iter().zip(reachable).filter(|(_, r)| **r) {
                 for access in &node.accesses {
-                    let flag = &mut flags[access.symbol as usize];
+                    let flag = &mut flags[access.symbol];
                     match access.kind {
                         k if k.is_def() => *flag |= DEF,
                         AccessKind::Mutate => *flag |= MUTATE,
@@ -277,22 +276,18 @@ impl ScopeSets {
             // A function that binds or changes no global writes nothing.
             if writes {
                 must_write_at_exit(cfg, table, scratch, MustWrite::Written, |id| {
-                    flags[id as usize] |= WRITTEN
+                    flags[id] |= WRITTEN
                 });
             }
         });
         // Sort the scope's symbols by name once; every set is then a filter.
-        let mut by_name: Vec<SymId> = (0..n as SymId)
-            .filter(|&i| flags[i as usize] != 0)
-            .collect();
+        let mut by_name: Vec<SymId> = table.ids().filter(|&i| flags[i] != 0).collect();
         by_name.sort_unstable_by(|&a, &b| table.name(a).cmp(table.name(b)));
         let with = |wanted: u8, unless: u8| -> SymbolSet {
             SymbolSet::from_sorted(
                 by_name
                     .iter()
-                    .filter(|&&i| {
-                        flags[i as usize] & wanted != 0 && flags[i as usize] & unless == 0
-                    })
+                    .filter(|&&i| flags[i] & wanted != 0 && flags[i] & unless == 0)
                     .map(|&i| table.symbol(i))
                     .collect(),
             )

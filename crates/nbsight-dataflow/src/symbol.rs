@@ -9,8 +9,12 @@
 use compact_str::CompactString;
 use rustc_hash::FxHashMap;
 
-/// Dense index of a symbol in a [`SymbolTable`].
-pub type SymId = u32;
+use crate::index::IndexVec;
+
+crate::newtype_index! {
+    /// Dense index of a symbol in a [`SymbolTable`].
+    pub struct SymId;
+}
 
 /// The text of a symbol as summaries hold it (short ones stay inline, without
 /// a heap allocation).
@@ -107,9 +111,9 @@ pub fn python_str_repr(value: &str) -> String {
 #[derive(Debug, Default, Clone)]
 pub struct SymbolTable {
     ids: FxHashMap<Symbol, SymId>,
-    names: Vec<Symbol>,
+    names: IndexVec<SymId, Symbol>,
     /// The id of each symbol's parent path (always interned too).
-    parents: Vec<Option<SymId>>,
+    parents: IndexVec<SymId, Option<SymId>>,
 }
 
 impl SymbolTable {
@@ -119,8 +123,8 @@ impl SymbolTable {
         ids.reserve(n);
         SymbolTable {
             ids,
-            names: Vec::with_capacity(n),
-            parents: Vec::with_capacity(n),
+            names: IndexVec::with_capacity(n),
+            parents: IndexVec::with_capacity(n),
         }
     }
 
@@ -130,9 +134,8 @@ impl SymbolTable {
             return id;
         }
         let parent = parent(symbol).map(|p| self.intern(p));
-        let id = self.names.len() as SymId;
         let symbol = Symbol::from(symbol);
-        self.names.push(symbol.clone());
+        let id = self.names.push(symbol.clone());
         self.parents.push(parent);
         self.ids.insert(symbol, id);
         id
@@ -140,7 +143,7 @@ impl SymbolTable {
 
     /// The parent path of symbol `id`.
     pub fn parent(&self, id: SymId) -> Option<SymId> {
-        self.parents[id as usize]
+        self.parents[id]
     }
 
     /// `true` when `ancestor` is `id` or a path `id` is nested in.
@@ -150,7 +153,7 @@ impl SymbolTable {
             if c == ancestor {
                 return true;
             }
-            current = self.parents[c as usize];
+            current = self.parents[c];
         }
         false
     }
@@ -167,12 +170,12 @@ impl SymbolTable {
 
     /// The text of symbol `id`.
     pub fn name(&self, id: SymId) -> &str {
-        &self.names[id as usize]
+        &self.names[id]
     }
 
     /// The text of symbol `id`, ready to be kept.
     pub fn symbol(&self, id: SymId) -> Symbol {
-        self.names[id as usize].clone()
+        self.names[id].clone()
     }
 
     /// How many symbols there are.
@@ -183,6 +186,11 @@ impl SymbolTable {
     /// `true` when nothing was interned.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
+    }
+
+    /// The ids of the symbols, in the order they were interned.
+    pub fn ids(&self) -> impl DoubleEndedIterator<Item = SymId> + use<> {
+        self.names.indices()
     }
 }
 

@@ -31,13 +31,13 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use nbsight_model::program::WriteKind;
-use nbsight_model::vars::{self, Var, VarSet};
-use nbsight_model::{CallChange, NotebookModel};
-use nbsight_notebook::ParsedCell;
+use nbsight_model::vars::{Var, VarSet};
+use nbsight_model::{CallChange, NamedCall, NotebookModel};
+use nbsight_notebook::{CellIndex, OneIndexed, ParsedCell};
 
 use super::first_iteration::{FirstAccess, first_access};
 use super::objects::{CellSharing, Change, Objects};
-use super::truth::Flow;
+use super::truth::{CodeCellId, Flow};
 
 /// What an ambiguity is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -75,7 +75,8 @@ pub enum ResolvedBy {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Ambiguity {
     pub symbol: String,
-    pub line: u32,
+    /// The line of the cell the question is about.
+    pub line: OneIndexed,
     pub kind: AmbiguityKind,
     pub question: String,
     /// `Some(true)`: it is an input (or an output); `None`: unresolved.
@@ -90,10 +91,10 @@ pub struct Ambiguity {
 /// The flow facts of one code cell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CellFlow {
-    /// Position in the notebook's cell list (0-based, markdown included).
-    pub index: usize,
-    /// Code cells counted from 1 (the CRABS annotation ids).
-    pub code_id: usize,
+    /// Position in the notebook's cell list.
+    pub index: CellIndex,
+    /// The CRABS annotation id (code cells counted from 1).
+    pub code_id: CodeCellId,
     pub inputs: Vec<String>,
     pub outputs: Vec<String>,
     pub inputs_lower: Vec<String>,
@@ -106,16 +107,16 @@ pub struct CellFlow {
 /// A flow between two cells (notebook positions).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct CellEdge {
-    pub from: usize,
-    pub to: usize,
+    pub from: CellIndex,
+    pub to: CellIndex,
     pub symbol: String,
 }
 
 /// A dependency: `to` needs `from` to have run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Dependency {
-    pub from: usize,
-    pub to: usize,
+    pub from: CellIndex,
+    pub to: CellIndex,
 }
 
 /// The flow graph of a notebook.
@@ -164,7 +165,7 @@ struct Estimate {
 impl FlowGraph {
     /// The flows in code-cell ids (for scoring against CRABS annotations).
     pub fn code_flows(&self) -> Vec<Flow> {
-        let id_of: FxHashMap<usize, usize> =
+        let id_of: FxHashMap<CellIndex, CodeCellId> =
             self.cells.iter().map(|c| (c.index, c.code_id)).collect();
         self.flows
             .iter()
@@ -195,7 +196,7 @@ pub fn analyze_flows(model: &NotebookModel, options: FlowOptions) -> FlowGraph {
 
 /// An answer to an ambiguity: the cell's position, the ambiguity's index in
 /// the cell's list, the answer and who gave it.
-pub type Answer = (usize, usize, bool, ResolvedBy);
+pub type Answer = (CellIndex, usize, bool, ResolvedBy);
 
 /// [`analyze_flows`] with answers to ambiguities the analysis left open (from
 /// an LLM); everything that depends on them follows.
@@ -217,7 +218,7 @@ pub fn analyze_flows_with(
     // The last cell that may bind names nbsight cannot see: names no cell
     // binds visibly come from there.
     let mut hidden_writer: Option<usize> = None;
-    let imported = vars::set_of(
+    let imported = VarSet::from_iter(
         model
             .code_cells()
             .filter_map(|c| c.compiled.as_deref())
@@ -236,14 +237,14 @@ pub fn analyze_flows_with(
                 && let Some(v) = model.vars.get(name)
                 && !c.imports.iter().any(|(i, _)| *i == v)
             {
-                vars::remove(&mut import_only, v);
+                import_only.remove(v);
             }
         }
     }
     for (code_id, est) in estimates.iter_mut().enumerate() {
         if let Some(cell) = hidden_writer {
-            for v in est.reads_upper.ones().map(|v| v as Var) {
-                if vars::contains(&imported, v) {
+            for v in est.reads_upper.iter() {
+                if imported.contains(v) {
                     continue;
                 }
                 let list = writers.entry(v).or_default();
@@ -269,22 +270,22 @@ pub fn analyze_flows_with(
         let program = model.cells[est.index].program();
         let line_of = |v: Var| {
             program
-                .and_then(|p| p.first_read(&vars::set_of([v])))
-                .map_or(1, |(line, _)| line)
+                .and_then(|p| p.first_read(&VarSet::from_iter([v])))
+                .map_or(OneIndexed::MIN, |(line, _)| line)
         };
         let produced = |v: Var| writers.get(&v).is_some_and(|w| !w.is_empty());
         let mut ambiguities = Vec::new();
         let mut inputs = VarSet::new();
         let mut inputs_lower = VarSet::new();
         let mut inputs_upper = VarSet::new();
-        for v in est.reads_upper.ones().map(|v| v as Var) {
+        for v in est.reads_upper.iter() {
             if !produced(v) {
                 continue;
             }
-            vars::insert(&mut inputs_upper, v);
-            if vars::contains(&est.reads_lower, v) {
-                vars::insert(&mut inputs_lower, v);
-                vars::insert(&mut inputs, v);
+            inputs_upper.insert(v);
+            if est.reads_lower.contains(v) {
+                inputs_lower.insert(v);
+                inputs.insert(v);
                 continue;
             }
             let name = model.vars.name(v).to_string();
@@ -320,7 +321,7 @@ pub fn analyze_flows_with(
             if ambiguity.resolution == Some(true)
                 || (ambiguity.resolution.is_none() && options.include_unresolved)
             {
-                vars::insert(&mut inputs, v);
+                inputs.insert(v);
             }
             ambiguities.push(ambiguity);
         }
@@ -334,17 +335,17 @@ pub fn analyze_flows_with(
             &produced,
             &line_of,
         );
-        for v in inputs.ones().map(|v| v as Var) {
+        for v in inputs.iter() {
             for &from in writers.get(&v).into_iter().flatten() {
                 flows.insert(CellEdge {
-                    from,
-                    to: est.index,
+                    from: CellIndex::new(from),
+                    to: CellIndex::new(est.index),
                     symbol: model.vars.name(v).to_string(),
                 });
             }
         }
         // Output candidates: a later reader would read them from here.
-        for v in est.write_candidates.ones().map(|v| v as Var) {
+        for v in est.write_candidates.iter() {
             let name = model.vars.name(v).to_string();
             let mut ambiguity = Ambiguity {
                 question: format!("does this cell change `{name}` (an output candidate)?"),
@@ -369,14 +370,13 @@ pub fn analyze_flows_with(
         });
         let written = est
             .writes_maybe
-            .ones()
-            .map(|v| v as Var)
+            .iter()
             .chain(candidates.filter_map(|a| model.vars.get(&a.symbol)));
         for v in written {
             let list = writers.entry(v).or_default();
-            if vars::contains(&est.writes_definite, v) {
+            if est.writes_definite.contains(v) {
                 list.clear();
-                if vars::contains(&est.deleted, v) {
+                if est.deleted.contains(v) {
                     // `del x`: no value of `x` is left to flow.
                     continue;
                 }
@@ -386,8 +386,8 @@ pub fn analyze_flows_with(
             }
         }
         cells.push(CellFlow {
-            index: est.index,
-            code_id: code_id + 1,
+            index: CellIndex::new(est.index),
+            code_id: CodeCellId::nth(code_id),
             inputs: model.names(&inputs),
             outputs: Vec::new(),
             inputs_lower: model.names(&inputs_lower),
@@ -398,7 +398,7 @@ pub fn analyze_flows_with(
         });
     }
     // Outputs: what later cells read from each cell.
-    let position: FxHashMap<usize, usize> = cells
+    let position: FxHashMap<CellIndex, usize> = cells
         .iter()
         .enumerate()
         .map(|(i, c)| (c.index, i))
@@ -414,7 +414,7 @@ pub fn analyze_flows_with(
     let mut uppers: Vec<BTreeSet<String>> = vec![BTreeSet::new(); cells.len()];
     for (i, est) in estimates.iter().enumerate().rev() {
         let mut writes = est.writes_maybe.clone();
-        vars::union_with(&mut writes, &est.write_candidates);
+        writes.union_with(&est.write_candidates);
         for name in model.names(&writes) {
             if later_reads.contains(&name) {
                 uppers[i].insert(name);
@@ -447,15 +447,15 @@ fn shared_objects(
     inputs: &mut VarSet,
     inputs_upper: &mut VarSet,
     produced: &dyn Fn(Var) -> bool,
-    line_of: &dyn Fn(Var) -> u32,
+    line_of: &dyn Fn(Var) -> OneIndexed,
 ) {
     let mut add_input = |y: Var, via: Var, ambiguities: &mut Vec<Ambiguity>| {
-        if !produced(y) || vars::contains(inputs, y) {
+        if !produced(y) || inputs.contains(y) {
             return;
         }
         let (name, other) = (model.vars.name(y), model.vars.name(via));
-        vars::insert(inputs_upper, y);
-        vars::insert(inputs, y);
+        inputs_upper.insert(y);
+        inputs.insert(y);
         ambiguities.push(Ambiguity {
             symbol: name.to_string(),
             line: line_of(via),
@@ -474,8 +474,8 @@ fn shared_objects(
     // A call of unknown effect through a name sharing `y`'s objects: an
     // output candidate, asked like the others.
     for &(y, _) in &sharing.maybe_changes {
-        if !vars::contains(&est.writes_maybe, y) {
-            vars::insert(&mut est.write_candidates, y);
+        if !est.writes_maybe.contains(y) {
+            est.write_candidates.insert(y);
         }
     }
     for &Change {
@@ -488,7 +488,7 @@ fn shared_objects(
         if owner {
             add_input(y, via, ambiguities);
         }
-        if vars::contains(&est.writes_definite, y) {
+        if est.writes_definite.contains(y) {
             continue;
         }
         let (name, other) = (model.vars.name(y), model.vars.name(via));
@@ -503,10 +503,10 @@ fn shared_objects(
             resolved_by: Some(ResolvedBy::SharedObject),
             context: Vec::new(),
         });
-        vars::insert(&mut est.writes_maybe, y);
-        vars::remove(&mut est.write_candidates, y);
-        if certain && vars::contains(&est.writes_definite, via) {
-            vars::insert(&mut est.writes_definite, y);
+        est.writes_maybe.insert(y);
+        est.write_candidates.remove(y);
+        if certain && est.writes_definite.contains(via) {
+            est.writes_definite.insert(y);
         }
     }
 }
@@ -517,7 +517,7 @@ fn apply_answer(ambiguity: &mut Ambiguity, cell: usize, position: usize, answers
     }
     if let Some(&(_, _, yes, by)) = answers
         .iter()
-        .find(|(c, p, _, _)| *c == cell && *p == position)
+        .find(|(c, p, _, _)| c.index() == cell && *p == position)
     {
         ambiguity.resolution = Some(yes);
         ambiguity.resolved_by = Some(by);
@@ -540,7 +540,7 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
     let compiled = info.compiled.as_deref()?;
     let summary = &compiled.summary;
     let roots = |set: &nbsight_dataflow::SymbolSet| {
-        vars::set_of(
+        VarSet::from_iter(
             set.iter()
                 .filter_map(|s| model.vars.get(nbsight_dataflow::symbol::root(s))),
         )
@@ -557,13 +557,13 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
     let mutated = roots(&summary.mutated);
     let mut writes_definite = compiled.written.clone();
     let mut writes_maybe = compiled.defs.clone();
-    vars::union_with(&mut writes_maybe, &mutated);
+    writes_maybe.union_with(&mutated);
     // Globals written by the user functions the cell calls: on every path
     // when a top-level statement calls a function that always writes them.
     for stmt in compiled.program.stmts.iter() {
         for v in &stmt.reads {
             if let Some(f) = model.functions.get(v) {
-                vars::union_with(&mut writes_maybe, &f.writes);
+                writes_maybe.union_with(&f.writes);
             }
         }
     }
@@ -572,10 +572,10 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
         // The definition in force at this cell (a later redefinition does
         // not count).
         for name in top_level_calls(&parsed.module.body) {
-            if let Some(f) = user_function(model, index, name) {
+            if let Some(f) = model.function_in_force(index, name) {
                 for s in f.always_writes.iter() {
                     if let Some(v) = model.vars.get(nbsight_dataflow::symbol::root(s)) {
-                        vars::insert(&mut writes_definite, v);
+                        writes_definite.insert(v);
                     }
                 }
             }
@@ -583,15 +583,15 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
         // Arguments user functions change in place (`add_col(df)`).
         param_changes = argument_changes(model, index, &parsed.module.body);
         for c in &param_changes {
-            vars::insert(&mut writes_maybe, c.var);
+            writes_maybe.insert(c.var);
         }
     }
     if !options.import_flows {
         // Names only imports bind are not flows.
         for (v, _) in &compiled.imports {
-            if !vars::contains(&compiled.computed, *v) {
-                vars::remove(&mut writes_maybe, *v);
-                vars::remove(&mut writes_definite, *v);
+            if !compiled.computed.contains(*v) {
+                writes_maybe.remove(*v);
+                writes_definite.remove(*v);
             }
         }
     }
@@ -618,38 +618,10 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
 /// The transitive closure of the cell graph the flows induce (no self
 /// dependencies).
 fn transitive(flows: &[CellEdge]) -> Vec<Dependency> {
-    let as_code: Vec<Flow> = flows
-        .iter()
-        .map(|f| Flow::new(f.from, f.to, f.symbol.clone()))
-        .collect();
-    super::metrics::transitive_dependencies(&as_code)
+    super::metrics::transitive_dependencies(flows.iter().map(|f| (f.from, f.to)))
         .into_iter()
         .map(|(from, to)| Dependency { from, to })
         .collect()
-}
-
-/// The definition of user function `name` in force at cell `cell`: the
-/// last one in a cell up to it, unless a later cell rebinds the name.
-fn user_function<'m>(
-    model: &'m NotebookModel,
-    cell: usize,
-    name: &str,
-) -> Option<&'m nbsight_dataflow::FunctionSummary> {
-    let var = model.vars.get(name)?;
-    for compiled in model.cells[..=cell]
-        .iter()
-        .rev()
-        .filter_map(|c| c.compiled.as_deref())
-    {
-        if let Some(f) = compiled.summary.functions.get(name) {
-            return Some(f);
-        }
-        // Rebound to something else (`f = print`): not the user function.
-        if vars::contains(&compiled.defs, var) {
-            return None;
-        }
-    }
-    None
 }
 
 /// The arguments calls in `body` pass to user functions that change those
@@ -682,31 +654,20 @@ fn argument_changes(
     let mut changes = Vec::new();
     for call in calls.0 {
         let Expr::Name(f) = &*call.func else { continue };
-        let Some(summary) = user_function(model, cell, f.id.as_str()) else {
+        let Some(summary) = model.function_in_force(cell, f.id.as_str()) else {
+            continue;
+        };
+        if summary.mutated_params.is_empty() {
+            continue;
+        }
+        let Some(call) = NamedCall::of(call) else {
             continue;
         };
         for param in &summary.mutated_params {
-            let positional = param.position.and_then(|i| {
-                let args = &call.arguments.args;
-                // Positions are unknown after a `*args`.
-                (!args[..i.min(args.len())].iter().any(Expr::is_starred_expr))
-                    .then(|| args.get(i))
-                    .flatten()
-            });
-            let keyword = || {
-                call.arguments
-                    .keywords
-                    .iter()
-                    .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == param.name))
-                    .map(|k| &k.value)
-            };
-            let Some(arg) = positional.or_else(keyword) else {
-                continue;
-            };
-            if let Some(v) = nbsight_model::paths::path_root(arg).and_then(|n| model.vars.get(n)) {
+            if let Some(v) = call.argument(param).and_then(|n| model.vars.get(n)) {
                 changes.push(CallChange {
                     var: v,
-                    range: ruff_text_size::Ranged::range(call),
+                    range: call.range,
                     depth: 0,
                     definite: true,
                 });
@@ -728,12 +689,12 @@ fn deleted(
         return VarSet::new();
     };
     // (variable, line) of each top-level `del name`.
-    let mut top: Vec<(Var, u32)> = Vec::new();
+    let mut top: Vec<(Var, OneIndexed)> = Vec::new();
     for stmt in &parsed.module.body {
         if let Stmt::Delete(d) = stmt {
             let line = parsed
                 .line_column(ruff_text_size::Ranged::range(d).start())
-                .0 as u32;
+                .0;
             for target in &d.targets {
                 if let Expr::Name(n) = target
                     && let Some(v) = model.vars.get(n.id.as_str())
@@ -746,13 +707,13 @@ fn deleted(
     if top.is_empty() {
         return VarSet::new();
     }
-    let mut last: FxHashMap<Var, (WriteKind, u32)> = FxHashMap::default();
+    let mut last: FxHashMap<Var, (WriteKind, OneIndexed)> = FxHashMap::default();
     for stmt in &program.stmts {
         for &(v, kind) in &stmt.writes {
             last.insert(v, (kind, stmt.line));
         }
     }
-    vars::set_of(
+    VarSet::from_iter(
         last.into_iter()
             .filter(|(v, (kind, line))| *kind == WriteKind::Delete && top.contains(&(*v, *line)))
             .map(|(v, _)| v),

@@ -30,22 +30,25 @@ use serde::{Serialize, Serializer};
 
 use super::truth::{Flow, NotebookTruth};
 
-/// The transitive cell execution dependencies of a set of flows: `(a, b)`
+/// The transitive cell execution dependencies of the flows `from -> to`
+/// (cells numbered either way: code-cell ids or notebook positions): `(a, b)`
 /// when a chain of flows leads from cell `a` to cell `b` (`b` depends on
 /// `a`). Labels are dropped and the closure taken, as the authors do with
 /// networkx' `transitive_closure_dag`; pairs `(a, a)` never count (their
 /// graphs are acyclic, and a flow from a cell into itself is no dependency).
-pub fn transitive_dependencies(flows: &[Flow]) -> BTreeSet<(usize, usize)> {
-    let mut successors: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
-    for flow in flows {
-        if flow.from != flow.to {
-            successors.entry(flow.from).or_default().insert(flow.to);
+pub fn transitive_dependencies<C: Copy + Ord>(
+    flows: impl IntoIterator<Item = (C, C)>,
+) -> BTreeSet<(C, C)> {
+    let mut successors: BTreeMap<C, BTreeSet<C>> = BTreeMap::new();
+    for (from, to) in flows {
+        if from != to {
+            successors.entry(from).or_default().insert(to);
         }
     }
     let mut dependencies = BTreeSet::new();
     for (&start, next) in &successors {
         let mut seen = BTreeSet::new();
-        let mut stack: Vec<usize> = next.iter().copied().collect();
+        let mut stack: Vec<C> = next.iter().copied().collect();
         while let Some(cell) = stack.pop() {
             if !seen.insert(cell) {
                 continue;
@@ -211,8 +214,10 @@ pub fn score_notebook(
     let truth_flows: BTreeSet<Flow> = truth.flows().into_iter().collect();
     let predicted_flows: BTreeSet<Flow> = predicted.iter().cloned().collect();
     let flow_counts = Counts::compare(&truth_flows, &predicted_flows);
-    let dependency_counts =
-        Counts::compare(&truth.dependencies(), &transitive_dependencies(predicted));
+    let dependency_counts = Counts::compare(
+        &truth.dependencies(),
+        &transitive_dependencies(predicted.iter().map(|f| (f.from, f.to))),
+    );
     NotebookScore {
         name: name.to_owned(),
         flows: (flow_counts, flow_counts.scores()),

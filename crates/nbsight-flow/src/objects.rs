@@ -17,6 +17,11 @@
 //! `x` (`x['c'] = ...`, `x.loc[...] = ...`, `del x[0]`), or when it passes
 //! `x` to a call (as receiver or argument) and the cell's summary says a
 //! call changes `x` (the library-effects knowledge base decided).
+//!
+//! The syntactic facts (what a target binds, the elements of a display,
+//! pairwise unpacking) are the model's `paths`, shared with slicing's
+//! may-aliases, which resolve them flow-insensitively instead
+//! (ARCHITECTURE.md, "Why two aliasing models").
 
 use ruff_python_ast::visitor::{Visitor, walk_expr};
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -26,15 +31,17 @@ use smallvec::SmallVec;
 
 use nbsight_dataflow::imports::bindings_of;
 
-use nbsight_model::paths::{path_root, target_names};
-use nbsight_model::vars::{self, Var, VarSet};
+use nbsight_model::paths::{
+    display_elements, is_display, path_root, target_names, unpacked_pairwise,
+};
+use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CallChange, NotebookModel};
 
 /// An abstract object.
 type Obj = u32;
 
 /// The owner of an object made inside a display.
-const ANONYMOUS: Var = Var::MAX;
+const ANONYMOUS: Var = Var::from_u32(u32::MAX);
 
 type Objs = SmallVec<[Obj; 2]>;
 
@@ -220,7 +227,7 @@ impl Objects {
             // Reading a name reads the displays holding its objects and the
             // objects its displays hold, as named where they were made (not
             // a loop variable left from an earlier cell).
-            for x in reads.ones().map(|v| v as Var) {
+            for x in reads.iter() {
                 let Some(objs) = self.points.get(&x) else {
                     continue;
                 };
@@ -231,8 +238,8 @@ impl Objects {
                     continue;
                 }
                 for y in self.owners(&related, x) {
-                    if !vars::contains(reads, y)
-                        && !vars::contains(rebinds, y)
+                    if !reads.contains(y)
+                        && !rebinds.contains(y)
                         && !sharing.reads.iter().any(|(n, _)| *n == y)
                     {
                         sharing.reads.push((y, x));
@@ -460,24 +467,20 @@ impl Walk<'_> {
 
     /// `target = value`.
     fn assign(&mut self, target: &Expr, value: &Expr, strong: bool) {
-        match (target, value) {
-            (
-                Expr::Tuple(ast::ExprTuple { elts: t, .. }),
-                Expr::Tuple(ast::ExprTuple { elts: v, .. }),
-            )
-            | (
-                Expr::List(ast::ExprList { elts: t, .. }),
-                Expr::List(ast::ExprList { elts: v, .. }),
-            ) if same_shape(t, v) => {
-                // Every value first (`x, y = y, x` swaps).
-                let values: Vec<Option<Objs>> = v.iter().map(|v| self.value_of(v)).collect();
-                for ((t, v), objs) in t.iter().zip(v).zip(values) {
-                    match t {
-                        Expr::Name(_) => self.bind_target(t, objs, strong),
-                        t => self.assign(t, v, strong),
-                    }
+        if let Some((t, v)) = unpacked_pairwise(target, value)
+            && !t.iter().chain(v).any(Expr::is_starred_expr)
+        {
+            // Every value first (`x, y = y, x` swaps).
+            let values: Vec<Option<Objs>> = v.iter().map(|v| self.value_of(v)).collect();
+            for ((t, v), objs) in t.iter().zip(v).zip(values) {
+                match t {
+                    Expr::Name(_) => self.bind_target(t, objs, strong),
+                    t => self.assign(t, v, strong),
                 }
             }
+            return;
+        }
+        match (target, value) {
             (Expr::Name(_) | Expr::Tuple(_) | Expr::List(_) | Expr::Starred(_), _) => {
                 if !matches!(target, Expr::Name(_))
                     && let Some(objs) = self.value_of(value)
@@ -566,7 +569,7 @@ impl Walk<'_> {
                 self.heap.elements.insert(d, positions);
                 Some(SmallVec::from_slice(&[d]))
             }
-            Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) | Expr::Dict(_) => {
+            value if is_display(value) => {
                 let held = self.display_items(value);
                 Some(SmallVec::from_slice(&[self.heap.display(held)]))
             }
@@ -580,17 +583,7 @@ impl Walk<'_> {
     /// The objects a display holds.
     fn display_items(&mut self, display: &Expr) -> Objs {
         // (element, unpacked: `*a` / `**a` contributes a's items).
-        let elements: Vec<(&Expr, bool)> = match display {
-            Expr::List(e) => e.elts.iter().map(unstar).collect(),
-            Expr::Tuple(e) => e.elts.iter().map(unstar).collect(),
-            Expr::Set(e) => e.elts.iter().map(unstar).collect(),
-            Expr::Dict(e) => e
-                .items
-                .iter()
-                .map(|i| (&i.value, i.key.is_none()))
-                .collect(),
-            _ => Vec::new(),
-        };
+        let elements = display_elements(display).unwrap_or_default();
         let mut held = Objs::new();
         for (e, unpacked) in elements {
             let named = matches!(e, Expr::Name(_)) && !unpacked;
@@ -808,12 +801,11 @@ impl Walk<'_> {
 /// A value that may make a name share objects: a name, an item of one, a
 /// display holding names.
 fn makes_alias(value: &Expr) -> bool {
+    if let Some(elements) = display_elements(value) {
+        return elements.iter().any(|(e, _)| makes_alias(e));
+    }
     match value {
         Expr::Name(_) | Expr::Subscript(_) => true,
-        Expr::List(e) => e.elts.iter().any(makes_alias),
-        Expr::Tuple(e) => e.elts.iter().any(makes_alias),
-        Expr::Set(e) => e.elts.iter().any(makes_alias),
-        Expr::Dict(e) => e.items.iter().any(|i| makes_alias(&i.value)),
         Expr::Starred(e) => makes_alias(&e.value),
         _ => false,
     }
@@ -839,18 +831,4 @@ fn path_depth(expr: &Expr) -> u32 {
         Expr::Subscript(s) => 1 + path_depth(&s.value),
         _ => 0,
     }
-}
-
-/// An element of a display, and whether it is unpacked (`*a`).
-fn unstar(e: &Expr) -> (&Expr, bool) {
-    match e {
-        Expr::Starred(s) => (&s.value, true),
-        e => (e, false),
-    }
-}
-
-fn same_shape(targets: &[Expr], values: &[Expr]) -> bool {
-    targets.len() == values.len()
-        && !targets.iter().any(Expr::is_starred_expr)
-        && !values.iter().any(Expr::is_starred_expr)
 }

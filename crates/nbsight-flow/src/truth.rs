@@ -32,25 +32,66 @@
 //!   same size.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::path::{Path, PathBuf};
 
+use nbsight_notebook::OneIndexed;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::metrics::transitive_dependencies;
 
+/// A code cell as the CRABS annotations number it: code cells only
+/// (markdown and raw cells are not counted), from 1. Not a position in the
+/// notebook's cell list ([`nbsight_notebook::CellIndex`], 0-based, every
+/// cell counted).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct CodeCellId(OneIndexed);
+
+impl CodeCellId {
+    /// Code cell `id` (1 is the first code cell).
+    pub const fn new(id: OneIndexed) -> Self {
+        CodeCellId(id)
+    }
+
+    /// Code cell `id` counting from 1, or `None` for 0.
+    pub const fn from_one_based(id: usize) -> Option<Self> {
+        match OneIndexed::new(id) {
+            Some(id) => Some(CodeCellId(id)),
+            None => None,
+        }
+    }
+
+    /// The code cell with `n` code cells before it.
+    pub const fn nth(n: usize) -> Self {
+        CodeCellId(OneIndexed::from_zero_indexed(n))
+    }
+
+    /// The number, counting from 1.
+    pub const fn get(self) -> usize {
+        self.0.get()
+    }
+}
+
+/// The number as the annotations write it (`3` for the third code cell).
+impl fmt::Display for CodeCellId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
 /// Information flowing from one code cell to a later one through a name.
-/// Cells are code-cell ids counting from 1.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Flow {
-    pub from: usize,
-    pub to: usize,
+    pub from: CodeCellId,
+    pub to: CodeCellId,
     /// The variable or function name, without version suffix.
     pub symbol: String,
 }
 
 impl Flow {
-    pub fn new(from: usize, to: usize, symbol: impl Into<String>) -> Flow {
+    pub fn new(from: CodeCellId, to: CodeCellId, symbol: impl Into<String>) -> Flow {
         Flow {
             from,
             to,
@@ -97,8 +138,7 @@ pub fn strip_version(name: &str) -> &str {
 /// The annotation of one code cell.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct CellTruth {
-    /// Code-cell id counting from 1.
-    pub id: usize,
+    pub id: CodeCellId,
     /// Values of earlier cells the cell reads or mutates.
     pub inputs: Vec<Name>,
     /// Values the cell produces or mutates that a later cell reads.
@@ -137,8 +177,8 @@ impl NotebookTruth {
     /// that is how an annotation states the union of the possible flows when
     /// earlier cells write it conditionally.
     pub fn flows(&self) -> Vec<Flow> {
-        let mut writer: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut definer: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut writer: BTreeMap<&str, CodeCellId> = BTreeMap::new();
+        let mut definer: BTreeMap<&str, CodeCellId> = BTreeMap::new();
         let mut flows = BTreeSet::new();
         for cell in &self.cells {
             for input in &cell.inputs {
@@ -165,15 +205,15 @@ impl NotebookTruth {
 
     /// The transitive cell execution dependencies: `(a, b)` when a chain of
     /// flows leads from cell `a` to cell `b` (`b` depends on `a`), `a != b`.
-    pub fn dependencies(&self) -> BTreeSet<(usize, usize)> {
-        transitive_dependencies(&self.flows())
+    pub fn dependencies(&self) -> BTreeSet<(CodeCellId, CodeCellId)> {
+        transitive_dependencies(self.flows().iter().map(|f| (f.from, f.to)))
     }
 
     /// Inputs whose version no earlier cell outputs and calls of functions no
     /// earlier cell defines, as `(cell id, version or function)`: the
     /// annotation names them but [`Self::flows`] drops them, as the authors'
     /// script does. Our own fixtures must have none.
-    pub fn unresolved_inputs(&self) -> Vec<(usize, String)> {
+    pub fn unresolved_inputs(&self) -> Vec<(CodeCellId, String)> {
         let mut written: BTreeSet<&str> = BTreeSet::new();
         let mut defined: BTreeSet<&str> = BTreeSet::new();
         let mut unresolved = Vec::new();
@@ -195,7 +235,7 @@ impl NotebookTruth {
     }
 
     /// The annotation of code cell `id`, if the truth lists it.
-    pub fn cell(&self, id: usize) -> Option<&CellTruth> {
+    pub fn cell(&self, id: CodeCellId) -> Option<&CellTruth> {
         self.cells.iter().find(|c| c.id == id)
     }
 }
@@ -302,13 +342,11 @@ pub fn parse_truth(json: &str) -> Result<Vec<NotebookTruth>, TruthError> {
     }
 }
 
-/// Reads and parses a truth file ([`parse_truth`]); errors name the file.
-pub fn load_truth(path: &Path) -> Result<Vec<NotebookTruth>, TruthError> {
-    let json = std::fs::read_to_string(path).map_err(|source| TruthError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
-    parse_truth(&json).map_err(|e| e.in_file(path))
+/// Parses `json`, the contents of the truth file at `path`
+/// ([`parse_truth`]); errors name the file. Reading it is the caller's
+/// (a failed read is [`TruthError::Io`]).
+pub fn parse_truth_file(path: &Path, json: &str) -> Result<Vec<NotebookTruth>, TruthError> {
+    parse_truth(json).map_err(|e| e.in_file(path))
 }
 
 /// The header id a corpus file stem stands for:
@@ -371,21 +409,21 @@ fn parse_notebook(entries: &[Value], at: &str) -> Result<NotebookTruth, TruthErr
             None => within(&at, &format!("entry after cell {previous}")),
         };
         let cell = parse_cell(entry, &cell_at)?;
-        if cell.id <= previous {
+        if cell.id.get() <= previous {
             return Err(TruthError::invalid(
                 &cell_at,
                 format!("cell ids must increase, found {} after {previous}", cell.id),
             ));
         }
         if let Some(count) = truth.code_cells
-            && cell.id > count
+            && cell.id.get() > count
         {
             return Err(TruthError::invalid(
                 &cell_at,
                 format!("cell id beyond the header's code_cell_count {count}"),
             ));
         }
-        previous = cell.id;
+        previous = cell.id.get();
         truth.cells.push(cell);
     }
     Ok(truth)
@@ -426,7 +464,8 @@ fn parse_cell(entry: &Value, at: &str) -> Result<CellTruth, TruthError> {
         .filter(|&id| id >= 1)
         .ok_or_else(|| TruthError::invalid(at, "`id` must be an integer counting from 1"))?;
     let mut cell = CellTruth {
-        id: to_usize(id, at)?,
+        id: CodeCellId::from_one_based(to_usize(id, at)?)
+            .expect("ids were checked to count from 1"),
         ..CellTruth::default()
     };
     for (key, value) in object {

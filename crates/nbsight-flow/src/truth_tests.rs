@@ -13,8 +13,22 @@ fn flows(truth: &NotebookTruth) -> Vec<(usize, usize, String)> {
     truth
         .flows()
         .into_iter()
-        .map(|f| (f.from, f.to, f.symbol))
+        .map(|f| (f.from.get(), f.to.get(), f.symbol))
         .collect()
+}
+
+/// [`NotebookTruth::dependencies`] as numbers.
+fn dependencies(truth: &NotebookTruth) -> BTreeSet<(usize, usize)> {
+    truth
+        .dependencies()
+        .into_iter()
+        .map(|(a, b)| (a.get(), b.get()))
+        .collect()
+}
+
+/// Code cell `id`.
+fn code(id: usize) -> CodeCellId {
+    CodeCellId::from_one_based(id).expect("ids count from 1")
 }
 
 fn expect(list: &[(usize, usize, &str)]) -> Vec<(usize, usize, String)> {
@@ -37,7 +51,7 @@ fn crabs_example_flows_and_dependencies() {
     assert_eq!(truth.name, None);
     assert_eq!(truth.code_cells, None);
     assert_eq!(flows(&truth), expect(&[(1, 3, "phone"), (2, 3, "ec")]));
-    assert_eq!(truth.dependencies(), BTreeSet::from([(1, 3), (2, 3)]));
+    assert_eq!(dependencies(&truth), BTreeSet::from([(1, 3), (2, 3)]));
     assert!(truth.unresolved_inputs().is_empty());
 }
 
@@ -48,7 +62,7 @@ fn missing_keys_are_empty() {
     assert_eq!(
         truth.cells[0],
         CellTruth {
-            id: 1,
+            id: code(1),
             ..CellTruth::default()
         }
     );
@@ -72,7 +86,7 @@ fn multi_notebook_shape_with_headers() {
     assert_eq!(flows(&truths[0]), expect(&[(1, 2, "a")]));
     assert_eq!(truths[1].name.as_deref(), Some("bob:second"));
     assert_eq!(flows(&truths[1]), expect(&[(1, 3, "f")]));
-    assert_eq!(truths[1].dependencies(), BTreeSet::from([(1, 3)]));
+    assert_eq!(dependencies(&truths[1]), BTreeSet::from([(1, 3)]));
 }
 
 #[test]
@@ -131,7 +145,7 @@ fn versions_pick_the_writer() {
         expect(&[(1, 2, "df"), (1, 3, "df"), (2, 4, "df"), (5, 6, "df")])
     );
     assert_eq!(
-        truth.dependencies(),
+        dependencies(&truth),
         BTreeSet::from([(1, 2), (1, 3), (1, 4), (2, 4), (5, 6)])
     );
 }
@@ -166,9 +180,9 @@ fn unresolved_inputs_give_no_flow() {
     assert_eq!(
         truth.unresolved_inputs(),
         [
-            (2, "ghost".to_owned()),
-            (2, "a-1".to_owned()),
-            (2, "nowhere".to_owned())
+            (code(2), "ghost".to_owned()),
+            (code(2), "a-1".to_owned()),
+            (code(2), "nowhere".to_owned())
         ]
     );
 }
@@ -222,26 +236,26 @@ fn rejects_malformed_truth() {
 }
 
 #[test]
-fn load_truth_names_the_file() {
-    let missing = Path::new("/nonexistent/truth.json");
-    let e = load_truth(missing).unwrap_err().to_string();
+fn truth_file_errors_name_the_file() {
+    let path = Path::new("/data/truth.json");
+    let ids = parse_truth_file(path, r#"[{"id": 1}, {"id": 1}]"#)
+        .unwrap_err()
+        .to_string();
+    let json = parse_truth_file(path, "[{").unwrap_err().to_string();
     assert!(
-        e.starts_with("/nonexistent/truth.json: cannot read file"),
-        "{e}"
-    );
-
-    let path = std::env::temp_dir().join(format!("nbsight-truth-{}.json", std::process::id()));
-    std::fs::write(&path, r#"[{"id": 1}, {"id": 1}]"#).unwrap();
-    let ids = load_truth(&path).unwrap_err().to_string();
-    std::fs::write(&path, "[{").unwrap();
-    let json = load_truth(&path).unwrap_err().to_string();
-    std::fs::remove_file(&path).unwrap();
-    let name = path.display().to_string();
-    assert!(
-        ids.starts_with(&format!("{name}: cell 1: cell ids must increase")),
+        ids.starts_with("/data/truth.json: cell 1: cell ids must increase"),
         "{ids}"
     );
-    assert!(json.starts_with(&format!("{name}: 1:")), "{json}");
+    assert!(json.starts_with("/data/truth.json: 1:"), "{json}");
+}
+
+/// Reads and parses a truth file, as the CLI does.
+fn load_truth(path: &Path) -> Result<Vec<NotebookTruth>, TruthError> {
+    let json = std::fs::read_to_string(path).map_err(|source| TruthError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    parse_truth_file(path, &json)
 }
 
 #[test]
@@ -326,7 +340,7 @@ fn every_fixture_truth_parses_and_matches_its_notebook() {
         let notebook = dir.join(format!("{stem}.ipynb"));
         assert!(notebook.exists(), "{file}: no {stem}.ipynb beside it");
         let code_cells = code_cell_count(&notebook);
-        let ids: Vec<usize> = truth.cells.iter().map(|c| c.id).collect();
+        let ids: Vec<usize> = truth.cells.iter().map(|c| c.id.get()).collect();
         assert_eq!(
             ids,
             (1..=code_cells).collect::<Vec<_>>(),
@@ -349,7 +363,7 @@ fn fixture_crabs_example() {
         expect(&[(1, 3, "phone"), (1, 4, "survey"), (2, 3, "ec")])
     );
     assert_eq!(
-        truth.dependencies(),
+        dependencies(&truth),
         BTreeSet::from([(1, 3), (1, 4), (2, 3)])
     );
 }
@@ -378,8 +392,8 @@ fn fixture_conditional_definitions() {
 fn fixture_loop_carried_initialisation() {
     let truth = fixture("loop_carried");
     // `count` is written before it is read in cell 2: no input.
-    assert!(truth.cell(2).unwrap().inputs.is_empty());
-    assert!(!truth.flows().iter().any(|f| f.to == 2));
+    assert!(truth.cell(code(2)).unwrap().inputs.is_empty());
+    assert!(!truth.flows().iter().any(|f| f.to == code(2)));
 }
 
 // ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use nbsight_dataflow::Effects;
 use nbsight_flow::metrics::{aggregate, score_notebook};
-use nbsight_flow::truth::load_truth;
+use nbsight_flow::truth::{NotebookTruth, parse_truth_file};
 use nbsight_flow::{AmbiguityKind, FlowGraph, FlowOptions, ResolvedBy, analyze_flows};
 use nbsight_model::NotebookModel;
 use nbsight_notebook::{Notebook, load_ipynb_str, load_path};
@@ -41,7 +41,7 @@ fn cells(sources: &[&str]) -> Notebook {
 fn flows(g: &FlowGraph) -> Vec<(usize, usize, String)> {
     g.flows
         .iter()
-        .map(|f| (f.from, f.to, f.symbol.clone()))
+        .map(|f| (f.from.index(), f.to.index(), f.symbol.clone()))
         .collect()
 }
 
@@ -329,7 +329,9 @@ fn annotated_fixtures_score() {
             .and_then(|s| s.to_str())
             .expect("stem")
             .to_string();
-        let truth = load_truth(&fixtures().join(format!("{stem}.truth.json"))).expect("truth");
+        let truth_path = fixtures().join(format!("{stem}.truth.json"));
+        let json = std::fs::read_to_string(&truth_path).expect("truth file");
+        let truth: Vec<NotebookTruth> = parse_truth_file(&truth_path, &json).expect("truth");
         let g = graph_of(&load_path(&path).expect("notebook"), FlowOptions::default());
         let score = score_notebook(&stem, &g.code_flows(), &truth[0], g.unresolved());
         assert!(

@@ -14,6 +14,10 @@
 //! ([`LlmConfig::from_env_and_flags`] fails without one).
 //!
 //! This is a leaf crate: only the CLI depends on it.
+//!
+//! Invariants: a leaf only the CLI uses; sends nothing unless an endpoint is
+//! configured explicitly; every failure becomes a result the caller can ignore
+//! (the analyses stay deterministic without it).
 
 mod answer;
 mod cache;

@@ -1,8 +1,8 @@
 //! The notebook as nbsight's engines see it (DESIGN.md, the model layer):
-//! every cell with its status, its compiled [`Program`] and its
-//! pre-summary, the notebook's user functions with their free globals, the
-//! dense ids of role-carrying call sites, and a cache that lets an edit
-//! recompile one cell.
+//! every cell with its status, its compiled [`Program`] (and the dataflow
+//! CFG it was compiled from) and its pre-summary, what calling each user
+//! function does (`functions`), the dense ids of role-carrying call sites,
+//! and a cache that lets an edit recompile one cell.
 //!
 //! Invariants: the model is built once per notebook and an edit shares the
 //! unchanged cells and equals a rebuild (`model_tests.rs`). It holds facts,
@@ -11,6 +11,7 @@
 //! it knows of ML roles comes from `nbsight-dataflow`'s effects knowledge
 //! base.
 
+pub mod functions;
 mod model;
 pub mod paths;
 pub mod program;
@@ -18,7 +19,8 @@ mod sites;
 pub mod testing;
 pub mod vars;
 
-pub use model::{CallChange, CellInfo, CellStatus, Compiled, FunctionInfo, NotebookModel};
+pub use functions::{CallEffects, Definition, FunctionInfo, FunctionsByName, NamedCall};
+pub use model::{CallChange, CellInfo, CellStatus, Compiled, NotebookModel};
 pub use program::Program;
 pub use sites::{NO_SITE, Site, SiteTable};
 pub use vars::{Var, VarSet, Vars};

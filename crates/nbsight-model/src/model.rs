@@ -1,21 +1,24 @@
-//! The notebook as the analyses see it: every cell with its status, compiled
-//! program and pre-summary (the variables it needs from the notebook state),
-//! the notebook's user functions with their free globals, and a cache of
-//! compiled cells keyed by source so an edit recomputes only that cell.
+//! The notebook as the analyses see it: every cell with its id, status, cell
+//! magic, parse, compiled program (with the dataflow CFG it came from) and
+//! pre-summary (the variables it needs from the notebook state), the
+//! notebook's user functions with their free globals (`functions`), and a
+//! cache of compiled cells keyed by source so an edit recomputes only that
+//! cell.
 
 use std::sync::Arc;
 
 use nbsight_dataflow::builtins::is_builtin;
+use nbsight_dataflow::cfg::Cfg;
 use nbsight_dataflow::effects::Role;
-use nbsight_dataflow::symbol::root;
-use nbsight_dataflow::{CellSummary, Context, Effects, ImportEnv, analyze_cell};
-use nbsight_notebook::{Cell, CellKind, CodeForm, Notebook, ParsedCell};
+use nbsight_dataflow::symbol::{SymbolTable, root};
+use nbsight_dataflow::{CellSummary, Context, Effects, ImportEnv, ModuleAnalysis, analyze_cell};
+use nbsight_notebook::{Cell, CellKind, CellMagic, CodeForm, Notebook, OneIndexed, ParsedCell};
 use rustc_hash::FxHashMap;
-use sha2::{Digest, Sha256};
 
+use crate::functions::{self, FunctionInfo};
 use crate::program::Program;
 use crate::sites::SiteTable;
-use crate::vars::{self, Var, VarSet, Vars};
+use crate::vars::{Var, VarSet, Vars};
 
 /// Why a cell has no program.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,8 +32,8 @@ pub enum CellStatus {
     Opaque(String),
     /// A Python cell with a syntax error (the first one).
     Broken {
-        line: u32,
-        column: u32,
+        line: OneIndexed,
+        column: OneIndexed,
         message: String,
     },
 }
@@ -42,8 +45,8 @@ impl CellStatus {
             (CellKind::Code, _, Some(p)) if p.has_errors() => {
                 let first = &p.errors[0];
                 CellStatus::Broken {
-                    line: first.line as u32,
-                    column: first.column as u32,
+                    line: first.line,
+                    column: first.column,
                     message: first.message.clone(),
                 }
             }
@@ -62,6 +65,12 @@ impl CellStatus {
 pub struct Compiled {
     pub program: Program,
     pub summary: CellSummary,
+    /// The cell's module-level control-flow graph, its accesses on
+    /// field-granular symbols (what slicing reads; `program` is its root
+    /// variables).
+    pub cfg: Cfg,
+    /// The symbols of `cfg`'s accesses.
+    pub table: SymbolTable,
     /// Roots of `summary.uses` (and of rebound builtins, added per notebook).
     pub uses: VarSet,
     pub defs: VarSet,
@@ -134,9 +143,9 @@ impl Links {
         vars: &Vars,
     ) -> Links {
         let mut pre = compiled.uses.clone();
-        for b in compiled.builtins.ones() {
+        for b in compiled.builtins.iter() {
             if all_defs.contains(b) {
-                vars::insert(&mut pre, b as Var);
+                pre.insert(b);
             }
         }
         // Calling a user function reads its free globals, unless the cell
@@ -145,16 +154,16 @@ impl Links {
         for stmt in &compiled.program.stmts {
             for &v in &stmt.reads {
                 if let Some(info) = functions.get(&v) {
-                    for g in info.reads.ones() {
+                    for g in info.reads.iter() {
                         if !written.contains(g) {
-                            vars::insert(&mut pre, g as Var);
+                            pre.insert(g);
                         }
                     }
                 }
             }
             for &(v, kind) in &stmt.writes {
                 if kind == crate::program::WriteKind::Strong {
-                    vars::insert(&mut written, v);
+                    written.insert(v);
                 }
             }
         }
@@ -165,15 +174,15 @@ impl Links {
             let Some(at) = name
                 .strip_prefix("<lambda@")
                 .and_then(|rest| rest.split(':').next())
-                .and_then(|line| line.parse::<u32>().ok())
+                .and_then(|line| line.parse::<usize>().ok())
             else {
                 continue;
             };
             let mut bound_before = VarSet::new();
-            for stmt in compiled.program.stmts.iter().filter(|s| s.line < at) {
+            for stmt in compiled.program.stmts.iter().filter(|s| s.line.get() < at) {
                 for &(v, kind) in &stmt.writes {
                     if kind == crate::program::WriteKind::Strong {
-                        vars::insert(&mut bound_before, v);
+                        bound_before.insert(v);
                     }
                 }
             }
@@ -181,23 +190,23 @@ impl Links {
                 let Some(v) = vars.get(root(s)) else {
                     continue;
                 };
-                let mut read = vars::set_of([v]);
+                let mut read = VarSet::from_iter([v]);
                 if let Some(info) = functions.get(&v) {
-                    vars::union_with(&mut read, &info.reads);
+                    read.union_with(&info.reads);
                 }
                 read.difference_with(&bound_before);
-                vars::union_with(&mut pre, &read);
+                pre.union_with(&read);
             }
         }
         let mut outputs = compiled.defs.clone();
-        vars::union_with(&mut outputs, &compiled.mutated);
+        outputs.union_with(&compiled.mutated);
         // Globals the user functions it calls bind or change.
         let mut computed = compiled.computed.clone();
         for stmt in &compiled.program.stmts {
             for v in &stmt.reads {
                 if let Some(info) = functions.get(v) {
-                    vars::union_with(&mut outputs, &info.writes);
-                    vars::union_with(&mut computed, &info.writes);
+                    outputs.union_with(&info.writes);
+                    computed.union_with(&info.writes);
                 }
             }
         }
@@ -207,12 +216,12 @@ impl Links {
         for stmt in &program.stmts {
             let flows = !stmt.writes.is_empty() || !stmt.calls.is_empty();
             for &v in stmt.reads.iter().chain(&stmt.free_reads) {
-                vars::insert(&mut reads_all, v);
+                reads_all.insert(v);
                 if flows {
-                    vars::insert(&mut feeds, v);
+                    feeds.insert(v);
                 }
                 if let Some(info) = functions.get(&v) {
-                    vars::union_with(&mut reads_all, &info.reads);
+                    reads_all.union_with(&info.reads);
                 }
             }
         }
@@ -223,8 +232,8 @@ impl Links {
                 .chain([&call.receiver])
                 .flat_map(|op| op.vars())
             {
-                vars::insert(&mut reads_all, v);
-                vars::insert(&mut feeds, v);
+                reads_all.insert(v);
+                feeds.insert(v);
             }
         }
         Links {
@@ -241,12 +250,17 @@ impl Links {
 #[derive(Debug, Clone)]
 pub struct CellInfo {
     pub index: usize,
+    /// The cell's id in the notebook.
+    pub id: String,
     pub status: CellStatus,
+    /// Its cell magic (`%%time`, `%%capture out`; `%%bash` of an opaque
+    /// cell).
+    pub cell_magic: Option<CellMagic>,
     pub compiled: Option<Arc<Compiled>>,
     /// The parsed Python cell (shared with the model's parse cache).
     pub parsed: Option<Arc<ParsedCell>>,
     /// The cache key of its Python text (`None`: not Python).
-    key: Option<[u8; 32]>,
+    key: Option<SourceKey>,
     /// The pre-summary: variables the cell reads from the notebook state,
     /// including the free globals of the user functions it references.
     pub pre: VarSet,
@@ -294,16 +308,6 @@ impl CellInfo {
     }
 }
 
-/// The free globals of a user function (transitively through the user
-/// functions it references).
-#[derive(Debug, Clone, Default)]
-pub struct FunctionInfo {
-    pub reads: VarSet,
-    pub writes: VarSet,
-    /// Globals its own body binds or changes on every path.
-    pub always_writes: VarSet,
-}
-
 /// The notebook model.
 #[derive(Debug, Clone)]
 pub struct NotebookModel {
@@ -315,23 +319,23 @@ pub struct NotebookModel {
     pub sites: SiteTable,
     imports: Arc<ImportEnv>,
     /// Parsed cells by source (kept across edits).
-    parsed: Arc<FxHashMap<[u8; 32], Arc<ParsedCell>>>,
+    parsed: Arc<FxHashMap<SourceKey, Arc<ParsedCell>>>,
     /// Compiled cells by source (valid while the notebook's imports stay).
-    cache: Arc<FxHashMap<[u8; 32], Arc<Compiled>>>,
+    cache: Arc<FxHashMap<SourceKey, Arc<Compiled>>>,
 }
 
-/// The cache key of a Python cell: its Python text and cell magic.
-fn source_key(cell: &Cell) -> Option<[u8; 32]> {
+/// The cache key of a Python cell: its Python text and cell magic, as they
+/// are (comparing texts costs less than hashing them into a digest, and two
+/// keys are equal only when the cells are).
+type SourceKey = Arc<str>;
+
+/// The cache key of a Python cell.
+fn source_key(cell: &Cell) -> Option<SourceKey> {
     let text = cell.python_source()?;
-    let mut hasher = Sha256::new();
-    hasher.update(text.as_bytes());
-    if let Some(magic) = cell.form.cell_magic() {
-        hasher.update([0]);
-        hasher.update(magic.name.as_bytes());
-        hasher.update([0]);
-        hasher.update(magic.args.as_bytes());
-    }
-    Some(hasher.finalize().into())
+    Some(match cell.form.cell_magic() {
+        None => Arc::from(&*text),
+        Some(magic) => Arc::from(format!("{text}\0{}\0{}", magic.name, magic.args)),
+    })
 }
 
 impl NotebookModel {
@@ -400,7 +404,7 @@ impl NotebookModel {
             .iter()
             .enumerate()
             .map(|(i, c)| match &self.cells.get(i) {
-                Some(info) if same_cells && i != index => info.key,
+                Some(info) if same_cells && i != index => info.key.clone(),
                 _ => source_key(c),
             })
             .collect();
@@ -440,7 +444,7 @@ impl NotebookModel {
             None => model.compile_new(edited, &parsed, ctx),
         };
         if compiled.summary.functions != old_compiled.summary.functions
-            || !vars::same(&compiled.defs, &old_compiled.defs)
+            || !compiled.defs.same(&old_compiled.defs)
         {
             return None;
         }
@@ -449,6 +453,7 @@ impl NotebookModel {
         let cell = Arc::make_mut(&mut model.cells[index]);
         cell.compiled = Some(compiled);
         cell.parsed = Some(parsed);
+        cell.cell_magic = edited.form.cell_magic().cloned();
         cell.key = Some(key);
         cell.set_links(links);
         Some(model)
@@ -460,17 +465,17 @@ impl NotebookModel {
     }
 
     /// Rebuilds the cells from `cells`, whose cache keys are `keys`.
-    fn rebuild(&mut self, cells: &[&Cell], keys: Vec<Option<[u8; 32]>>, effects: &Effects) {
+    fn rebuild(&mut self, cells: &[&Cell], keys: Vec<Option<SourceKey>>, effects: &Effects) {
         let parsed: Vec<Option<Arc<ParsedCell>>> = cells
             .iter()
             .zip(&keys)
             .map(|(cell, key)| {
-                let key = (*key)?;
-                if let Some(hit) = self.parsed.get(&key) {
+                let key = key.as_ref()?;
+                if let Some(hit) = self.parsed.get(key) {
                     return Some(hit.clone());
                 }
                 let parsed = Arc::new(cell.parse()?);
-                Arc::make_mut(&mut self.parsed).insert(key, parsed.clone());
+                Arc::make_mut(&mut self.parsed).insert(key.clone(), parsed.clone());
                 Some(parsed)
             })
             .collect();
@@ -490,15 +495,17 @@ impl NotebookModel {
             let parsed = shared.as_deref();
             let status = CellStatus::of(cell, parsed);
             let compiled = match (&status, parsed, key) {
-                (CellStatus::Code, Some(p), Some(key)) => Some(self.compile(cell, p, *key, ctx)),
+                (CellStatus::Code, Some(p), Some(key)) => Some(self.compile(cell, p, key, ctx)),
                 _ => None,
             };
             self.cells.push(Arc::new(CellInfo {
                 index: i,
+                id: cell.id.clone(),
                 status,
+                cell_magic: cell.form.cell_magic().cloned(),
                 compiled,
                 parsed: shared.clone(),
-                key: *key,
+                key: key.clone(),
                 pre: VarSet::new(),
                 outputs: VarSet::new(),
                 computed: VarSet::new(),
@@ -521,14 +528,14 @@ impl NotebookModel {
         &mut self,
         cell: &Cell,
         parsed: &ParsedCell,
-        key: [u8; 32],
+        key: &SourceKey,
         ctx: Context<'_>,
     ) -> Arc<Compiled> {
-        if let Some(hit) = self.cache.get(&key) {
+        if let Some(hit) = self.cache.get(key) {
             return hit.clone();
         }
         let compiled = self.compile_new(cell, parsed, ctx);
-        Arc::make_mut(&mut self.cache).insert(key, compiled.clone());
+        Arc::make_mut(&mut self.cache).insert(key.clone(), compiled.clone());
         compiled
     }
 
@@ -559,41 +566,41 @@ impl NotebookModel {
             .any(|call| call.has(Role::Predict) || call.has(Role::Evaluate));
         let vars = &mut self.vars;
         let mut roots = |set: &nbsight_dataflow::SymbolSet| {
-            vars::set_of(set.iter().map(|s| vars.intern(root(s))))
+            VarSet::from_iter(set.iter().map(|s| vars.intern(root(s))))
         };
         let uses = roots(&summary.uses);
         let defs = roots(&summary.defs);
         let dead = roots(&summary.dead);
         let written = roots(&summary.written);
         let mut mutated = roots(&summary.mutated);
-        vars::union_with(&mut mutated, &roots(&summary.may_mutate));
+        mutated.union_with(&roots(&summary.may_mutate));
         let builtins = roots(&summary.builtins);
         let mut unbound_reads = uses.clone();
-        if vars::intersects(&uses, &defs) {
+        if uses.intersects(&defs) {
             // Some names are read before a binding in the cell on some path:
             // keep them only when no binding of the cell reaches some read.
             unbound_reads = VarSet::new();
             for read in analysis.reaching_definitions() {
                 let name = analysis.table.name(read.symbol);
                 if let Some(v) = self.vars.get(root(name))
-                    && vars::contains(&uses, v)
+                    && uses.contains(v)
                     && read
                         .defs
                         .iter()
                         .all(|d| matches!(d, nbsight_dataflow::solve::DefSite::Entry))
                 {
-                    vars::insert(&mut unbound_reads, v);
+                    unbound_reads.insert(v);
                 }
             }
-            for v in uses.ones() {
+            for v in uses.iter() {
                 if !defs.contains(v) {
-                    vars::insert(&mut unbound_reads, v as Var);
+                    unbound_reads.insert(v);
                 }
             }
         }
         // A name is computed unless imports are its only bindings.
         let mut computed = defs.clone();
-        vars::union_with(&mut computed, &mutated);
+        computed.union_with(&mutated);
         for (v, _) in &import_bindings {
             let rebound = program
                 .stmts
@@ -603,7 +610,7 @@ impl NotebookModel {
                 .count()
                 > import_bindings.iter().filter(|(x, _)| x == v).count();
             if !rebound {
-                vars::remove(&mut computed, *v);
+                computed.remove(*v);
             }
         }
         let hidden_bindings = summary
@@ -644,9 +651,16 @@ impl NotebookModel {
                 });
             }
         }
+        let ModuleAnalysis {
+            cfg,
+            table,
+            summary,
+        } = analysis;
         Arc::new(Compiled {
             program,
-            summary: analysis.summary,
+            summary,
+            cfg,
+            table,
             uses,
             defs,
             dead,
@@ -672,50 +686,11 @@ impl NotebookModel {
 
     /// Computes function infos, pre-summaries and outputs.
     fn link(&mut self) {
-        let mut functions: FxHashMap<Var, FunctionInfo> = FxHashMap::default();
-        for compiled in self.cells.iter().filter_map(|c| c.compiled.as_deref()) {
-            for (name, summary) in &compiled.summary.functions {
-                if name.contains('.') || name.starts_with('<') {
-                    continue;
-                }
-                let var = self.vars.intern(name);
-                let info = functions.entry(var).or_default();
-                for s in summary.reads.iter() {
-                    vars::insert(&mut info.reads, self.vars.intern(root(s)));
-                }
-                for s in summary.writes.iter().chain(summary.mutates.iter()) {
-                    vars::insert(&mut info.writes, self.vars.intern(root(s)));
-                }
-                for s in summary.always_writes.iter() {
-                    vars::insert(&mut info.always_writes, self.vars.intern(root(s)));
-                }
-            }
-        }
-        // Close over functions that reference other functions.
-        loop {
-            let mut changed = false;
-            let keys: Vec<Var> = functions.keys().copied().collect();
-            for f in keys {
-                let callees: Vec<Var> = functions[&f]
-                    .reads
-                    .ones()
-                    .map(|v| v as Var)
-                    .filter(|v| *v != f && functions.contains_key(v))
-                    .collect();
-                for g in callees {
-                    let (reads, writes) =
-                        (functions[&g].reads.clone(), functions[&g].writes.clone());
-                    let info = functions.get_mut(&f).expect("key from the map");
-                    let before = (info.reads.count_ones(..), info.writes.count_ones(..));
-                    vars::union_with(&mut info.reads, &reads);
-                    vars::union_with(&mut info.writes, &writes);
-                    changed |= before != (info.reads.count_ones(..), info.writes.count_ones(..));
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        let summaries = self
+            .cells
+            .iter()
+            .filter_map(|c| Some((c.index, &c.compiled.as_deref()?.summary)));
+        let functions = functions::by_root(functions::definitions(summaries), &mut self.vars);
         // Builtin names some cell rebinds are notebook variables.
         let all_defs = self.all_defs();
         for cell in &mut self.cells {
@@ -732,7 +707,7 @@ impl NotebookModel {
     fn all_defs(&self) -> VarSet {
         let mut all_defs = VarSet::new();
         for compiled in self.cells.iter().filter_map(|c| c.compiled.as_deref()) {
-            vars::union_with(&mut all_defs, &compiled.defs);
+            all_defs.union_with(&compiled.defs);
         }
         all_defs
     }
@@ -764,7 +739,7 @@ impl NotebookModel {
             && !self
                 .vars
                 .get(name)
-                .is_some_and(|v| self.code_cells().any(|c| c.outputs.contains(v as usize)))
+                .is_some_and(|v| self.code_cells().any(|c| c.outputs.contains(v)))
     }
 }
 

@@ -1,5 +1,6 @@
 //! A cell compiled for the abstract domains: the reachable basic blocks of its
-//! CFG in reverse post-order, each a run of statements, each statement the
+//! CFG in reverse post-order (`nbsight-dataflow`'s [`Order`], the walk its
+//! solvers use), each a run of statements, each statement the
 //! notebook variables it reads and writes and the role-carrying calls it
 //! makes. Built once per cell source and cached (see `model`).
 
@@ -8,14 +9,17 @@ use std::ops::Range;
 use compact_str::CompactString;
 use nbsight_dataflow::access::AccessKind;
 use nbsight_dataflow::cfg::Cfg;
+use nbsight_dataflow::cfg::NodeId;
 use nbsight_dataflow::effects::Role;
-use nbsight_dataflow::symbol::root;
+use nbsight_dataflow::index::IndexVec;
+use nbsight_dataflow::solve::Order;
+use nbsight_dataflow::symbol::{SymId, root};
 use nbsight_dataflow::{ModuleAnalysis, Operand};
-use nbsight_notebook::ParsedCell;
+use nbsight_notebook::{OneIndexed, ParsedCell};
 use ruff_text_size::TextRange;
 use smallvec::SmallVec;
 
-use crate::vars::{self, Var, VarSet, Vars};
+use crate::vars::{Var, VarSet, Vars};
 
 /// How a statement writes a variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,8 +61,8 @@ pub struct Call {
     /// A class constructor (`StandardScaler`, `GridSearchCV`) rather than a
     /// function (`cross_val_score`): its roles describe the object made.
     pub constructor: bool,
-    pub line: u32,
-    pub column: u32,
+    pub line: OneIndexed,
+    pub column: OneIndexed,
 }
 
 impl Op {
@@ -89,8 +93,8 @@ pub struct Stmt {
     pub writes: SmallVec<[(Var, WriteKind); 2]>,
     /// The statement's recorded calls (indices into [`Program::calls`]).
     pub calls: Range<u32>,
-    pub line: u32,
-    pub column: u32,
+    pub line: OneIndexed,
+    pub column: OneIndexed,
 }
 
 /// A basic block: a run of statements.
@@ -140,7 +144,7 @@ impl Program {
         for stmt in &self.stmts {
             for &(v, kind) in &stmt.writes {
                 if counts(kind) {
-                    vars::insert(&mut all, v);
+                    all.insert(v);
                 }
             }
         }
@@ -162,11 +166,11 @@ impl Program {
                 for stmt in &self.stmts[block.stmts.start as usize..block.stmts.end as usize] {
                     for &(v, kind) in &stmt.writes {
                         if counts(kind) {
-                            vars::insert(&mut set, v);
+                            set.insert(v);
                         }
                     }
                 }
-                if !vars::same(&set, &out[b]) {
+                if !set.same(&out[b]) {
                     out[b] = set;
                     changed = true;
                 }
@@ -181,8 +185,9 @@ impl Program {
     /// Compiles a cell's module-level CFG.
     pub fn compile(analysis: &ModuleAnalysis, parsed: &ParsedCell, vars: &mut Vars) -> Program {
         let cfg = &analysis.cfg;
-        let (order, back_edges) = reverse_post_order(cfg);
-        let mut block_of = vec![u32::MAX; cfg.len()];
+        let walk = Order::of(cfg);
+        let (order, back_edges) = (walk.reachable_rpo(), &walk.back_edges);
+        let mut block_of: IndexVec<NodeId, u32> = IndexVec::from_elem_n(u32::MAX, cfg.len());
         for (i, &node) in order.iter().enumerate() {
             block_of[node] = i as u32;
         }
@@ -191,14 +196,15 @@ impl Program {
             ..Program::default()
         };
         let mut in_loop = vec![false; order.len()];
-        for &(from, to) in &back_edges {
+        for &(from, to) in back_edges {
             let (a, b) = (block_of[to] as usize, block_of[from] as usize);
             for flag in in_loop.iter_mut().take(b + 1).skip(a) {
                 *flag = true;
             }
         }
         // Calls of each node, in evaluation order.
-        let mut calls_by_node: Vec<SmallVec<[usize; 1]>> = vec![SmallVec::new(); cfg.len()];
+        let mut calls_by_node: IndexVec<NodeId, SmallVec<[usize; 1]>> =
+            IndexVec::from_elem_n(SmallVec::new(), cfg.len());
         for (i, call) in cfg.calls.iter().enumerate() {
             if block_of[call.node] != u32::MAX {
                 calls_by_node[call.node].push(i);
@@ -212,6 +218,7 @@ impl Program {
             vars,
             program: &mut program,
             call_index: &mut call_index,
+            roots: IndexVec::from_elem_n(None, analysis.table.len()),
         };
         let mut blocks = Vec::with_capacity(order.len());
         for (b, &node) in order.iter().enumerate() {
@@ -241,50 +248,20 @@ impl Program {
     }
 
     /// The line and column of the first statement reading a variable of `set`.
-    pub fn first_read(&self, set: &crate::vars::VarSet) -> Option<(u32, u32)> {
+    pub fn first_read(&self, set: &VarSet) -> Option<(OneIndexed, OneIndexed)> {
         self.stmts
             .iter()
-            .find(|s| s.reads.iter().any(|&v| crate::vars::contains(set, v)))
+            .find(|s| s.reads.iter().any(|&v| set.contains(v)))
             .map(|s| (s.line, s.column))
     }
 
     /// The line and column of the first statement writing `var`.
-    pub fn first_write(&self, var: Var) -> Option<(u32, u32)> {
+    pub fn first_write(&self, var: Var) -> Option<(OneIndexed, OneIndexed)> {
         self.stmts
             .iter()
             .find(|s| s.writes.iter().any(|&(v, _)| v == var))
             .map(|s| (s.line, s.column))
     }
-}
-
-/// Reachable nodes from the entry in reverse post-order, and the back edges
-/// (`from -> to` where `to` is on the DFS stack).
-fn reverse_post_order(cfg: &Cfg) -> (Vec<usize>, Vec<(usize, usize)>) {
-    let n = cfg.len();
-    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
-    let mut post = Vec::with_capacity(n);
-    let mut back = Vec::new();
-    let mut stack: Vec<(usize, usize)> = vec![(Cfg::ENTRY, 0)];
-    state[Cfg::ENTRY] = 1;
-    while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-        if let Some(&succ) = cfg.nodes[node].succ.get(*next) {
-            *next += 1;
-            match state[succ] {
-                0 => {
-                    state[succ] = 1;
-                    stack.push((succ, 0));
-                }
-                1 => back.push((node, succ)),
-                _ => {}
-            }
-        } else {
-            state[node] = 2;
-            post.push(node);
-            stack.pop();
-        }
-    }
-    post.reverse();
-    (post, back)
 }
 
 struct StmtCompiler<'a> {
@@ -293,11 +270,24 @@ struct StmtCompiler<'a> {
     vars: &'a mut Vars,
     program: &'a mut Program,
     call_index: &'a mut [u32],
+    /// Each symbol's root variable and whether it is that root, once met.
+    roots: IndexVec<SymId, Option<(Var, bool)>>,
 }
 
 impl StmtCompiler<'_> {
+    /// The root variable of symbol `symbol` (interned when first met) and
+    /// whether the symbol is the root itself.
+    fn root_of(&mut self, symbol: SymId) -> (Var, bool) {
+        let slot = &mut self.roots[symbol];
+        *slot.get_or_insert_with(|| {
+            let name = self.analysis.table.name(symbol);
+            let root = root(name);
+            (self.vars.intern(root), name.len() == root.len())
+        })
+    }
+
     /// Splits a node into statements.
-    fn node(&mut self, node: usize, calls: &[usize]) {
+    fn node(&mut self, node: NodeId, calls: &[usize]) {
         let accesses = &self.analysis.cfg.nodes[node].accesses;
         let mut pending_calls = calls.iter().peekable();
         let mut start: Option<usize> = None; // first access of the open statement
@@ -342,17 +332,14 @@ impl StmtCompiler<'_> {
     }
 
     /// Adds the statement made of accesses `from..to` of `node` and `calls`.
-    fn finish(&mut self, node: usize, from: usize, to: usize, calls: &[usize]) {
+    fn finish(&mut self, node: NodeId, from: usize, to: usize, calls: &[usize]) {
         let analysis = self.analysis;
-        let table = &analysis.table;
         let accesses = &analysis.cfg.nodes[node].accesses[from..to];
         let call_ranges: SmallVec<[TextRange; 2]> =
             calls.iter().map(|&c| analysis.cfg.calls[c].range).collect();
         let mut stmt = Stmt::default();
         for access in accesses {
-            let var = self.vars.intern(root(table.name(access.symbol)));
-            let name = table.name(access.symbol);
-            let is_root = name.len() == root(name).len();
+            let (var, is_root) = self.root_of(access.symbol);
             match access.kind {
                 AccessKind::Read | AccessKind::BaseRead => {
                     if !stmt.reads.contains(&var) {
@@ -386,9 +373,7 @@ impl StmtCompiler<'_> {
             .chain(calls.first().map(|&c| analysis.cfg.calls[c].range.start()))
             .min()
             .unwrap_or_default();
-        let (line, column) = self.parsed.line_column(offset);
-        stmt.line = line as u32;
-        stmt.column = column as u32;
+        (stmt.line, stmt.column) = self.parsed.line_column(offset);
         self.program.stmts.push(stmt);
     }
 
@@ -417,8 +402,8 @@ impl StmtCompiler<'_> {
             first_str: site.first_str.clone(),
             consumed: false,
             constructor,
-            line: line as u32,
-            column: column as u32,
+            line,
+            column,
         }
     }
 
@@ -435,11 +420,10 @@ impl StmtCompiler<'_> {
                 }
             }
             Operand::Other(range) => {
-                let table = &self.analysis.table;
                 let mut reads: SmallVec<[Var; 2]> = SmallVec::new();
                 for access in accesses {
                     if access.kind.is_read() && range.contains_range(access.range) {
-                        let var = self.vars.intern(root(table.name(access.symbol)));
+                        let (var, _) = self.root_of(access.symbol);
                         if !reads.contains(&var) {
                             reads.push(var);
                         }

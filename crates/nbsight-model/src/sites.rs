@@ -5,23 +5,26 @@
 //! for the cells that did not move, so a state built on the notebook before
 //! the edit still reads right on the notebook after it.
 
+use nbsight_dataflow::index::IndexVec;
 use rustc_hash::FxHashMap;
 
 use crate::program::Program;
 
-/// The id of a call site.
-pub type Site = u32;
+nbsight_dataflow::newtype_index! {
+    /// The id of a call site.
+    pub struct Site;
+}
 
 /// Cell and call index of each site, and the reverse map.
 #[derive(Debug, Clone, Default)]
 pub struct SiteTable {
-    sites: Vec<(u32, u32)>,
+    sites: IndexVec<Site, (u32, u32)>,
     ids: FxHashMap<(u32, u32), Site>,
 }
 
 /// The id of a call that is not in the table (no ML role): it never names
 /// a fact.
-pub const NO_SITE: Site = u32::MAX;
+pub const NO_SITE: Site = Site::from_u32(u32::MAX);
 
 impl SiteTable {
     /// The id of call `call` of cell `cell`, given one if it has none.
@@ -30,8 +33,7 @@ impl SiteTable {
         if let Some(&id) = self.ids.get(&key) {
             return id;
         }
-        let id = self.sites.len() as Site;
-        self.sites.push(key);
+        let id = self.sites.push(key);
         self.ids.insert(key, id);
         id
     }
@@ -65,12 +67,12 @@ impl SiteTable {
 
     /// The cell of a site.
     pub fn cell(&self, site: Site) -> usize {
-        self.sites.get(site as usize).map_or(0, |s| s.0 as usize)
+        self.sites.get(site).map_or(0, |s| s.0 as usize)
     }
 
     /// The call index of a site in its cell's program.
     pub fn call(&self, site: Site) -> u32 {
-        self.sites.get(site as usize).map_or(0, |s| s.1)
+        self.sites.get(site).map_or(0, |s| s.1)
     }
 }
 
@@ -81,10 +83,11 @@ mod tests {
     #[test]
     fn ids_are_dense_and_stable() {
         let mut t = SiteTable::default();
-        assert_eq!(t.intern(3, 1), 0);
-        assert_eq!(t.intern(5, 0), 1);
-        assert_eq!(t.intern(3, 1), 0);
-        assert_eq!((t.cell(1), t.call(1)), (5, 0));
+        let (first, second) = (Site::from_u32(0), Site::from_u32(1));
+        assert_eq!(t.intern(3, 1), first);
+        assert_eq!(t.intern(5, 0), second);
+        assert_eq!(t.intern(3, 1), first);
+        assert_eq!((t.cell(second), t.call(second)), (5, 0));
         assert_eq!(t.id(4, 0), NO_SITE);
     }
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::cell::{Cell, CellKind, CellOrigin};
+use crate::cell_index::CellIndex;
 use crate::diagnostic::Diagnostic;
 use crate::form::classify;
 use crate::ids::assign_ids;
@@ -85,7 +86,7 @@ pub(crate) fn assemble(draft: Draft<'_>) -> Notebook {
                         assigned.id
                     ),
                 )
-                .in_cell(index),
+                .in_cell(CellIndex::new(index)),
             );
         }
         let form = {
@@ -107,7 +108,8 @@ pub(crate) fn assemble(draft: Draft<'_>) -> Notebook {
             origin: draft.origin,
         });
     }
-    diagnostics.sort_by_key(|d| d.cell.map_or(0, |c| c + 1));
+    // Whole-document diagnostics (`None`) first, then by cell.
+    diagnostics.sort_by_key(|d| d.cell);
 
     Notebook {
         path: path.to_path_buf(),

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
+use crate::OneIndexed;
 use crate::form::{CodeForm, classify};
 use crate::language::Language;
 use crate::magic::{blank_cell_magic, uncomment_percent_magics};
@@ -33,9 +34,9 @@ impl CellKind {
 pub enum CellOrigin {
     /// A cell of an `.ipynb` document.
     Ipynb,
-    /// A cell of a percent script whose source starts at 1-based file line
+    /// A cell of a percent script whose source starts at file line
     /// `first_line`. Its code may hold jupytext-commented magics (`# %time x`).
-    Percent { first_line: usize },
+    Percent { first_line: OneIndexed },
 }
 
 /// A notebook cell. Every cell of the document is kept, whatever its kind.
@@ -120,11 +121,13 @@ impl Cell {
         self.python_source().map(|text| parse_python(&text))
     }
 
-    /// The 1-based file line of the cell's 1-based `line`, for percent scripts.
-    pub fn file_line(&self, line: usize) -> Option<usize> {
+    /// The file line of the cell's `line`, for percent scripts.
+    pub fn file_line(&self, line: OneIndexed) -> Option<OneIndexed> {
         match self.origin {
             CellOrigin::Ipynb => None,
-            CellOrigin::Percent { first_line } => Some(first_line + line.saturating_sub(1)),
+            CellOrigin::Percent { first_line } => {
+                Some(first_line.saturating_add(line.to_zero_indexed()))
+            }
         }
     }
 }
@@ -170,13 +173,16 @@ mod tests {
         let c = cell(
             "# %%time\n# %matplotlib inline\nx = 1",
             CodeForm::Python { cell_magic: None },
-            CellOrigin::Percent { first_line: 5 },
+            CellOrigin::Percent {
+                first_line: OneIndexed::new(5).unwrap(),
+            },
         );
         assert_eq!(
             c.python_source().as_deref(),
             Some("\n%matplotlib inline\nx = 1")
         );
-        assert_eq!(c.file_line(2), Some(6));
+        let line = |n| OneIndexed::new(n).unwrap();
+        assert_eq!(c.file_line(line(2)), Some(line(6)));
     }
 
     #[test]
@@ -194,6 +200,6 @@ mod tests {
         m.kind = CellKind::Markdown;
         assert!(!m.is_python());
         assert!(!m.has_outputs());
-        assert_eq!(m.file_line(1), None);
+        assert_eq!(m.file_line(OneIndexed::MIN), None);
     }
 }

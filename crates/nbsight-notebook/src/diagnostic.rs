@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::OneIndexed;
+use crate::cell_index::CellIndex;
+
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Severity {
@@ -29,12 +32,12 @@ impl fmt::Display for Severity {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     pub path: PathBuf,
-    /// 0-based index of the cell in the notebook's cell list, if the problem is in a cell.
-    pub cell: Option<usize>,
-    /// 1-based line (within the cell when `cell` is set, else within the file).
-    pub line: Option<usize>,
-    /// 1-based character column.
-    pub column: Option<usize>,
+    /// The cell, if the problem is in a cell.
+    pub cell: Option<CellIndex>,
+    /// The line (within the cell when `cell` is set, else within the file).
+    pub line: Option<OneIndexed>,
+    /// The character column.
+    pub column: Option<OneIndexed>,
     pub severity: Severity,
     pub message: String,
 }
@@ -62,16 +65,16 @@ impl Diagnostic {
         Self::new(path, Severity::Warning, message)
     }
 
-    /// Attach the diagnostic to a cell (0-based index).
+    /// Attach the diagnostic to a cell.
     #[must_use]
-    pub fn in_cell(mut self, cell: usize) -> Self {
+    pub fn in_cell(mut self, cell: CellIndex) -> Self {
         self.cell = Some(cell);
         self
     }
 
-    /// Attach a 1-based line and column.
+    /// Attach a line and column.
     #[must_use]
-    pub fn at(mut self, line: usize, column: usize) -> Self {
+    pub fn at(mut self, line: OneIndexed, column: OneIndexed) -> Self {
         self.line = Some(line);
         self.column = Some(column);
         self
@@ -101,17 +104,22 @@ mod tests {
     #[test]
     fn display_omits_unknown_parts() {
         let p = Path::new("nb.ipynb");
+        let cell = CellIndex::new(2);
+        let n = |n| OneIndexed::new(n).unwrap();
         assert_eq!(Diagnostic::warning(p, "m").to_string(), "nb.ipynb: m");
         assert_eq!(
-            Diagnostic::error(p, "m").in_cell(2).to_string(),
+            Diagnostic::error(p, "m").in_cell(cell).to_string(),
             "nb.ipynb:cell 2: m"
         );
         assert_eq!(
-            Diagnostic::error(p, "m").in_cell(2).at(3, 4).to_string(),
+            Diagnostic::error(p, "m")
+                .in_cell(cell)
+                .at(n(3), n(4))
+                .to_string(),
             "nb.ipynb:cell 2:3:4: m"
         );
         assert_eq!(
-            Diagnostic::error(p, "m").at(10, 1).to_string(),
+            Diagnostic::error(p, "m").at(n(10), n(1)).to_string(),
             "nb.ipynb:10:1: m"
         );
     }

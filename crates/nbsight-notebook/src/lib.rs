@@ -16,9 +16,19 @@
 //! Python cells are parsed with ruff's parser in IPython mode ([`Cell::parse`],
 //! [`parse_python`]); syntax errors become [`SyntaxIssue`]s with 1-based line and
 //! column and never stop the other cells from being parsed.
+//!
+//! Numbers say their base in their type: a cell's position in the full cell
+//! list is a 0-based [`CellIndex`] (a plain `usize` inside loops over the
+//! cells), a line or column is a 1-based [`OneIndexed`].
+//!
+//! Invariants: knows nothing about dataflow; never panics on input (a bad
+//! cell is a `Diagnostic`, only an unreadable file a `LoadError`); keeps every
+//! cell, in file order, with a stable id; the only crate that calls ruff's
+//! parser.
 
 mod assemble;
 mod cell;
+mod cell_index;
 mod diagnostic;
 mod discover;
 mod error;
@@ -33,6 +43,7 @@ mod parse;
 mod percent;
 
 pub use cell::{Cell, CellKind, CellOrigin};
+pub use cell_index::CellIndex;
 pub use diagnostic::{Diagnostic, Severity};
 pub use discover::{Discovery, find_notebooks, is_ipynb};
 pub use error::LoadError;
@@ -45,3 +56,6 @@ pub use magic::{PYTHON_CELL_MAGICS, is_python_cell_magic};
 pub use notebook::{Notebook, SourceFormat};
 pub use parse::{ParsedCell, SyntaxIssue, parse_python};
 pub use percent::load_percent_str;
+/// 1-based lines and columns (ruff's type, re-exported so that the engines
+/// name it without depending on `ruff_source_file`).
+pub use ruff_source_file::OneIndexed;

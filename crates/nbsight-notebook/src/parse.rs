@@ -7,16 +7,16 @@
 
 use ruff_python_ast::{ModModule, PythonVersion};
 use ruff_python_parser::{Mode, ParseOptions, parse_unchecked};
-use ruff_source_file::LineIndex;
+use ruff_source_file::{LineIndex, OneIndexed};
 use ruff_text_size::{TextRange, TextSize};
 
 /// A syntax error in a cell.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxIssue {
-    /// 1-based line within the parsed text.
-    pub line: usize,
-    /// 1-based character column.
-    pub column: usize,
+    /// Line within the parsed text.
+    pub line: OneIndexed,
+    /// Character column.
+    pub column: OneIndexed,
     pub message: String,
     /// Byte range within the parsed text.
     pub range: TextRange,
@@ -37,16 +37,16 @@ impl ParsedCell {
         &self.source
     }
 
-    /// 1-based line and 1-based character column of a byte offset into
-    /// [`Self::source`]. Offsets past the end are clamped.
-    pub fn line_column(&self, offset: TextSize) -> (usize, usize) {
+    /// Line and character column of a byte offset into [`Self::source`].
+    /// Offsets past the end are clamped.
+    pub fn line_column(&self, offset: TextSize) -> (OneIndexed, OneIndexed) {
         let mut offset = offset.to_usize().min(self.source.len());
         while !self.source.is_char_boundary(offset) {
             offset -= 1;
         }
         let offset = TextSize::try_from(offset).unwrap_or_default();
         let lc = self.index.line_column(offset, &self.source);
-        (lc.line.get(), lc.column.get())
+        (lc.line, lc.column)
     }
 
     pub fn has_errors(&self) -> bool {
@@ -124,8 +124,7 @@ mod tests {
         let p = parse_python("x = 1\nprint \"hi\"\n");
         assert!(p.has_errors());
         let first = &p.errors[0];
-        assert_eq!(first.line, 2);
-        assert!(first.column >= 1);
+        assert_eq!(first.line.get(), 2);
         assert!(!first.message.is_empty());
     }
 
@@ -138,12 +137,15 @@ mod tests {
     #[test]
     fn line_column_counts_characters_and_clamps() {
         let p = parse_python("é = 1\nab = 2\n");
-        assert_eq!(p.line_column(TextSize::new(0)), (1, 1));
-        assert_eq!(p.line_column(TextSize::new(2)), (1, 2));
-        assert_eq!(p.line_column(TextSize::new(1)), (1, 1));
-        assert_eq!(p.line_column(TextSize::new(8)), (2, 2));
-        let (line, _) = p.line_column(TextSize::new(10_000));
-        assert_eq!(line, 3);
+        let at = |offset| {
+            let (line, column) = p.line_column(TextSize::new(offset));
+            (line.get(), column.get())
+        };
+        assert_eq!(at(0), (1, 1));
+        assert_eq!(at(2), (1, 2));
+        assert_eq!(at(1), (1, 1));
+        assert_eq!(at(8), (2, 2));
+        assert_eq!(at(10_000).0, 3);
         assert_eq!(p.source(), "é = 1\nab = 2\n");
     }
 

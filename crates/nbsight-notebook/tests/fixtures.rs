@@ -4,8 +4,8 @@ mod common;
 
 use common::fixture;
 use nbsight_notebook::{
-    CellKind, CellOrigin, CodeForm, Language, LoadError, OpaqueReason, Severity, SourceFormat,
-    load_ipynb_str, load_path,
+    CellKind, CellOrigin, CodeForm, Language, LoadError, OneIndexed, OpaqueReason, Severity,
+    SourceFormat, load_ipynb_str, load_path,
 };
 use ruff_python_ast::{Expr, Stmt};
 
@@ -92,7 +92,7 @@ fn missing_fields_become_cell_diagnostics() {
     let summary: Vec<_> = nb
         .diagnostics
         .iter()
-        .map(|d| (d.cell, d.severity))
+        .map(|d| (d.cell.map(|c| c.index()), d.severity))
         .collect();
     assert_eq!(
         summary,
@@ -129,8 +129,8 @@ fn syntax_error_cell_does_not_stop_the_others() {
     let broken = &parsed[1];
     assert!(broken.has_errors());
     let issue = &broken.errors[0];
-    assert_eq!(issue.line, 2);
-    assert!(issue.column >= 1 && issue.column <= 11, "{issue:?}");
+    assert_eq!(issue.line.get(), 2);
+    assert!(issue.column.get() <= 11, "{issue:?}");
     assert!(!issue.message.is_empty());
     // The first statement of the broken cell is still in the AST.
     assert!(matches!(broken.module.body[0], Stmt::Assign(_)));
@@ -173,10 +173,8 @@ fn magics_are_classified_and_parsed() {
     assert_eq!(timed.python_source().as_deref(), Some("\nz = y + 1"));
     let parsed = timed.parse().unwrap();
     assert!(!parsed.has_errors());
-    assert_eq!(
-        parsed.line_column(parsed.module.body[0].range().start()),
-        (2, 1)
-    );
+    let (line, column) = parsed.line_column(parsed.module.body[0].range().start());
+    assert_eq!((line.get(), column.get()), (2, 1));
 
     let capture = by_id("capture");
     assert!(capture.is_python());
@@ -252,7 +250,12 @@ fn percent_script() {
         nb.cells[0].source,
         "# A percent notebook\n\nWritten as jupytext writes them."
     );
-    assert_eq!(nb.cells[1].origin, CellOrigin::Percent { first_line: 21 });
+    assert_eq!(
+        nb.cells[1].origin,
+        CellOrigin::Percent {
+            first_line: OneIndexed::new(21).unwrap()
+        }
+    );
     assert_eq!(
         nb.cells[1].source,
         "# %matplotlib inline\nimport numpy as np"

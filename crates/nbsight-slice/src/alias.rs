@@ -17,10 +17,18 @@
 //! of every container holding it, and, when the change is inside an item of
 //! a container (`full[0]['x'] = 1`, `rows[0].append(1)`), a perhaps-change
 //! of the objects the container holds. Rebinding a name changes no object.
+//!
+//! The syntactic facts (what a target binds, the elements of a display,
+//! pairwise unpacking) are the model's `paths`, shared with the flow
+//! analysis's shared objects, which resolve them flow-sensitively instead
+//! (ARCHITECTURE.md, "Why two aliasing models").
 
+use nbsight_dataflow::index::IndexVec;
 use nbsight_dataflow::symbol::SymId;
 
-use nbsight_model::paths::{path_root, target_names};
+use nbsight_model::paths::{
+    display_elements, is_display, path_root, target_names, unpacked_pairwise,
+};
 use ruff_python_ast::{Expr, Stmt};
 use rustc_hash::FxHashMap;
 
@@ -68,19 +76,14 @@ pub(crate) fn alias_facts(stmt: &Stmt) -> Vec<Fact> {
 
 /// `target = value`.
 fn assign(target: &Expr, value: &Expr, facts: &mut Vec<Fact>) {
+    if let Some((targets, values)) = unpacked_pairwise(target, value) {
+        targets
+            .iter()
+            .zip(values)
+            .for_each(|(t, v)| assign(t, v, facts));
+        return;
+    }
     match (target, value) {
-        (Expr::Tuple(t), Expr::Tuple(v)) if t.elts.len() == v.elts.len() => {
-            t.elts
-                .iter()
-                .zip(&v.elts)
-                .for_each(|(t, v)| assign(t, v, facts));
-        }
-        (Expr::List(t), Expr::List(v)) if t.elts.len() == v.elts.len() => {
-            t.elts
-                .iter()
-                .zip(&v.elts)
-                .for_each(|(t, v)| assign(t, v, facts));
-        }
         (Expr::Tuple(_) | Expr::List(_) | Expr::Starred(_), _) => {
             // Unpacking: each name is an item of the value.
             let mut names = Vec::new();
@@ -176,16 +179,15 @@ fn contains(container: &str, item: &str, facts: &mut Vec<Fact>) {
     }
 }
 
-fn is_display(expr: &Expr) -> bool {
-    matches!(
-        expr,
-        Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) | Expr::Dict(_)
-    )
-}
-
 /// The names whose objects `expr`'s value may be (`plain`: the name itself)
 /// or hold (a path under the name, or an item of a display).
 fn referred(expr: &Expr, out: &mut Vec<(String, bool)>) {
+    if let Some(elements) = display_elements(expr) {
+        for (element, _) in elements {
+            referred(element, out);
+        }
+        return;
+    }
     match expr {
         Expr::Name(name) => out.push((name.id.to_string(), true)),
         Expr::Attribute(_) | Expr::Subscript(_) => {
@@ -193,10 +195,6 @@ fn referred(expr: &Expr, out: &mut Vec<(String, bool)>) {
                 out.push((root.to_string(), false));
             }
         }
-        Expr::List(e) => e.elts.iter().for_each(|e| referred(e, out)),
-        Expr::Tuple(e) => e.elts.iter().for_each(|e| referred(e, out)),
-        Expr::Set(e) => e.elts.iter().for_each(|e| referred(e, out)),
-        Expr::Dict(e) => e.items.iter().for_each(|item| referred(&item.value, out)),
         Expr::Starred(e) => referred(&e.value, out),
         Expr::If(e) => {
             referred(&e.body, out);
@@ -211,17 +209,17 @@ fn referred(expr: &Expr, out: &mut Vec<(String, bool)>) {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Aliases {
     /// Other names of the same object.
-    same: Vec<Vec<SymId>>,
+    same: IndexVec<SymId, Vec<SymId>>,
     /// Containers holding it (transitively).
-    up: Vec<Vec<SymId>>,
+    up: IndexVec<SymId, Vec<SymId>>,
     /// Objects it holds (transitively).
-    down: Vec<Vec<SymId>>,
+    down: IndexVec<SymId, Vec<SymId>>,
 }
 
 impl Aliases {
     /// Resolves the facts; `intern` gives a name's symbol.
     pub fn build(facts: &[Fact], mut intern: impl FnMut(&str) -> SymId) -> Aliases {
-        let mut parent: Vec<u32> = Vec::new();
+        let mut parent: IndexVec<SymId, SymId> = IndexVec::new();
         let mut elements: FxHashMap<SymId, Vec<SymId>> = FxHashMap::default();
         let mut same_pairs = Vec::new();
         let mut contains = Vec::new();
@@ -257,59 +255,57 @@ impl Aliases {
             find(&mut parent, i);
         }
         let n = parent.len();
-        let classes: Vec<u32> = (0..n as u32).map(|x| find(&mut parent, x)).collect();
-        let mut members: Vec<Vec<SymId>> = vec![Vec::new(); n];
-        for (x, &class) in classes.iter().enumerate() {
-            members[class as usize].push(x as SymId);
+        // The class of each symbol: the least symbol of its class.
+        let classes: IndexVec<SymId, SymId> =
+            parent.indices().map(|x| find(&mut parent, x)).collect();
+        let empty = || IndexVec::<SymId, Vec<SymId>>::from_elem_n(Vec::new(), n);
+        let mut members = empty();
+        for (x, &class) in classes.iter_enumerated() {
+            members[class].push(x);
         }
         // Containment between classes, closed transitively.
-        let mut holds: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut held_by: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let (mut holds, mut held_by) = (empty(), empty());
         for &(c, i) in &contains {
-            let (c, i) = (classes[c as usize], classes[i as usize]);
+            let (c, i) = (classes[c], classes[i]);
             if c != i {
-                holds[c as usize].push(i);
-                held_by[i as usize].push(c);
+                holds[c].push(i);
+                held_by[i].push(c);
             }
         }
-        let reach = |edges: &[Vec<u32>], from: u32| -> Vec<SymId> {
-            let mut seen = vec![false; n];
+        let reach = |edges: &IndexVec<SymId, Vec<SymId>>, from: SymId| -> Vec<SymId> {
+            let mut seen: IndexVec<SymId, bool> = IndexVec::from_elem_n(false, n);
             let mut stack = vec![from];
             let mut out = Vec::new();
             while let Some(x) = stack.pop() {
-                for &y in &edges[x as usize] {
-                    if y != from && !seen[y as usize] {
-                        seen[y as usize] = true;
+                for &y in &edges[x] {
+                    if y != from && !seen[y] {
+                        seen[y] = true;
                         stack.push(y);
-                        out.extend(members[y as usize].iter().copied());
+                        out.extend(members[y].iter().copied());
                     }
                 }
             }
             out
         };
         let mut aliases = Aliases {
-            same: vec![Vec::new(); n],
-            up: vec![Vec::new(); n],
-            down: vec![Vec::new(); n],
+            same: empty(),
+            up: empty(),
+            down: empty(),
         };
-        for (x, &class) in classes.iter().enumerate() {
-            aliases.same[x] = members[class as usize]
-                .iter()
-                .copied()
-                .filter(|&y| y as usize != x)
-                .collect();
-            if !holds[class as usize].is_empty() {
+        for (x, &class) in classes.iter_enumerated() {
+            aliases.same[x] = members[class].iter().copied().filter(|&y| y != x).collect();
+            if !holds[class].is_empty() {
                 aliases.down[x] = reach(&holds, class);
             }
-            if !held_by[class as usize].is_empty() {
+            if !held_by[class].is_empty() {
                 aliases.up[x] = reach(&held_by, class);
             }
         }
         aliases
     }
 
-    fn get(list: &[Vec<SymId>], root: SymId) -> &[SymId] {
-        list.get(root as usize).map_or(&[], |v| v.as_slice())
+    fn get(list: &IndexVec<SymId, Vec<SymId>>, root: SymId) -> &[SymId] {
+        list.get(root).map_or(&[], |v| v.as_slice())
     }
 
     /// Other names of the same object as `root`.
@@ -328,27 +324,30 @@ impl Aliases {
     }
 }
 
-fn find(parent: &mut Vec<u32>, x: u32) -> u32 {
-    while parent.len() <= x as usize {
-        parent.push(parent.len() as u32);
+/// The representative of `x`'s class in the union-find `parent` (every
+/// symbol up to `x` starting as its own class).
+fn find(parent: &mut IndexVec<SymId, SymId>, x: SymId) -> SymId {
+    while parent.len() <= x.index() {
+        let next = parent.next_index();
+        parent.push(next);
     }
     let mut root = x;
-    while parent[root as usize] != root {
-        root = parent[root as usize];
+    while parent[root] != root {
+        root = parent[root];
     }
     let mut x = x;
-    while parent[x as usize] != root {
-        let next = parent[x as usize];
-        parent[x as usize] = root;
+    while parent[x] != root {
+        let next = parent[x];
+        parent[x] = root;
         x = next;
     }
     root
 }
 
-fn union(parent: &mut Vec<u32>, a: u32, b: u32) {
+fn union(parent: &mut IndexVec<SymId, SymId>, a: SymId, b: SymId) {
     let (ra, rb) = (find(parent, a), find(parent, b));
     if ra != rb {
-        parent[ra.max(rb) as usize] = ra.min(rb);
+        parent[ra.max(rb)] = ra.min(rb);
     }
 }
 
@@ -415,18 +414,19 @@ mod tests {
         let facts = facts("full = [train, test]\nfor d in full:\n    pass\nv = train.values\n");
         let mut names: Vec<String> = Vec::new();
         let aliases = Aliases::build(&facts, |name| match names.iter().position(|n| n == name) {
-            Some(i) => i as SymId,
+            Some(i) => SymId::from_usize(i),
             None => {
                 names.push(name.to_string());
-                (names.len() - 1) as SymId
+                SymId::from_usize(names.len() - 1)
             }
         });
         let named = |ids: &[SymId]| -> Vec<&str> {
-            let mut v: Vec<&str> = ids.iter().map(|&i| names[i as usize].as_str()).collect();
+            let mut v: Vec<&str> = ids.iter().map(|&i| names[i.index()].as_str()).collect();
             v.sort_unstable();
             v
         };
-        let id = |name: &str| names.iter().position(|n| n == name).expect("interned") as SymId;
+        let id =
+            |name: &str| SymId::from_usize(names.iter().position(|n| n == name).expect("interned"));
         assert_eq!(named(aliases.same(id("d"))), ["test", "train"]);
         assert_eq!(named(aliases.containers(id("d"))), ["full"]);
         assert_eq!(

@@ -22,8 +22,8 @@
 //!   data fields);
 //! - reading such an attribute (`df.shape`, `df.loc`) reads its whole object;
 //! - a read of a user function or class also reads and changes what calling
-//!   it does ([`Functions`]), and a call `f(train)` changes `train` when
-//!   `f`'s body changes that parameter in place;
+//!   it does (the model's `FunctionsByName`), and a call `f(train)` changes
+//!   `train` when `f`'s body changes that parameter in place;
 //! - an in-place change of a name perhaps changes its aliases
 //!   ([`super::alias`]);
 //! - a read nothing in the notebook defines on some path (a name from
@@ -35,16 +35,17 @@
 //! `continue` (or `raise`) statements aimed at it.
 
 use fixedbitset::FixedBitSet;
-use nbsight_dataflow::ModuleAnalysis;
 use nbsight_dataflow::access::AccessKind;
 use nbsight_dataflow::builtins::is_builtin;
-use nbsight_dataflow::cfg::Cfg;
+use nbsight_dataflow::cfg::{Cfg, NodeId};
+use nbsight_dataflow::index::IndexVec;
 use nbsight_dataflow::solve::Order;
 use nbsight_dataflow::symbol::SymId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use nbsight_model::{Compiled, FunctionsByName};
+
 use super::alias::Aliases;
-use super::functions::Functions;
 use super::path::Paths;
 use super::units::{Layout, UnitId};
 
@@ -87,11 +88,12 @@ pub(crate) struct Dependences {
 }
 
 /// Computes the dependences of every unit of `layout`; `analyses[c]` is the
-/// dataflow of cell `c` when it is a Python cell that parsed.
+/// dataflow of cell `c` (its CFG and symbols) when it is a Python cell that
+/// parsed.
 pub(crate) fn dependences(
     layout: &Layout,
-    analyses: &[Option<ModuleAnalysis>],
-    functions: &Functions,
+    analyses: &[Option<&Compiled>],
+    functions: &FunctionsByName,
 ) -> Dependences {
     let n_units = layout.units.len();
     let mut builder = Builder {
@@ -106,7 +108,7 @@ pub(crate) fn dependences(
     };
     builder.find_fields(analyses);
     builder.find_aliases();
-    let flows: Vec<Option<Vec<Vec<Acc>>>> = analyses
+    let flows: Vec<Option<IndexVec<NodeId, Vec<Acc>>>> = analyses
         .iter()
         .enumerate()
         .map(|(cell, a)| a.as_ref().map(|a| builder.translate(cell, a)))
@@ -121,22 +123,22 @@ pub(crate) fn dependences(
 
     // The value each name has before the notebook runs (unbound).
     let mut before = Vec::new();
-    for sym in 0..paths.len() as SymId {
+    for sym in paths.table.ids() {
         if paths.is_root(sym) {
             before.push(sites.len() as u32);
             sites.push(Site { unit: BEFORE, sym });
         }
     }
-    let mut root_sites: Vec<Vec<u32>> = vec![Vec::new(); paths.len()];
+    let mut root_sites: IndexVec<SymId, Vec<u32>> = IndexVec::from_elem_n(Vec::new(), paths.len());
     for (i, site) in sites.iter().enumerate() {
-        root_sites[paths.root(site.sym) as usize].push(i as u32);
+        root_sites[paths.root(site.sym)].push(i as u32);
     }
     let mut kills: FxHashMap<SymId, Vec<u32>> = FxHashMap::default();
     for accs in flows.iter().flatten().flatten() {
         for acc in accs {
             if let Op::Def { kill: true, .. } = acc.op {
                 kills.entry(acc.sym).or_insert_with(|| {
-                    root_sites[paths.root(acc.sym) as usize]
+                    root_sites[paths.root(acc.sym)]
                         .iter()
                         .copied()
                         .filter(|&s| paths.replaces(acc.sym, sites[s as usize].sym))
@@ -162,7 +164,7 @@ pub(crate) fn dependences(
     for &site in &before {
         state.insert(site as usize);
     }
-    let mut outs: Vec<FixedBitSet> = Vec::new();
+    let mut outs: IndexVec<NodeId, FixedBitSet> = IndexVec::new();
     for (analysis, flow) in analyses.iter().zip(&flows) {
         if let (Some(analysis), Some(flow)) = (analysis, flow) {
             state = solver.cell(&analysis.cfg, flow, state, &mut outs);
@@ -188,7 +190,7 @@ pub(crate) fn dependences(
 
 struct Builder<'a> {
     layout: &'a Layout,
-    functions: &'a Functions,
+    functions: &'a FunctionsByName,
     paths: Paths,
     /// Attributes the notebook assigns or deletes (data fields); the others
     /// are views or computed from their object.
@@ -208,7 +210,7 @@ impl Builder<'_> {
     }
 
     /// Marks the attributes some statement binds or deletes.
-    fn find_fields(&mut self, analyses: &[Option<ModuleAnalysis>]) {
+    fn find_fields(&mut self, analyses: &[Option<&Compiled>]) {
         for analysis in analyses.iter().flatten() {
             for node in &analysis.cfg.nodes {
                 for access in &node.accesses {
@@ -223,8 +225,8 @@ impl Builder<'_> {
                             .attr_name(sym)
                             .is_some_and(|name| STRUCTURE.contains(&name));
                         if self.paths.is_attr(sym) && !structure {
-                            self.fields.grow(sym as usize + 1);
-                            self.fields.insert(sym as usize);
+                            self.fields.grow(sym.index() + 1);
+                            self.fields.insert(sym.index());
                         }
                     }
                 }
@@ -233,15 +235,17 @@ impl Builder<'_> {
     }
 
     fn is_field(&self, sym: SymId) -> bool {
-        self.fields.contains(sym as usize)
+        self.fields.contains(sym.index())
     }
 
     /// The accesses of each node of cell `cell`'s graph, attributed to units.
-    fn translate(&mut self, cell: usize, analysis: &ModuleAnalysis) -> Vec<Vec<Acc>> {
+    fn translate(&mut self, cell: usize, analysis: &Compiled) -> IndexVec<NodeId, Vec<Acc>> {
         let table = &analysis.table;
-        let mut local: Vec<Option<SymId>> = vec![None; table.len()];
+        // The notebook's symbol (`self.paths`) of each symbol of the cell's
+        // table.
+        let mut local: IndexVec<SymId, Option<SymId>> = IndexVec::from_elem_n(None, table.len());
         let last_top = self.layout.cells[cell].top.last().copied();
-        let mut nodes = Vec::with_capacity(analysis.cfg.len());
+        let mut nodes = IndexVec::with_capacity(analysis.cfg.len());
         for node in &analysis.cfg.nodes {
             let mut accs = Vec::with_capacity(node.accesses.len());
             // The access before an implied change in its chain, and whether
@@ -255,7 +259,7 @@ impl Builder<'_> {
                 } else {
                     self.layout.unit_at(cell, access.range.start())
                 };
-                let sym = *local[access.symbol as usize]
+                let sym = *local[access.symbol]
                     .get_or_insert_with(|| self.paths.intern(table.name(access.symbol)));
                 let Some(unit) = unit else {
                     continue;
@@ -342,9 +346,10 @@ impl Builder<'_> {
                             .iter()
                             .filter(|call| call.callee == name)
                             .flat_map(|call| {
-                                effects.mutated_params.iter().filter_map(|p| {
-                                    call.argument(p.position, &p.name).map(str::to_string)
-                                })
+                                effects
+                                    .mutated_params
+                                    .iter()
+                                    .filter_map(|p| call.argument(p).map(str::to_string))
                             })
                             .collect();
                         for arg in passed {
@@ -413,7 +418,7 @@ struct Solver<'a> {
     paths: &'a Paths,
     fields: &'a FixedBitSet,
     sites: &'a [Site],
-    root_sites: &'a [Vec<u32>],
+    root_sites: &'a IndexVec<SymId, Vec<u32>>,
     kills: &'a FxHashMap<SymId, Vec<u32>>,
     /// Units that may bind names nbsight cannot see, in order.
     unknown: &'a [UnitId],
@@ -426,9 +431,9 @@ impl Solver<'_> {
     fn cell(
         &mut self,
         cfg: &Cfg,
-        flow: &[Vec<Acc>],
+        flow: &IndexVec<NodeId, Vec<Acc>>,
         entry: FixedBitSet,
-        outs: &mut Vec<FixedBitSet>,
+        outs: &mut IndexVec<NodeId, FixedBitSet>,
     ) -> FixedBitSet {
         let order = Order::of(cfg);
         let n_sites = entry.len();
@@ -498,14 +503,14 @@ impl Solver<'_> {
         // An attribute no statement assigns is computed from (or a view of)
         // its object: reading it reads the whole object.
         let (sym, whole) = match paths.parent(acc.sym) {
-            Some(parent) if paths.is_attr(acc.sym) && !self.fields.contains(acc.sym as usize) => {
+            Some(parent) if paths.is_attr(acc.sym) && !self.fields.contains(acc.sym.index()) => {
                 (parent, true)
             }
             _ => (acc.sym, whole),
         };
         let root = paths.root(sym);
         let mut unbound = false;
-        for &s in &self.root_sites[root as usize] {
+        for &s in &self.root_sites[root] {
             if !state.contains(s as usize) {
                 continue;
             }

@@ -13,18 +13,23 @@
 //! - the compound statement it is nested in (control dependence), and a loop
 //!   or `try` header on the `break`/`continue`/`raise` statements aimed at it;
 //! - for a read of a user function or class, on what calling it reads and
-//!   writes (its free globals, `functions.rs`), and for a call, on the
-//!   arguments its body changes in place (`calls.rs`).
+//!   writes (its free globals, the model's `FunctionsByName`), and for a
+//!   call, on the arguments its body changes in place (`calls.rs`).
 //!
-//! A [`Slicer`] builds that graph once per notebook; [`Slicer::backward`] and
+//! A [`Slicer`] builds that graph once per notebook from its
+//! `nbsight_model::NotebookModel` (the cells parsed and analysed once);
+//! [`Slicer::backward`] and
 //! [`Slicer::forward`] answer slices at the granularity of cells or
 //! statements; [`gather`] writes a backward slice as a script or notebook.
+//!
+//! Invariants: stands on `nbsight-model` and below and knows no other engine;
+//! deterministic and offline, no I/O (`gather` returns the text), never panics
+//! on user input; a gathered slice parses.
 
 mod alias;
 mod calls;
 mod deps;
 mod error;
-mod functions;
 mod gather;
 mod path;
 mod query;

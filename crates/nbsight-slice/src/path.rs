@@ -17,6 +17,7 @@
 //! does not change `lst[2]`: that is field granularity.
 
 use compact_str::CompactString;
+use nbsight_dataflow::index::IndexVec;
 use nbsight_dataflow::symbol::{SymId, SymbolTable, python_str_repr};
 
 /// The last component of a path.
@@ -87,9 +88,9 @@ impl Component {
 #[derive(Debug, Default)]
 pub(crate) struct Paths {
     pub table: SymbolTable,
-    depth: Vec<u16>,
-    root: Vec<SymId>,
-    last: Vec<Component>,
+    depth: IndexVec<SymId, u16>,
+    root: IndexVec<SymId, SymId>,
+    last: IndexVec<SymId, Component>,
 }
 
 impl Paths {
@@ -99,12 +100,12 @@ impl Paths {
         let id = self.table.intern(symbol);
         // New ids (the symbol and perhaps its parents) are dense and parents
         // come first.
-        for new in before as SymId..self.table.len() as SymId {
+        for new in (before..self.table.len()).map(SymId::from_usize) {
             let parent = self.table.parent(new);
             let name = self.table.name(new);
             let component = Component::of(name, parent.map(|p| self.table.name(p).len()));
             let (depth, root) = match parent {
-                Some(p) => (self.depth[p as usize] + 1, self.root[p as usize]),
+                Some(p) => (self.depth[p] + 1, self.root[p]),
                 None => (0, new),
             };
             self.depth.push(depth);
@@ -116,16 +117,16 @@ impl Paths {
 
     /// The plain name `id` starts with.
     pub fn root(&self, id: SymId) -> SymId {
-        self.root[id as usize]
+        self.root[id]
     }
 
     /// How many components follow the root (`lst[3]`: 1).
     pub fn depth(&self, id: SymId) -> u16 {
-        self.depth[id as usize]
+        self.depth[id]
     }
 
     pub fn is_root(&self, id: SymId) -> bool {
-        self.depth[id as usize] == 0
+        self.depth[id] == 0
     }
 
     pub fn name(&self, id: SymId) -> &str {
@@ -140,7 +141,7 @@ impl Paths {
     /// May `prefix` name `path` or a path `path` is nested in? (Both have the
     /// same root.)
     pub fn may_prefix(&self, prefix: SymId, path: SymId) -> bool {
-        let (dp, dq) = (self.depth[prefix as usize], self.depth[path as usize]);
+        let (dp, dq) = (self.depth[prefix], self.depth[path]);
         if dp > dq {
             return false;
         }
@@ -153,7 +154,7 @@ impl Paths {
         }
         let mut p = prefix;
         loop {
-            if !self.last[p as usize].may_match(&self.last[q as usize]) {
+            if !self.last[p].may_match(&self.last[q]) {
                 return false;
             }
             match (self.table.parent(p), self.table.parent(q)) {
@@ -178,12 +179,12 @@ impl Paths {
 
     /// Is the last component of `id` an attribute (`.name`)?
     pub fn is_attr(&self, id: SymId) -> bool {
-        matches!(self.last[id as usize], Component::Attr { .. })
+        matches!(self.last[id], Component::Attr { .. })
     }
 
     /// The attribute `id` ends with (`col` for `df.col`).
     pub fn attr_name(&self, id: SymId) -> Option<&str> {
-        match &self.last[id as usize] {
+        match &self.last[id] {
             Component::Attr { name, .. } => Some(name.as_str()),
             _ => None,
         }
@@ -197,7 +198,7 @@ impl Paths {
     /// Is the last component of `id` an integer index (deleting it shifts
     /// the items after it)?
     pub fn is_int_index(&self, id: SymId) -> bool {
-        matches!(self.last[id as usize], Component::Int(_))
+        matches!(self.last[id], Component::Int(_))
     }
 }
 

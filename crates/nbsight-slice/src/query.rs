@@ -17,15 +17,14 @@
 use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
-use nbsight_dataflow::{Context, Effects, ModuleAnalysis, analyze_cell, parse_notebook};
-use nbsight_notebook::Notebook;
+use nbsight_dataflow::Effects;
+use nbsight_model::{CellStatus, Compiled, FunctionsByName, NotebookModel};
+use nbsight_notebook::{CellIndex, Notebook, OneIndexed};
 use serde::Serialize;
 
 use super::SliceError;
 use super::deps::{Dependences, dependences};
-use super::functions::Functions;
 use super::units::{Layout, UnitId};
-use nbsight_model::CellStatus;
 
 /// Which way a slice goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -48,12 +47,13 @@ pub enum Granularity {
     Statements,
 }
 
-/// A statement of a slice; lines are 1-based within the cell.
+/// A statement of a slice: its cell and its first and last lines within
+/// the cell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StmtRef {
-    pub cell: usize,
-    pub line: u32,
-    pub end_line: u32,
+    pub cell: CellIndex,
+    pub line: OneIndexed,
+    pub end_line: OneIndexed,
     /// The statement's source (for a compound statement, its first header:
     /// `if c:`, `for x in xs:`).
     pub text: String,
@@ -62,8 +62,8 @@ pub struct StmtRef {
 /// The target cell does not parse: its dependences are unknown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TargetError {
-    pub line: u32,
-    pub column: u32,
+    pub line: OneIndexed,
+    pub column: OneIndexed,
     pub message: String,
 }
 
@@ -72,11 +72,11 @@ pub struct TargetError {
 pub struct Slice {
     pub notebook: String,
     /// The target cell.
-    pub cell: usize,
+    pub cell: CellIndex,
     pub direction: Direction,
     pub granularity: Granularity,
     /// The cells of the slice, in notebook order.
-    pub cells: Vec<usize>,
+    pub cells: Vec<CellIndex>,
     /// Its statements, in notebook order.
     pub statements: Vec<StmtRef>,
     pub statements_in_slice: usize,
@@ -102,38 +102,42 @@ pub struct Slicer {
 }
 
 impl Slicer {
-    /// Analyses `notebook` (parsed once, each Python cell's dataflow from
-    /// `nbsight-dataflow`) and builds its dependence graph.
+    /// The slicer of `notebook`: its model ([`NotebookModel::new`]), then
+    /// [`Slicer::from_model`].
     pub fn new(notebook: &Notebook, effects: &Effects) -> Slicer {
-        let (parsed, imports) = parse_notebook(notebook);
-        let ctx = Context {
-            effects,
-            imports: &imports,
-            source: "",
-        };
+        Slicer::from_model(&NotebookModel::new(notebook, effects))
+    }
+
+    /// Builds the dependence graph of `model`'s notebook from what the model
+    /// parsed and analysed once (each Python cell's parse and dataflow CFG,
+    /// the user functions' summaries): nothing is parsed or analysed again.
+    pub fn from_model(model: &NotebookModel) -> Slicer {
         let mut layout = Layout {
-            path: notebook.path.display().to_string(),
+            path: model.path.clone(),
             ..Layout::default()
         };
-        let mut analyses: Vec<Option<ModuleAnalysis>> = Vec::with_capacity(parsed.len());
-        for (cell, parsed) in notebook.cells.iter().zip(&parsed) {
-            let state = CellStatus::of(cell, parsed.as_ref());
-            match (state, parsed) {
-                (CellStatus::Code, Some(parsed)) => {
+        let mut analyses: Vec<Option<&Compiled>> = Vec::with_capacity(model.cells.len());
+        for cell in &model.cells {
+            match (
+                &cell.status,
+                cell.parsed.as_deref(),
+                cell.compiled.as_deref(),
+            ) {
+                (CellStatus::Code, Some(parsed), Some(compiled)) => {
                     let magic = cell
-                        .form
-                        .cell_magic()
+                        .cell_magic
+                        .as_ref()
                         .map(|m| format!("%%{} {}", m.name, m.args).trim_end().to_string());
                     layout.push_code(&cell.id, magic, parsed);
-                    analyses.push(Some(analyze_cell(cell, parsed, ctx)));
+                    analyses.push(Some(compiled));
                 }
-                (state, _) => {
-                    layout.push_empty(&cell.id, state);
+                (status, ..) => {
+                    layout.push_empty(&cell.id, status.clone());
                     analyses.push(None);
                 }
             }
         }
-        let functions = Functions::collect(analyses.iter().flatten().map(|a| &a.summary));
+        let functions = FunctionsByName::collect(model.definitions());
         let deps = dependences(&layout, &analyses, &functions);
         let mut dependents = vec![Vec::new(); layout.units.len()];
         for (unit, list) in deps.deps.iter().enumerate() {
@@ -160,7 +164,7 @@ impl Slicer {
 
     /// The Python cells with a syntax error: (cell, line, column, message).
     /// They are never in a slice unless they are its target.
-    pub fn broken_cells(&self) -> Vec<(usize, TargetError)> {
+    pub fn broken_cells(&self) -> Vec<(CellIndex, TargetError)> {
         self.layout
             .cells
             .iter()
@@ -171,7 +175,7 @@ impl Slicer {
                     column,
                     message,
                 } => Some((
-                    i,
+                    CellIndex::new(i),
                     TargetError {
                         line: *line,
                         column: *column,
@@ -309,7 +313,7 @@ impl Slicer {
                     granularity,
                     FixedBitSet::with_capacity(self.layout.units.len()),
                 );
-                slice.cells = vec![cell];
+                slice.cells = vec![CellIndex::new(cell)];
                 slice.target_error = Some(TargetError {
                     line: *line,
                     column: *column,
@@ -330,8 +334,11 @@ impl Slicer {
         let layout = &self.layout;
         // The target is in its slice even without statements (a cell of
         // comments).
-        let mut cells: Vec<usize> = units.ones().map(|u| layout.units[u].cell).collect();
-        cells.push(cell);
+        let mut cells: Vec<CellIndex> = units
+            .ones()
+            .map(|u| CellIndex::new(layout.units[u].cell))
+            .collect();
+        cells.push(CellIndex::new(cell));
         cells.sort_unstable();
         cells.dedup();
         let statements: Vec<StmtRef> = units
@@ -339,7 +346,7 @@ impl Slicer {
             .map(|u| {
                 let unit = &layout.units[u];
                 StmtRef {
-                    cell: unit.cell,
+                    cell: CellIndex::new(unit.cell),
                     line: unit.line,
                     end_line: unit.end_line,
                     text: layout.text(unit.cell, unit.header).to_string(),
@@ -349,7 +356,7 @@ impl Slicer {
         let in_notebook = layout.units.len();
         Slice {
             notebook: layout.path.clone(),
-            cell,
+            cell: CellIndex::new(cell),
             direction,
             granularity,
             cells,
@@ -392,9 +399,9 @@ impl Closure {
 }
 
 impl Slice {
-    /// Is statement `line` (1-based, its first line) of cell `cell` in the
+    /// Is the statement whose first line is `line` of cell `cell` in the
     /// slice?
-    pub fn has_statement(&self, cell: usize, line: u32) -> bool {
+    pub fn has_statement(&self, cell: CellIndex, line: OneIndexed) -> bool {
         self.statements
             .iter()
             .any(|s| s.cell == cell && s.line == line)

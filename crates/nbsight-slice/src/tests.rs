@@ -4,6 +4,7 @@
 //! magics, imports, loops and jumps, and the gathered code.
 
 use nbsight_dataflow::Effects;
+use nbsight_notebook::CellIndex;
 
 use super::*;
 use nbsight_model::testing::notebook;
@@ -13,17 +14,26 @@ fn slicer(sources: &[&str]) -> Slicer {
 }
 
 fn backward(sources: &[&str], cell: usize) -> Vec<usize> {
-    slicer(sources)
-        .backward(cell, Granularity::Statements)
-        .expect("a code cell")
-        .cells
+    numbers(
+        &slicer(sources)
+            .backward(cell, Granularity::Statements)
+            .expect("a code cell")
+            .cells,
+    )
 }
 
 fn forward(sources: &[&str], cell: usize) -> Vec<usize> {
-    slicer(sources)
-        .forward(cell, Granularity::Statements)
-        .expect("a code cell")
-        .cells
+    numbers(
+        &slicer(sources)
+            .forward(cell, Granularity::Statements)
+            .expect("a code cell")
+            .cells,
+    )
+}
+
+/// Cell positions as numbers.
+fn numbers(cells: &[CellIndex]) -> Vec<usize> {
+    cells.iter().map(|c| c.index()).collect()
 }
 
 /// The statements of a slice as `cell:line` and text.
@@ -324,14 +334,14 @@ fn cell_granularity_takes_what_whole_cells_need() {
     let cells = ["a = 1", "b = a\nc = 2", "print(c)"];
     let s = slicer(&cells);
     let by_cells = s.backward(2, Granularity::Cells).expect("code");
-    assert_eq!(by_cells.cells, [0, 1, 2]);
+    assert_eq!(numbers(&by_cells.cells), [0, 1, 2]);
     assert_eq!(by_cells.statements_in_slice, 4);
     let by_statements = s.backward(2, Granularity::Statements).expect("code");
-    assert_eq!(by_statements.cells, [1, 2]);
+    assert_eq!(numbers(&by_statements.cells), [1, 2]);
     assert_eq!(statements(&by_statements), ["1:2 c = 2", "2:1 print(c)"]);
     let forward = s.forward(0, Granularity::Cells).expect("code");
     assert_eq!(
-        (forward.cells.clone(), forward.statements_in_slice),
+        (numbers(&forward.cells), forward.statements_in_slice),
         (vec![0, 1], 3)
     );
 }
@@ -354,14 +364,19 @@ fn bad_targets_and_broken_cells() {
     );
     // A broken cell is never in a slice, except as its target.
     assert_eq!(
-        s.backward(3, Granularity::Cells).expect("code").cells,
+        numbers(&s.backward(3, Granularity::Cells).expect("code").cells),
         [1, 3]
     );
     let broken = s
         .backward(2, Granularity::Statements)
         .expect("a slice of itself");
-    assert_eq!(broken.cells, [2]);
-    assert!(broken.target_error.as_ref().is_some_and(|e| e.line == 1));
+    assert_eq!(numbers(&broken.cells), [2]);
+    assert!(
+        broken
+            .target_error
+            .as_ref()
+            .is_some_and(|e| e.line.get() == 1)
+    );
     assert_eq!(s.broken_cells().len(), 1);
     assert_eq!(s.code_cells().collect::<Vec<_>>(), [1, 2, 3]);
     let opaque = slicer(&["%%bash\nls"]).backward(0, Granularity::Cells);
@@ -561,4 +576,41 @@ if __nbsight_value is not None:
 "
     );
     assert!(!nbsight_notebook::parse_python(&script).has_errors());
+}
+
+#[test]
+fn slicers_of_an_edited_model_and_of_the_edited_notebook_agree() {
+    let effects = Effects::builtin();
+    let cells = [
+        "md:# T",
+        "import json\nrows = [1]",
+        "%%time\nrows.append(2)",
+        "def add(r):\n    r.append(3)",
+        "add(rows)\nout = json.dumps(rows)",
+        "out",
+    ];
+    let nb = notebook(&cells);
+    let model = nbsight_model::NotebookModel::new(&nb, &effects);
+    for (index, source) in [
+        (2, "%%capture log\nrows.append(2)"),
+        (4, "out = json.dumps(rows)"),
+        (3, "def add(r):\n    r.append(3"),
+    ] {
+        let edited = nb.cells[index].edited(source, &nb.language);
+        let from_model = Slicer::from_model(&model.with_edit(&nb.cells, index, &edited, &effects));
+        let mut sources = cells;
+        sources[index] = source;
+        let scratch = slicer(&sources);
+        for cell in [1, 2, 4, 5] {
+            for granularity in [Granularity::Cells, Granularity::Statements] {
+                let a = from_model.backward(cell, granularity).expect("a code cell");
+                let b = scratch.backward(cell, granularity).expect("a code cell");
+                assert_eq!(statements(&a), statements(&b), "edit of {index}: {cell}");
+                for format in [GatherFormat::Py, GatherFormat::Ipynb] {
+                    let text = |s: &Slice| gather(s, format).expect("gathers");
+                    assert_eq!(text(&a), text(&b), "edit of {index}: {cell}");
+                }
+            }
+        }
+    }
 }

@@ -14,9 +14,9 @@ use std::ops::Range;
 use nbsight_dataflow::build::magic_code;
 
 use super::alias::{Fact, alias_facts};
-use super::calls::{NamedCall, calls_of};
-use nbsight_model::CellStatus;
-use nbsight_notebook::ParsedCell;
+use super::calls::calls_of;
+use nbsight_model::{CellStatus, NamedCall};
+use nbsight_notebook::{OneIndexed, ParsedCell};
 use ruff_python_ast::{self as ast, Expr, IpyEscapeKind, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
@@ -73,9 +73,9 @@ pub(crate) struct Unit {
     pub unknown_defs: bool,
     /// Calls of plain names in its own code, with the names passed.
     pub calls: Vec<NamedCall>,
-    /// 1-based lines of `header` within the cell.
-    pub line: u32,
-    pub end_line: u32,
+    /// The first and last lines of `header` within the cell.
+    pub line: OneIndexed,
+    pub end_line: OneIndexed,
 }
 
 impl Unit {
@@ -228,8 +228,9 @@ impl Builder<'_> {
             jump_target: None,
             unknown_defs: false,
             calls: calls_of(stmt),
-            line: 0,
-            end_line: 0,
+            // Set once the header is known.
+            line: OneIndexed::MIN,
+            end_line: OneIndexed::MIN,
         });
         self.aliases.extend(alias_facts(stmt));
         let mut clauses = Vec::new();
@@ -367,8 +368,8 @@ impl Builder<'_> {
         TextRange::at(range.start(), len)
     }
 
-    /// First and last 1-based line of a range.
-    fn lines(&self, range: TextRange) -> (u32, u32) {
+    /// First and last line of a range.
+    fn lines(&self, range: TextRange) -> (OneIndexed, OneIndexed) {
         let (first, _) = self.parsed.line_column(range.start());
         let last_char = if range.is_empty() {
             range.start()
@@ -376,7 +377,7 @@ impl Builder<'_> {
             range.end() - TextSize::from(1)
         };
         let (last, _) = self.parsed.line_column(last_char);
-        (first as u32, last as u32)
+        (first, last)
     }
 }
 
@@ -437,7 +438,7 @@ mod tests {
         // `break` aims at the loop; the loop's `else` is outside it.
         assert_eq!(l.unit(7).jump_target, Some(5));
         assert_eq!(l.subtree(5), 5..9);
-        assert_eq!((l.unit(5).line, l.unit(5).end_line), (8, 8));
+        assert_eq!((l.unit(5).line.get(), l.unit(5).end_line.get()), (8, 8));
         assert_eq!(cell.units, 0..9);
     }
 

@@ -7,13 +7,14 @@
 
 use crate::engine::{Bounds, Start, explore};
 use crate::impact::Impact;
-use nbsight_model::vars::{self, VarSet};
+use nbsight_model::vars::VarSet;
 use nbsight_model::{CellInfo, NotebookModel};
+use nbsight_notebook::CellIndex;
 
 /// The classes of one code cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CellClass {
-    pub cell: usize,
+    pub cell: CellIndex,
     pub isolated: bool,
     pub safe_to_edit: bool,
     pub stale_risk: bool,
@@ -24,8 +25,7 @@ pub struct CellClass {
 pub fn is_isolated(model: &NotebookModel, cell: &CellInfo) -> bool {
     !model.code_cells().any(|other| {
         other.index != cell.index
-            && (vars::intersects(&other.pre, &cell.outputs)
-                || vars::intersects(&cell.pre, &other.outputs))
+            && (other.pre.intersects(&cell.outputs) || cell.pre.intersects(&other.outputs))
     })
 }
 
@@ -34,7 +34,7 @@ pub fn classify_cells(model: &NotebookModel) -> Vec<CellClass> {
     let mut classes: Vec<CellClass> = model
         .code_cells()
         .map(|c| CellClass {
-            cell: c.index,
+            cell: CellIndex::new(c.index),
             isolated: is_isolated(model, c),
             safe_to_edit: true,
             stale_risk: false,
@@ -42,9 +42,9 @@ pub fn classify_cells(model: &NotebookModel) -> Vec<CellClass> {
         .collect();
     let mut position = vec![usize::MAX; model.cells.len()];
     for (i, c) in classes.iter().enumerate() {
-        position[c.cell] = i;
+        position[c.cell.index()] = i;
     }
-    let sources: Vec<usize> = classes.iter().map(|c| c.cell).collect();
+    let sources: Vec<usize> = classes.iter().map(|c| c.cell.index()).collect();
     for source in sources {
         let visits = explore(
             model,

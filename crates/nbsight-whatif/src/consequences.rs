@@ -16,7 +16,7 @@ use crate::domain::Domain;
 use crate::engine::{Bounds, Start, explore_with};
 use crate::state::{Domains, StateDifference};
 use nbsight_model::NotebookModel;
-use nbsight_model::vars::{self, VarSet};
+use nbsight_model::vars::VarSet;
 
 /// Cell executions spent on the consequences of one candidate next cell.
 pub const CANDIDATE_VISITS: usize = 64;
@@ -47,7 +47,7 @@ impl Consequences {
     /// empty, so the same cells run, on facts that agree wherever they
     /// look.)
     fn unaffected_by(&self, difference: &StateDifference) -> bool {
-        !(vars::intersects(&self.footprint, &difference.vars) || self.models && difference.models)
+        !(self.footprint.intersects(&difference.vars) || self.models && difference.models)
     }
 }
 
@@ -80,12 +80,12 @@ pub fn explore_candidate(
     let mut footprint = VarSet::new();
     let mut models = false;
     for info in visited.ones().map(|c| &model.cells[c]) {
-        vars::union_with(&mut footprint, &info.feeds);
+        footprint.union_with(&info.feeds);
         if let Some(compiled) = info.compiled.as_deref() {
             models |= compiled.ml_calls;
             for stmt in &compiled.program.stmts {
                 for &(v, _) in &stmt.writes {
-                    vars::insert(&mut footprint, v);
+                    footprint.insert(v);
                 }
             }
         }
@@ -177,7 +177,7 @@ fn holds(
         Relation::Edited { cell } => {
             cell != candidate
                 && !found.visited.contains(cell)
-                && !vars::intersects(&model.cells[cell].pre, &found.changed)
+                && !model.cells[cell].pre.intersects(&found.changed)
         }
     }
 }
@@ -270,10 +270,7 @@ mod tests {
         let mut here = state.clone();
         here.execute(&model, 4);
         let difference = here.difference(&state).expect("comparable");
-        assert!(vars::contains(
-            &difference.vars,
-            model.vars.get("X").expect("X")
-        ));
+        assert!(difference.vars.contains(model.vars.get("X").expect("X")));
         let explored = ask(&cache, &model, here.domains(), Some(&difference));
         let fresh = explore_candidate(&model, here.domains(), 1, None);
         assert_eq!(explored, (fresh.safe, fresh.visits));

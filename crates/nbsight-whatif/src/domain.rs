@@ -9,6 +9,7 @@ use std::fmt::Debug;
 use nbsight_model::program::{Program, Stmt};
 use nbsight_model::vars::VarSet;
 use nbsight_model::{CellInfo, NotebookModel};
+use nbsight_notebook::OneIndexed;
 
 /// What kind of problem an alarm reports. `nbsight-check` gives each kind
 /// its rule (code, name, severity); the order is that of their codes.
@@ -29,10 +30,12 @@ pub enum AlarmKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Alarm {
     pub kind: AlarmKind,
-    pub line: u32,
-    pub column: u32,
+    /// Where in the cell: the line and column of the statement or call.
+    pub line: OneIndexed,
+    pub column: OneIndexed,
     pub message: String,
-    /// The cells whose code the problem involves (besides the alarm's own).
+    /// The cells whose code the problem involves (besides the alarm's own):
+    /// positions in the model's cell list.
     pub involved: Vec<usize>,
 }
 
@@ -83,7 +86,7 @@ impl Growth for VarSet {
     }
 
     fn merge(&mut self, other: &Self) {
-        nbsight_model::vars::union_with(self, other);
+        self.union_with(other);
     }
 }
 

@@ -21,7 +21,7 @@
 use std::rc::Rc;
 
 use crate::domain::{Alarm, Domain, Growth};
-use nbsight_model::vars::{self, VarSet};
+use nbsight_model::vars::VarSet;
 use nbsight_model::{CellInfo, NotebookModel};
 
 /// One cell execution the exploration considered.
@@ -112,7 +112,7 @@ pub fn explore_with<D: Domain>(
             let (mut after, alarms) = initial.run(model, info, None);
             let alarmed = !alarms.is_empty();
             let mut changed = info.computed.clone();
-            vars::union_with(&mut changed, extra);
+            changed.union_with(extra);
             after.seed(&changed);
             let mut added = D::Growth::default();
             after.growth(initial, &mut added);
@@ -333,7 +333,7 @@ mod tests {
     #[test]
     fn a_deleted_cell_propagates_from_the_state() {
         let m = model(&["a = 1", "b = a"]);
-        let a = vars::set_of([m.vars.get("a").expect("interned")]);
+        let a = VarSet::from_iter([m.vars.get("a").expect("interned")]);
         let found = explore(&m, Start::State, &Impact::default(), &a, Bounds::default());
         let seen: Vec<_> = found
             .visits

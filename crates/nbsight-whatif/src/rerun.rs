@@ -15,7 +15,7 @@ use crate::impact::Impact;
 use crate::session::Event;
 use crate::transformer::run_cell;
 use nbsight_model::NotebookModel;
-use nbsight_model::vars::{self, Var, VarSet};
+use nbsight_model::vars::VarSet;
 
 /// The cells to re-run, in the event model's indices.
 pub fn rerun_plan(
@@ -47,17 +47,17 @@ pub fn rerun_plan(
         _ => VarSet::new(),
     };
     if let Some(anchor) = anchor {
-        for m in repeated.ones().map(|m| m as Var) {
+        for m in repeated.iter() {
             let definer = (0..anchor).rev().find(|&j| {
                 model.cells[j]
                     .compiled
                     .as_deref()
-                    .is_some_and(|c| vars::contains(&c.defs, m))
+                    .is_some_and(|c| c.defs.contains(m))
             });
             if let Some(d) = definer {
                 plan[d] = true;
                 for (j, slot) in plan.iter_mut().enumerate().take(anchor).skip(d + 1) {
-                    if vars::contains(&model.cells[j].outputs, m) {
+                    if model.cells[j].outputs.contains(m) {
                         *slot = true;
                     }
                 }
@@ -79,7 +79,7 @@ pub fn rerun_plan(
         (_, None) => 0,
     };
     if let (Some(c), false) = (source, matches!(event, Event::Open)) {
-        vars::union_with(&mut impact.changed, &model.cells[c].computed);
+        impact.changed.union_with(&model.cells[c].computed);
     }
     for j in start..n {
         let cell = &model.cells[j];
@@ -87,14 +87,14 @@ pub fn rerun_plan(
             continue;
         }
         let never_ran = !ran[j] && Some(j) != source;
-        let affected = vars::intersects(&cell.pre, &impact.changed)
-            || vars::intersects(&cell.outputs, &impact.changed);
+        let affected =
+            cell.pre.intersects(&impact.changed) || cell.outputs.intersects(&impact.changed);
         if plan[j] || affected || never_ran {
             plan[j] = true;
             let (after, _) = run_cell(&impact, model, cell, false);
             impact = after;
             if never_ran {
-                vars::union_with(&mut impact.changed, &cell.computed);
+                impact.changed.union_with(&cell.computed);
             }
         }
     }

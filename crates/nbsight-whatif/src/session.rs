@@ -6,17 +6,18 @@
 //! cells are safe to run next.
 
 use nbsight_dataflow::Effects;
-use nbsight_notebook::{Cell, Notebook};
+use nbsight_notebook::{Cell, CellIndex, Notebook, OneIndexed};
 
 use crate::consequences::{ConsequenceCache, Relation, explore_candidate};
 use crate::domain::{Alarm, AlarmKind, Domain};
 use crate::engine::{Bounds, Start, Visit, explore};
 use crate::rerun::rerun_plan;
 use crate::state::{Domains, History, NotebookState};
-use nbsight_model::vars::{self, VarSet};
+use nbsight_model::vars::VarSet;
 use nbsight_model::{CellStatus, NotebookModel};
 
-/// A notebook action.
+/// A notebook action. Cells are 0-based positions in the notebook's cell
+/// list, as given (checked against the notebook when the query runs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     /// The notebook is opened in a kernel in the history's state.
@@ -76,13 +77,13 @@ pub enum WhatIfError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventReport {
     pub kind: &'static str,
-    pub cell: Option<usize>,
+    pub cell: Option<CellIndex>,
 }
 
 /// A cell whose inputs the event changes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Impacted {
-    pub cell: usize,
+    pub cell: CellIndex,
     pub depth: usize,
     /// The changed variables it reads.
     pub symbols: Vec<String>,
@@ -93,30 +94,31 @@ pub struct Impacted {
 pub struct WhatIfFinding {
     pub kind: AlarmKind,
     pub message: String,
-    /// 0-based index of the cell in the notebook's cell list.
-    pub cell: usize,
-    /// 1-based line and column inside the cell.
-    pub line: u32,
-    pub column: u32,
+    pub cell: CellIndex,
+    /// The line and column inside the cell.
+    pub line: OneIndexed,
+    pub column: OneIndexed,
     /// The cells, in execution order, that lead to the finding (ending with
     /// `cell`).
-    pub path: Vec<usize>,
+    pub path: Vec<CellIndex>,
 }
 
 /// The answer to a what-if query (the CLI's JSON keeps its field names).
+/// Cells are positions in the notebook as the user knows it (for an
+/// insertion, with the inserted cell).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WhatIfReport {
     pub notebook: String,
     pub event: EventReport,
-    pub history: Vec<usize>,
+    pub history: Vec<CellIndex>,
     pub impacted: Vec<Impacted>,
     pub findings: Vec<WhatIfFinding>,
-    pub rerun_plan: Vec<usize>,
-    pub safe_next: Vec<usize>,
+    pub rerun_plan: Vec<CellIndex>,
+    pub safe_next: Vec<CellIndex>,
     /// The depth bound used (`null`: unbounded).
     pub k: Option<usize>,
     /// Cells whose syntax errors stop paths (never successors).
-    pub broken_cells: Vec<usize>,
+    pub broken_cells: Vec<CellIndex>,
     /// Cells explored (with repetitions), for the curious.
     pub visits: usize,
     /// The exploration stopped at its budget of cell executions before
@@ -257,9 +259,9 @@ fn answer(
         notebook: model.path.clone(),
         event: EventReport {
             kind: event.kind(),
-            cell: event.cell(),
+            cell: event.cell().map(CellIndex::new),
         },
-        history: history.to_vec(),
+        history: history.iter().map(|&c| CellIndex::new(c)).collect(),
         impacted: Vec::new(),
         findings: Vec::new(),
         rerun_plan: Vec::new(),
@@ -321,7 +323,7 @@ fn answer(
     report.impacted = impacted(model, &visits, event_cell)
         .into_iter()
         .map(|i| Impacted {
-            cell: query.report_index(i.cell),
+            cell: query.report_index(i.cell.index()),
             ..i
         })
         .collect();
@@ -364,7 +366,7 @@ fn answer(
         if !after.can_run(model, i) {
             continue;
         }
-        if Some(i) != event_cell && vars::intersects(&cell.pre, &stale) {
+        if Some(i) != event_cell && cell.pre.intersects(&stale) {
             continue;
         }
         let safe = if Some(i) == event_cell {
@@ -437,12 +439,12 @@ fn may_alarm(model: &NotebookModel, start: usize, leakage_active: bool) -> bool 
     loop {
         let mut grew = false;
         for cell in model.code_cells() {
-            if !reached[cell.index] && vars::intersects(&cell.pre, &changed) {
+            if !reached[cell.index] && cell.pre.intersects(&changed) {
                 if sink(cell.index) {
                     return true;
                 }
                 reached[cell.index] = true;
-                vars::union_with(&mut changed, &cell.outputs);
+                changed.union_with(&cell.outputs);
                 grew = true;
             }
         }
@@ -547,7 +549,7 @@ impl<'m> Query<'m> {
                         None,
                     ),
                 };
-                vars::union_with(&mut outputs, &changed_imports(base, &model, *cell));
+                outputs.union_with(&changed_imports(base, &model, *cell));
                 Query {
                     base,
                     owned: Some(model),
@@ -602,11 +604,11 @@ impl<'m> Query<'m> {
 
     /// A cell index of the event's model as the user knows it (the original
     /// notebook's, except for an inserted cell).
-    fn report_index(&self, cell: usize) -> usize {
-        match self.deleted {
+    fn report_index(&self, cell: usize) -> CellIndex {
+        CellIndex::new(match self.deleted {
             Some(d) if cell >= d => cell + 1,
             _ => cell,
-        }
+        })
     }
 }
 
@@ -620,7 +622,7 @@ fn changed_imports(old: &NotebookModel, new: &NotebookModel, cell: usize) -> Var
             .unwrap_or_default()
     };
     let (a, b) = (bindings(old), bindings(new));
-    vars::set_of(
+    VarSet::from_iter(
         a.iter()
             .filter(|x| !b.contains(x))
             .chain(b.iter().filter(|x| !a.contains(x)))
@@ -659,7 +661,7 @@ fn impacted(
             }
             _ => {
                 *slot = Some(Impacted {
-                    cell: visit.cell,
+                    cell: CellIndex::new(visit.cell),
                     depth: visit.depth,
                     symbols: model.names(&read),
                 })
@@ -724,7 +726,7 @@ fn stale_risks(
         let (line, column) = model.cells[visit.cell]
             .program()
             .and_then(|p| p.first_read(&stale))
-            .unwrap_or((1, 1));
+            .unwrap_or((OneIndexed::MIN, OneIndexed::MIN));
         let what = names
             .iter()
             .map(|n| format!("`{n}`"))
@@ -776,11 +778,11 @@ fn stale_variables(
             && Some(visit.cell) != event_cell
             && visit.before.0.phi(&model.cells[visit.cell])
         {
-            vars::union_with(&mut stale, &model.cells[visit.cell].outputs);
+            stale.union_with(&model.cells[visit.cell].outputs);
         }
     }
     if let (Event::Edit { .. } | Event::Insert { .. }, Some(cell)) = (event, event_cell) {
-        vars::union_with(&mut stale, &model.cells[cell].outputs);
+        stale.union_with(&model.cells[cell].outputs);
     }
     stale
 }

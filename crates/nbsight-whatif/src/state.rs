@@ -6,7 +6,7 @@ use crate::impact::Impact;
 use crate::leakage::Leak;
 use crate::transformer::run_cell;
 use nbsight_model::NotebookModel;
-use nbsight_model::vars::{self, VarSet};
+use nbsight_model::vars::VarSet;
 
 /// The domains the what-if engine runs together (one product, one pass).
 pub type Domains = (Impact, Leak);
@@ -106,7 +106,7 @@ impl NotebookState {
         let Some(info) = model.cells.get(cell) else {
             return false;
         };
-        info.is_code() && (self.unknown_defs || vars::is_subset(&info.pre, self.bound()))
+        info.is_code() && (self.unknown_defs || info.pre.is_subset(self.bound()))
     }
 
     /// Do the two states hold the same facts (the code-impact part aside,

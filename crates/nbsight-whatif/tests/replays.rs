@@ -117,7 +117,7 @@ fn leak_names(report: &WhatIfReport) -> Vec<(AlarmKind, usize)> {
         .findings
         .iter()
         .filter(|f| f.kind != AlarmKind::StaleState)
-        .map(|f| (f.kind, f.cell))
+        .map(|f| (f.kind, f.cell.index()))
         .collect()
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use common::cells;
 use nbsight_dataflow::Effects;
-use nbsight_notebook::{Notebook, load_path};
+use nbsight_notebook::{CellIndex, Notebook, load_path};
 use nbsight_whatif::{
     AlarmKind, Event, History, WhatIfFinding, WhatIfOptions, WhatIfReport, WhatIfSession, what_if,
 };
@@ -25,6 +25,11 @@ fn run(notebook: &Notebook, event: Event, history: History, k: Option<usize>) ->
     what_if(notebook, &effects, &event, &WhatIfOptions { history, k }).expect("query is valid")
 }
 
+/// Cells by their positions.
+fn at(cells: &[usize]) -> Vec<CellIndex> {
+    cells.iter().map(|&c| CellIndex::new(c)).collect()
+}
+
 fn figure1() -> Notebook {
     load("examples/nblyzer_figure1.ipynb")
 }
@@ -33,7 +38,7 @@ fn impacted(report: &WhatIfReport) -> Vec<(usize, usize, Vec<String>)> {
     report
         .impacted
         .iter()
-        .map(|i| (i.cell, i.depth, i.symbols.clone()))
+        .map(|i| (i.cell.index(), i.depth, i.symbols.clone()))
         .collect()
 }
 
@@ -48,8 +53,8 @@ fn figure1_execute_cell_1_leaks_along_1_2_4_5_at_cell_5() {
     let report = run(&figure1(), Event::Execute(1), History::Fresh, None);
     let leaks = findings_of(&report, AlarmKind::PreprocessingLeakage);
     assert_eq!(leaks.len(), 1, "{:#?}", report.findings);
-    assert_eq!(leaks[0].cell, 5);
-    assert_eq!(leaks[0].path, vec![1, 2, 4, 5]);
+    assert_eq!(leaks[0].cell, CellIndex::new(5));
+    assert_eq!(leaks[0].path, at(&[1, 2, 4, 5]));
     assert!(
         leaks[0].message.contains("fit_transform"),
         "{}",
@@ -60,10 +65,18 @@ fn figure1_execute_cell_1_leaks_along_1_2_4_5_at_cell_5() {
 #[test]
 fn figure1_after_executing_cell_1_cell_3_is_safe_and_cell_2_is_not() {
     let report = run(&figure1(), Event::Execute(1), History::Fresh, None);
-    assert!(report.safe_next.contains(&3), "{:?}", report.safe_next);
-    assert!(!report.safe_next.contains(&2), "{:?}", report.safe_next);
+    assert!(
+        report.safe_next.contains(&CellIndex::new(3)),
+        "{:?}",
+        report.safe_next
+    );
+    assert!(
+        !report.safe_next.contains(&CellIndex::new(2)),
+        "{:?}",
+        report.safe_next
+    );
     // Cells 4 and 5 cannot run yet (x is unbound), cell 1 again leads to the leak.
-    assert_eq!(report.safe_next, vec![3]);
+    assert_eq!(report.safe_next, at(&[3]));
 }
 
 #[test]
@@ -80,8 +93,8 @@ fn figure1_edit_cell_1_with_k_2_impacts_2_at_depth_1_and_4_at_depth_2() {
     // Cell 4 run before cell 2 would read a stale x: cell 2 must re-run first.
     let stale = findings_of(&report, AlarmKind::StaleState);
     assert_eq!(stale.len(), 1, "{:#?}", report.findings);
-    assert_eq!(stale[0].cell, 4);
-    assert_eq!(stale[0].path, vec![1, 2, 4]);
+    assert_eq!(stale[0].cell, CellIndex::new(4));
+    assert_eq!(stale[0].path, at(&[1, 2, 4]));
     assert!(
         stale[0].message.contains("re-run cell 2 first"),
         "{}",
@@ -98,7 +111,7 @@ fn figure1_edit_cell_1_with_k_2_impacts_2_at_depth_1_and_4_at_depth_2() {
                 .to_vec()
         ))
     );
-    assert!(report.impacted.iter().all(|i| i.cell != 3));
+    assert!(report.impacted.iter().all(|i| i.cell != CellIndex::new(3)));
 }
 
 #[test]
@@ -130,7 +143,7 @@ fn sessions_accept_real_executions_one_by_one() {
         session.execute(cell).expect("cell exists");
     }
     let report = session.query(&Event::Execute(5), Some(0)).expect("valid");
-    assert_eq!(report.history, vec![1, 2, 4]);
+    assert_eq!(report.history, at(&[1, 2, 4]));
     assert_eq!(
         findings_of(&report, AlarmKind::PreprocessingLeakage).len(),
         1
@@ -157,9 +170,15 @@ fn nbsafety_figure1_editing_custom_agg_impacts_agg_by_col_then_the_aggregates() 
     // Running the aggregates before re-running cell 3 uses the old custom_agg.
     let stale = findings_of(&report, AlarmKind::StaleState);
     assert_eq!(stale.len(), 1);
-    assert_eq!((stale[0].cell, stale[0].path.clone()), (4, vec![2, 3, 4]));
-    assert_eq!(report.rerun_plan, vec![2, 3, 4]);
-    assert!(report.safe_next.contains(&2) && !report.safe_next.contains(&4));
+    assert_eq!(
+        (stale[0].cell.index(), stale[0].path.clone()),
+        (4, at(&[2, 3, 4]))
+    );
+    assert_eq!(report.rerun_plan, at(&[2, 3, 4]));
+    assert!(
+        report.safe_next.contains(&CellIndex::new(2))
+            && !report.safe_next.contains(&CellIndex::new(4))
+    );
 }
 
 #[test]
@@ -171,12 +190,20 @@ fn nbsafety_three_cells_second_is_fresh_third_is_stale() {
         .expect("valid history");
     let report = session.query(&Event::Execute(0), None).expect("valid");
     // The second cell reads only the updated `a`: safe. The third reads the stale `b`.
-    assert!(report.safe_next.contains(&1), "{:?}", report.safe_next);
-    assert!(!report.safe_next.contains(&2), "{:?}", report.safe_next);
+    assert!(
+        report.safe_next.contains(&CellIndex::new(1)),
+        "{:?}",
+        report.safe_next
+    );
+    assert!(
+        !report.safe_next.contains(&CellIndex::new(2)),
+        "{:?}",
+        report.safe_next
+    );
     let stale = findings_of(&report, AlarmKind::StaleState);
-    assert_eq!(stale.iter().map(|f| f.cell).collect::<Vec<_>>(), vec![2]);
+    assert_eq!(stale.iter().map(|f| f.cell).collect::<Vec<_>>(), at(&[2]));
     // Re-running the second cell resolves the third.
-    assert_eq!(report.rerun_plan, vec![1, 2]);
+    assert_eq!(report.rerun_plan, at(&[1, 2]));
 }
 
 // ----- re-run plans --------------------------------------------------------
@@ -200,7 +227,7 @@ fn editing_an_in_place_change_reruns_the_cell_that_builds_the_value_first() {
     let report = session.query(&edit, None).expect("valid");
     // xs is rebuilt (cell 0), changed again (2), and its reader re-runs (3);
     // cells 1 and 4 read nothing that changed.
-    assert_eq!(report.rerun_plan, vec![0, 2, 3]);
+    assert_eq!(report.rerun_plan, at(&[0, 2, 3]));
 }
 
 #[test]
@@ -213,7 +240,7 @@ fn deleting_a_definition_impacts_its_readers_in_original_indices() {
         None,
     );
     assert_eq!(impacted(&report), vec![(2, 1, vec!["b".to_string()])]);
-    assert_eq!(report.rerun_plan, vec![2]);
+    assert_eq!(report.rerun_plan, at(&[2]));
 }
 
 #[test]
@@ -226,7 +253,7 @@ fn inserting_a_cell_reports_it_at_its_new_position() {
     let report = run(&notebook, insert, History::Cells(vec![0, 1]), None);
     // The new cell is 1; the old `print(a)` is now cell 2.
     assert_eq!(impacted(&report), vec![(2, 1, vec!["a".to_string()])]);
-    assert_eq!(report.rerun_plan, vec![1, 2]);
+    assert_eq!(report.rerun_plan, at(&[1, 2]));
 }
 
 #[test]
@@ -260,7 +287,7 @@ fn two_models_scored_on_one_test_split_after_a_new_split_is_multi_test_leakage()
     let report = run(&notebook, Event::Execute(1), History::Cells(vec![0]), None);
     let cells: Vec<usize> = findings_of(&report, AlarmKind::MultiTestLeakage)
         .iter()
-        .map(|f| f.cell)
+        .map(|f| f.cell.index())
         .collect();
     assert!(!cells.is_empty(), "{:?}", report.findings);
     assert!(cells.iter().all(|c| [4, 5].contains(c)));

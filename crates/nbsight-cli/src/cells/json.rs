@@ -89,8 +89,8 @@ impl CellsReport {
                         .errors
                         .iter()
                         .map(|e| ErrorReport {
-                            line: e.line,
-                            column: e.column,
+                            line: e.line.get(),
+                            column: e.column.get(),
                             message: e.message.clone(),
                         })
                         .collect(),
@@ -116,9 +116,9 @@ impl CellsReport {
                         nbsight_notebook::Severity::Error => "error",
                         nbsight_notebook::Severity::Warning => "warning",
                     },
-                    cell: d.cell,
-                    line: d.line,
-                    column: d.column,
+                    cell: d.cell.map(|c| c.index()),
+                    line: d.line.map(|l| l.get()),
+                    column: d.column.map(|c| c.get()),
                     message: d.message.clone(),
                 })
                 .collect(),

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use nbsight_check::Rule;
+use nbsight_check::REGISTRY;
 
 /// Shown after the options by `-h` and `--help`.
 pub const AFTER_HELP: &str = "\
@@ -21,18 +21,19 @@ one, from the current directory upwards (or --config), with the keys select,
 extend-select and ignore (lists of selectors). --select replaces the
 configured select; --extend-select and --ignore add to the configured lists.";
 
-/// `--help`: [`AFTER_HELP`] and the table of rules.
+/// `--help`: [`AFTER_HELP`] and the table of the rules `nbsight check`
+/// reports, from the rule registry.
 pub fn after_long_help() -> String {
     let mut text = format!("{AFTER_HELP}\n\nRules (* = on by default):\n");
-    for rule in Rule::ALL.into_iter().filter(|r| r.is_check_rule()) {
-        let on = if rule.enabled_by_default() { '*' } else { ' ' };
+    for row in REGISTRY.iter().filter(|row| row.is_check_rule()) {
+        let on = if row.default_on { '*' } else { ' ' };
         let _ = writeln!(
             text,
             "  {} {on} {:<22} {:<8} {}",
-            rule.code(),
-            rule.name(),
-            rule.severity().as_str(),
-            rule.summary()
+            row.code,
+            row.name,
+            row.severity.as_str(),
+            row.summary
         );
     }
     text.truncate(text.trim_end().len());

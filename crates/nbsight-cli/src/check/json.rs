@@ -1,15 +1,54 @@
 //! `--format json`: one JSON list of every notebook's findings, each object
-//! exactly the serialised `nbsight_check::Finding` (`file`, `code`, `name`,
-//! `message`, `cell`, `line`, `column`, `path`, `severity`), sorted by file,
-//! cell, line, column and code. A contract other tools read.
+//! a [`FindingJson`] with the keys `file`, `code`, `name`, `message`, `cell`,
+//! `line`, `column`, `path`, `severity` in this order, sorted by file, cell,
+//! line, column and code. A contract other tools read; `nbsight whatif
+//! --format json` writes its findings the same way.
 
 use nbsight_check::Finding;
+use nbsight_notebook::CellIndex;
+use serde::Serialize;
 
 use super::report::Report;
 
+/// A finding as JSON. The keys and their order are the contract: `cell`
+/// and `path` are 0-based cell positions, `line` and `column` 1-based.
+#[derive(Debug, Serialize)]
+pub struct FindingJson<'a> {
+    file: &'a str,
+    code: &'static str,
+    name: &'static str,
+    message: &'a str,
+    cell: usize,
+    line: usize,
+    column: usize,
+    /// Serialized as their 0-based numbers.
+    path: &'a [CellIndex],
+    severity: &'static str,
+}
+
+impl<'a> From<&'a Finding> for FindingJson<'a> {
+    fn from(f: &'a Finding) -> Self {
+        FindingJson {
+            file: &f.file,
+            code: f.code(),
+            name: f.name(),
+            message: &f.message,
+            cell: f.cell.index(),
+            line: f.line.get(),
+            column: f.column.get(),
+            path: &f.path,
+            severity: f.severity().as_str(),
+        }
+    }
+}
+
 /// The findings as a pretty-printed JSON list.
 pub fn render(report: &Report) -> serde_json::Result<String> {
-    let findings: Vec<&Finding> = report.findings.iter().map(|l| &l.finding).collect();
+    let findings: Vec<FindingJson<'_>> = report
+        .findings
+        .iter()
+        .map(|l| FindingJson::from(&l.finding))
+        .collect();
     serde_json::to_string_pretty(&findings)
 }
 

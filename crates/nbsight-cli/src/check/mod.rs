@@ -1,5 +1,5 @@
 //! `nbsight check NOTEBOOK_OR_DIR...` (issue 8): runs the rules of
-//! `nbsight-analysis` over notebooks and directories of notebooks and reports
+//! `nbsight-check` over notebooks and directories of notebooks and reports
 //! the findings as compiler-like text, a JSON list or SARIF. This module holds
 //! the arguments and the run; the exit status is described in `help.rs`.
 
@@ -7,7 +7,7 @@ mod analyse;
 mod config;
 mod help;
 pub(crate) mod inputs;
-mod json;
+pub(crate) mod json;
 mod progress;
 mod report;
 mod sarif;

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use nbsight_check::Finding;
-use nbsight_notebook::{Diagnostic, Notebook, Severity, SyntaxIssue};
+use nbsight_notebook::{CellIndex, Diagnostic, Notebook, OneIndexed, Severity, SyntaxIssue};
 
 /// A finding with the context the output formats need from its notebook.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,26 +18,26 @@ pub struct Located {
     pub cell_id: String,
     /// The cell's source line the finding points at, without its line ending.
     pub source_line: Option<String>,
-    /// The 1-based line of the file holding that source line, for percent
-    /// scripts (`None` for `.ipynb` files).
-    pub file_line: Option<usize>,
+    /// The line of the file holding that source line, for percent scripts
+    /// (`None` for `.ipynb` files).
+    pub file_line: Option<OneIndexed>,
 }
 
 impl Located {
     pub fn new(finding: Finding, notebook: &Notebook) -> Self {
-        let cell = notebook.cells.get(finding.cell);
-        let line = finding.line as usize;
+        let cell = notebook.cells.get(finding.cell.index());
+        let line = finding.line;
         let source_line = cell.and_then(|cell| {
             let text = cell
                 .python_source()
                 .unwrap_or(std::borrow::Cow::Borrowed(cell.source.as_str()));
             text.lines()
-                .nth(line.checked_sub(1)?)
+                .nth(line.to_zero_indexed())
                 .map(|l| l.trim_end_matches(['\r', '\n']).to_string())
         });
         Located {
             cell_id: cell.map(|c| c.id.clone()).unwrap_or_default(),
-            file_line: cell.and_then(|c| c.file_line(line.max(1))),
+            file_line: cell.and_then(|c| c.file_line(line)),
             source_line,
             finding,
         }
@@ -47,8 +47,14 @@ impl Located {
     /// so that equal positions stay deterministic).
     fn order(&self, other: &Self) -> Ordering {
         let (a, b) = (&self.finding, &other.finding);
-        (&a.file, a.cell, a.line, a.column, a.code, &a.message)
-            .cmp(&(&b.file, b.cell, b.line, b.column, b.code, &b.message))
+        (&a.file, a.cell, a.line, a.column, a.code(), &a.message).cmp(&(
+            &b.file,
+            b.cell,
+            b.line,
+            b.column,
+            b.code(),
+            &b.message,
+        ))
     }
 }
 
@@ -61,7 +67,7 @@ pub struct Problem {
 
 impl Problem {
     /// A syntax error in cell `cell`.
-    pub fn syntax_error(notebook: &Notebook, cell: usize, issue: &SyntaxIssue) -> Self {
+    pub fn syntax_error(notebook: &Notebook, cell: CellIndex, issue: &SyntaxIssue) -> Self {
         Problem {
             diagnostic: Diagnostic::error(
                 &notebook.path,
@@ -104,10 +110,9 @@ pub fn problems_of(notebook: &Notebook) -> Vec<Problem> {
     for cell in &notebook.cells {
         if let Some(parsed) = cell.parse() {
             problems.extend(
-                parsed
-                    .errors
-                    .iter()
-                    .map(|issue| Problem::syntax_error(notebook, cell.index, issue)),
+                parsed.errors.iter().map(|issue| {
+                    Problem::syntax_error(notebook, CellIndex::new(cell.index), issue)
+                }),
             );
         }
     }
@@ -177,20 +182,35 @@ pub mod tests {
 
     use super::*;
 
-    /// A hand-built finding for the format tests.
-    pub fn finding(file: &str, cell: usize, line: u32, column: u32, code: &'static str) -> Finding {
+    /// A hand-built finding for the format tests (0-based `cell`, 1-based
+    /// `line` and `column`).
+    pub fn finding(
+        file: &str,
+        cell: usize,
+        line: usize,
+        column: usize,
+        code: &'static str,
+    ) -> Finding {
         let rule = nbsight_check::Rule::from_code(code).expect("a known code");
         Finding {
             file: file.to_string(),
-            code: rule.code(),
-            name: rule.name(),
+            rule,
             message: format!("{} here", rule.name()),
-            cell,
-            line,
-            column,
-            path: vec![0, cell],
-            severity: rule.severity(),
+            cell: CellIndex::new(cell),
+            line: one(line),
+            column: one(column),
+            path: cells(&[0, cell]),
         }
+    }
+
+    /// A 1-based number.
+    pub fn one(n: usize) -> OneIndexed {
+        OneIndexed::new(n).expect("counts from 1")
+    }
+
+    /// Cells by position.
+    pub fn cells(cells: &[usize]) -> Vec<CellIndex> {
+        cells.iter().map(|&c| CellIndex::new(c)).collect()
     }
 
     /// A located finding with a source line and no file line.
@@ -213,9 +233,9 @@ pub mod tests {
         let mut finding = finding("nb.py", cell, 2, 5, "NBS001");
         let located = Located::new(finding.clone(), &notebook);
         assert_eq!(located.source_line.as_deref(), Some("b = undefined_name"));
-        assert_eq!(located.file_line, Some(6));
+        assert_eq!(located.file_line, Some(one(6)));
         assert_eq!(located.cell_id, notebook.cells[cell].id);
-        finding.line = 40;
+        finding.line = one(40);
         assert_eq!(Located::new(finding, &notebook).source_line, None);
     }
 
@@ -242,7 +262,10 @@ pub mod tests {
         let order: Vec<_> = report
             .findings
             .iter()
-            .map(|l| (l.finding.file.as_str(), l.finding.cell, l.finding.code))
+            .map(|l| {
+                let f = &l.finding;
+                (f.file.as_str(), f.cell.index(), f.code())
+            })
             .collect();
         assert_eq!(
             order,
@@ -257,7 +280,7 @@ pub mod tests {
         assert_eq!(report.errors(), 0);
         assert!(report.has_problems());
         assert_eq!(
-            report.findings[3].finding.severity,
+            report.findings[3].finding.severity(),
             FindingSeverity::Warning
         );
     }

@@ -17,6 +17,7 @@ use std::fmt::Write;
 use std::path::{Component, Path};
 
 use nbsight_check::{Rule, Severity};
+use nbsight_notebook::CellIndex;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -127,11 +128,13 @@ struct Region {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Properties<'a> {
+    /// The 0-based cell position; 1-based line and column in the cell.
     cell: usize,
-    cell_line: u32,
-    cell_column: u32,
+    cell_line: usize,
+    cell_column: usize,
     cell_id: &'a str,
-    path: &'a [usize],
+    /// Serialized as their 0-based numbers.
+    path: &'a [CellIndex],
 }
 
 /// SARIF's `level` for a severity.
@@ -195,18 +198,16 @@ pub fn render(report: &Report, base: Option<&Path>) -> serde_json::Result<String
 fn result<'a>(located: &'a Located, base: Option<&Path>) -> SarifResult<'a> {
     let f = &located.finding;
     let uri = artifact_uri(&f.file, base);
-    let rule_index = check_rules()
-        .iter()
-        .position(|rule| rule.code() == f.code || rule.name() == f.name);
+    let rule_index = check_rules().iter().position(|rule| *rule == f.rule);
     let (start_line, start_column) = match located.file_line {
-        Some(line) => (line.max(1), (f.column as usize).max(1)),
+        Some(line) => (line.get(), f.column.get()),
         None => (1, 1),
     };
-    let fingerprint = fingerprint(&[f.code, &uri, &located.cell_id, &f.message]);
+    let fingerprint = fingerprint(&[f.code(), &uri, &located.cell_id, &f.message]);
     SarifResult {
-        rule_id: f.code,
+        rule_id: f.code(),
         rule_index,
-        level: level(f.severity),
+        level: level(f.severity()),
         message: Text {
             text: format!("cell {}, line {}: {}", f.cell, f.line, f.message),
         },
@@ -221,9 +222,9 @@ fn result<'a>(located: &'a Located, base: Option<&Path>) -> SarifResult<'a> {
         }],
         partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, fingerprint)]),
         properties: Properties {
-            cell: f.cell,
-            cell_line: f.line,
-            cell_column: f.column,
+            cell: f.cell.index(),
+            cell_line: f.line.get(),
+            cell_column: f.column.get(),
             cell_id: &located.cell_id,
             path: &f.path,
         },
@@ -303,7 +304,7 @@ mod tests {
 
     fn report() -> Report {
         let mut percent = located(finding("nbs/b.py", 3, 2, 5, "NBS001"), "print(y)");
-        percent.file_line = Some(14);
+        percent.file_line = nbsight_notebook::OneIndexed::new(14);
         let mut report = Report::default();
         report.add(Checked {
             findings: vec![

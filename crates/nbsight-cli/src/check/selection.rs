@@ -1,12 +1,11 @@
 //! Which rules run: the selectors of the command line merged with those of the
-//! configuration, then resolved by `nbsight-analysis` with ruff's semantics.
+//! configuration, then resolved by `nbsight-check` with ruff's semantics.
 //!
 //! `--select` replaces the configuration's `select`; `--extend-select` and
 //! `--ignore` are added to the configuration's lists. A selector is `ALL`, a
 //! rule name (`preprocessing-leakage`), a code or a code prefix (`NBS1`).
 
-use nbsight_check::RuleSet;
-use nbsight_check::rules::validate_selectors;
+use nbsight_check::{RuleSet, validate_selectors};
 
 use super::config::Config;
 

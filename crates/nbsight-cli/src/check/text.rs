@@ -41,26 +41,31 @@ pub fn render(report: &Report) -> String {
 /// One finding: header, excerpt with caret, path note.
 pub fn render_finding(out: &mut String, located: &Located) {
     let f = &located.finding;
-    let style = severity_style(f.severity);
+    let style = severity_style(f.severity());
     let _ = writeln!(
         out,
         "{BOLD}{}:cell {}:{}:{}:{BOLD:#} {style}{}{style:#} {}",
-        f.file, f.cell, f.line, f.column, f.code, f.message
+        f.file,
+        f.cell,
+        f.line,
+        f.column,
+        f.code(),
+        f.message
     );
     let gutter = " ".repeat(f.line.to_string().len());
     if let Some(source) = &located.source_line {
-        let (shown, caret_at) = expand(source, f.column as usize);
+        let (shown, caret_at) = expand(source, f.column.get());
         let _ = writeln!(out, "{GUTTER}{gutter} |{GUTTER:#}");
         let _ = writeln!(out, "{GUTTER}{} |{GUTTER:#} {shown}", f.line);
         let _ = writeln!(
             out,
             "{GUTTER}{gutter} |{GUTTER:#} {}{style}^ {}{style:#}",
             " ".repeat(caret_at),
-            f.name
+            f.name()
         );
     }
     if f.path.len() > 1 {
-        let cells: Vec<String> = f.path.iter().map(usize::to_string).collect();
+        let cells: Vec<String> = f.path.iter().map(ToString::to_string).collect();
         let _ = writeln!(
             out,
             "{GUTTER}{gutter} ={GUTTER:#} cells: {}",
@@ -125,9 +130,9 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 mod tests {
     use std::path::Path;
 
-    use nbsight_notebook::Diagnostic;
+    use nbsight_notebook::{CellIndex, Diagnostic};
 
-    use super::super::report::tests::{finding, located};
+    use super::super::report::tests::{cells, finding, located};
     use super::super::report::{Checked, Problem};
     use super::*;
 
@@ -148,7 +153,7 @@ mod tests {
     #[test]
     fn finding_with_excerpt_and_caret() {
         let mut f = finding("nb.ipynb", 5, 3, 5, "NBS101");
-        f.path = vec![2, 4, 5];
+        f.path = cells(&[2, 4, 5]);
         let text = render(&report(vec![located(f, "X = scaler.fit_transform(data)")]));
         assert_eq!(
             plain(&text),
@@ -174,7 +179,7 @@ mod tests {
     #[test]
     fn wide_gutter_and_no_excerpt() {
         let mut f = finding("a.py", 0, 120, 1, "NBS001");
-        f.path = vec![0];
+        f.path = cells(&[0]);
         let mut without = located(f.clone(), "");
         without.source_line = None;
         let text = plain(&render(&report(vec![located(f, "print(y)"), without])));
@@ -198,7 +203,8 @@ mod tests {
         broken.add(Checked {
             findings: Vec::new(),
             problems: vec![Problem {
-                diagnostic: Diagnostic::error(Path::new("x.ipynb"), "bad").in_cell(1),
+                diagnostic: Diagnostic::error(Path::new("x.ipynb"), "bad")
+                    .in_cell(CellIndex::new(1)),
             }],
         });
         assert_eq!(

@@ -5,7 +5,9 @@
 
 use anyhow::{Context, bail};
 use nbsight_flow::metrics::{NotebookScore, aggregate, render_table, score_notebook};
-use nbsight_flow::truth::{NotebookTruth, find_truth, load_truth};
+use std::path::Path;
+
+use nbsight_flow::truth::{NotebookTruth, TruthError, find_truth, parse_truth_file};
 use serde::Serialize;
 
 use super::{Analysed, FlowArgs, FlowFormat, stem};
@@ -14,6 +16,15 @@ use super::{Analysed, FlowArgs, FlowFormat, stem};
 struct Evaluation<'a> {
     notebooks: &'a [NotebookScore],
     aggregate: nbsight_flow::metrics::Aggregate,
+}
+
+/// Reads and parses a truth file; errors name the file.
+fn load_truth(path: &Path) -> Result<Vec<NotebookTruth>, TruthError> {
+    let json = std::fs::read_to_string(path).map_err(|source| TruthError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    parse_truth_file(path, &json)
 }
 
 pub fn run(args: &FlowArgs, analysed: &[Analysed]) -> anyhow::Result<()> {
@@ -92,4 +103,20 @@ pub fn run(args: &FlowArgs, analysed: &[Analysed]) -> anyhow::Result<()> {
         _ => print!("{}", render_table(&scores, &total)),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_truth_file_that_cannot_be_read_is_named() {
+        let e = load_truth(Path::new("/nonexistent/truth.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("/nonexistent/truth.json: cannot read file"),
+            "{e}"
+        );
+    }
 }

@@ -7,7 +7,7 @@ use anyhow::Context;
 use nbsight_flow::{AmbiguityKind, Answer, FlowGraph, FlowOptions, ResolvedBy, analyze_flows_with};
 use nbsight_llm::{LlmConfig, Question, QuestionKind, Resolution, Resolver};
 use nbsight_model::NotebookModel;
-use nbsight_notebook::Notebook;
+use nbsight_notebook::{CellIndex, Notebook};
 
 use super::FlowArgs;
 
@@ -32,7 +32,7 @@ pub fn resolve(
     options: FlowOptions,
     notes: &mut Vec<String>,
 ) -> FlowGraph {
-    let mut asked: Vec<(usize, usize)> = Vec::new();
+    let mut asked: Vec<(CellIndex, usize)> = Vec::new();
     let mut questions = Vec::new();
     for cell in &graph.cells {
         for (i, amb) in cell.ambiguities.iter().enumerate() {
@@ -48,7 +48,7 @@ pub fn resolve(
                 symbol: amb.symbol.clone(),
                 cell_source: notebook
                     .cells
-                    .get(cell.index)
+                    .get(cell.index.index())
                     .map(|c| c.source.clone())
                     .unwrap_or_default(),
                 context: (!amb.context.is_empty()).then(|| amb.context.join("\n")),

@@ -5,20 +5,25 @@
 //! and `truncated`. The first seven keys are a contract other tools read.
 
 use nbsight_check::Finding;
+use nbsight_notebook::CellIndex;
 use nbsight_whatif::WhatIfReport;
 use serde::Serialize;
 
+use crate::check::json::FindingJson;
+
+/// Cells are 0-based positions (lists of [`CellIndex`] serialize as the
+/// numbers).
 #[derive(Serialize)]
 struct Report<'a> {
     notebook: &'a str,
     event: Event<'a>,
-    history: &'a [usize],
+    history: &'a [CellIndex],
     impacted: Vec<Impacted<'a>>,
-    findings: Vec<Finding>,
-    rerun_plan: &'a [usize],
-    safe_next: &'a [usize],
+    findings: Vec<FindingJson<'a>>,
+    rerun_plan: &'a [CellIndex],
+    safe_next: &'a [CellIndex],
     k: Option<usize>,
-    broken_cells: &'a [usize],
+    broken_cells: &'a [CellIndex],
     visits: usize,
     truncated: bool,
 }
@@ -47,23 +52,24 @@ pub fn findings(report: &WhatIfReport) -> Vec<Finding> {
 
 /// The report as pretty-printed JSON.
 pub fn render(report: &WhatIfReport) -> serde_json::Result<String> {
+    let findings = findings(report);
     serde_json::to_string_pretty(&Report {
         notebook: &report.notebook,
         event: Event {
             kind: report.event.kind,
-            cell: report.event.cell,
+            cell: report.event.cell.map(CellIndex::index),
         },
         history: &report.history,
         impacted: report
             .impacted
             .iter()
             .map(|i| Impacted {
-                cell: i.cell,
+                cell: i.cell.index(),
                 depth: i.depth,
                 symbols: &i.symbols,
             })
             .collect(),
-        findings: findings(report),
+        findings: findings.iter().map(FindingJson::from).collect(),
         rerun_plan: &report.rerun_plan,
         safe_next: &report.safe_next,
         k: report.k,

@@ -2,16 +2,16 @@
 
 use std::fmt::Write;
 
-use nbsight_notebook::Notebook;
+use nbsight_notebook::{CellIndex, Notebook};
 use nbsight_whatif::WhatIfReport;
 
-fn list(cells: &[usize]) -> String {
+fn list(cells: &[CellIndex]) -> String {
     if cells.is_empty() {
         return "(none)".into();
     }
     cells
         .iter()
-        .map(usize::to_string)
+        .map(CellIndex::to_string)
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -57,9 +57,15 @@ pub fn render(report: &WhatIfReport, notebook: &Notebook) -> String {
         let _ = writeln!(
             out,
             "  {}:cell {}:{}:{}: {} [{}] {}",
-            f.file, f.cell, f.line, f.column, f.code, f.name, f.message
+            f.file,
+            f.cell,
+            f.line,
+            f.column,
+            f.code(),
+            f.name(),
+            f.message
         );
-        let path: Vec<String> = f.path.iter().map(usize::to_string).collect();
+        let path: Vec<String> = f.path.iter().map(CellIndex::to_string).collect();
         let _ = writeln!(out, "      cells: {}", path.join(" -> "));
     }
     let _ = writeln!(

@@ -1,7 +1,10 @@
 //! Dense bit rows for the solvers: a matrix of one row per CFG node in a
-//! single allocation, and the few row operations the equations need. Cells
-//! have tens of symbols and nodes, so per-node bit sets would cost more in
-//! allocation than in arithmetic.
+//! single allocation, one bit per symbol, and the few row operations the
+//! equations need. Cells have tens of symbols and nodes, so per-node bit
+//! sets would cost more in allocation than in arithmetic.
+
+use crate::cfg::NodeId;
+use crate::symbol::SymId;
 
 /// `rows` rows of `bits` bits each.
 #[derive(Debug, Clone, Default)]
@@ -25,20 +28,25 @@ impl BitMatrix {
         self.words
     }
 
-    pub fn row(&self, row: usize) -> &[u64] {
+    /// The row of `node`.
+    pub fn row(&self, node: NodeId) -> &[u64] {
+        let row = node.index();
         &self.data[row * self.words..(row + 1) * self.words]
     }
 
-    pub fn row_mut(&mut self, row: usize) -> &mut [u64] {
+    pub fn row_mut(&mut self, node: NodeId) -> &mut [u64] {
+        let row = node.index();
         &mut self.data[row * self.words..(row + 1) * self.words]
     }
 }
 
-pub(crate) fn insert(row: &mut [u64], bit: usize) {
+pub(crate) fn insert(row: &mut [u64], symbol: SymId) {
+    let bit = symbol.index();
     row[bit / 64] |= 1 << (bit % 64);
 }
 
-pub(crate) fn remove(row: &mut [u64], bit: usize) {
+pub(crate) fn remove(row: &mut [u64], symbol: SymId) {
+    let bit = symbol.index();
     row[bit / 64] &= !(1 << (bit % 64));
 }
 
@@ -57,8 +65,8 @@ pub(crate) fn transfer(dst: &mut [u64], kill: &[u64], gen_set: &[u64]) {
     }
 }
 
-/// The set bits below `limit`, in increasing order.
-pub(crate) fn ones(row: &[u64], limit: usize) -> impl Iterator<Item = usize> + '_ {
+/// The symbols of the set bits below `limit`, in increasing order.
+pub(crate) fn ones(row: &[u64], limit: usize) -> impl Iterator<Item = SymId> + '_ {
     row.iter().enumerate().flat_map(move |(w, &word)| {
         let mut word = word;
         std::iter::from_fn(move || {
@@ -70,6 +78,7 @@ pub(crate) fn ones(row: &[u64], limit: usize) -> impl Iterator<Item = usize> + '
             Some(w * 64 + bit)
         })
         .filter(move |&b| b < limit)
+        .map(SymId::from_usize)
     })
 }
 
@@ -79,26 +88,28 @@ mod tests {
 
     #[test]
     fn rows_and_operations() {
+        let node = NodeId::from_u32;
+        let syms = |ids: &[u32]| ids.iter().map(|&i| SymId::from_u32(i)).collect::<Vec<_>>();
         let mut m = BitMatrix::default();
         m.reset(3, 70, false);
         assert_eq!(m.words(), 2);
-        insert(m.row_mut(1), 3);
-        insert(m.row_mut(1), 69);
-        let other = m.row(1).to_vec();
-        union_with(m.row_mut(2), &other);
-        assert_eq!(ones(m.row(2), 70).collect::<Vec<_>>(), vec![3, 69]);
-        remove(m.row_mut(2), 3);
-        assert_eq!(ones(m.row(2), 70).collect::<Vec<_>>(), vec![69]);
+        insert(m.row_mut(node(1)), SymId::from_u32(3));
+        insert(m.row_mut(node(1)), SymId::from_u32(69));
+        let other = m.row(node(1)).to_vec();
+        union_with(m.row_mut(node(2)), &other);
+        assert_eq!(ones(m.row(node(2)), 70).collect::<Vec<_>>(), syms(&[3, 69]));
+        remove(m.row_mut(node(2)), SymId::from_u32(3));
+        assert_eq!(ones(m.row(node(2)), 70).collect::<Vec<_>>(), syms(&[69]));
         let mut full = BitMatrix::default();
         full.reset(1, 70, true);
         assert_eq!(
-            ones(full.row(0), 70).count(),
+            ones(full.row(node(0)), 70).count(),
             70,
             "bits past the limit are ignored"
         );
-        let mut d = full.row(0).to_vec();
-        intersect_with(&mut d, m.row(1));
-        assert_eq!(ones(&d, 70).collect::<Vec<_>>(), vec![3, 69]);
+        let mut d = full.row(node(0)).to_vec();
+        intersect_with(&mut d, m.row(node(1)));
+        assert_eq!(ones(&d, 70).collect::<Vec<_>>(), syms(&[3, 69]));
         let mut t = vec![0b1111u64, 0];
         transfer(&mut t, &[0b0011, 0], &[0b1_0000, 0]);
         assert_eq!(t[0], 0b1_1100);

@@ -8,7 +8,7 @@
 use super::Scratch;
 use super::bits;
 use crate::access::AccessKind;
-use crate::cfg::{Cfg, LoopEdges};
+use crate::cfg::{Cfg, LoopEdges, NodeId};
 use crate::symbol::{SymId, SymbolTable};
 
 /// Which statements generate the must-analysis's facts.
@@ -47,7 +47,7 @@ pub fn must_write_at_exit(
     let rows = cfg.len();
     // DEF[s] - USE[s] of each node.
     gen_sets.reset(rows, n, false);
-    for (id, node) in cfg.nodes.iter().enumerate() {
+    for (id, node) in cfg.nodes.iter_enumerated() {
         // Statement by statement: the composition of `x -> (DEF - USE) | x`
         // over a block is the union of the statements' DEF - USE.
         let accesses = node.accesses.as_slice();
@@ -73,7 +73,7 @@ pub fn must_write_at_exit(
                         other.kind == AccessKind::Read && table.related(other.symbol, access.symbol)
                     });
                 if !read {
-                    bits::insert(gen_sets.row_mut(id), access.symbol as usize);
+                    bits::insert(gen_sets.row_mut(id), access.symbol);
                 }
             }
             start = end;
@@ -117,14 +117,14 @@ pub fn must_write_at_exit(
             break;
         }
     }
-    for i in bits::ones(dead_out.row(Cfg::EXIT), n) {
-        found(i as SymId);
+    for symbol in bits::ones(dead_out.row(Cfg::EXIT), n) {
+        found(symbol);
     }
 }
 
 /// The loop `node` is the exhausted-iterator exit of, when `mode` assumes
 /// loops run and some path comes back from the body.
-fn loop_exit(cfg: &Cfg, mode: MustWrite, node: usize) -> Option<LoopEdges> {
+fn loop_exit(cfg: &Cfg, mode: MustWrite, node: NodeId) -> Option<LoopEdges> {
     if mode != MustWrite::Written {
         return None;
     }

@@ -28,17 +28,17 @@ pub fn live_at_entry(
     // gen/kill per node, from its accesses taken backwards.
     gen_sets.reset(rows, n, false);
     kills.reset(rows, n, false);
-    for (id, node) in cfg.nodes.iter().enumerate() {
+    for (id, node) in cfg.nodes.iter_enumerated() {
         for access in node.accesses.iter().rev() {
             if access.kind.is_definite_write() {
-                let written = access.symbol as usize;
-                for &s in std::iter::once(&access.symbol).chain(&nested[written]) {
-                    bits::insert(kills.row_mut(id), s as usize);
-                    bits::remove(gen_sets.row_mut(id), s as usize);
+                let written = access.symbol;
+                for &s in std::iter::once(&written).chain(&nested[written]) {
+                    bits::insert(kills.row_mut(id), s);
+                    bits::remove(gen_sets.row_mut(id), s);
                 }
             }
             if access.kind.is_read() {
-                bits::insert(gen_sets.row_mut(id), access.symbol as usize);
+                bits::insert(gen_sets.row_mut(id), access.symbol);
             }
         }
     }
@@ -64,7 +64,7 @@ pub fn live_at_entry(
             break;
         }
     }
-    for i in bits::ones(live_in.row(Cfg::ENTRY), n) {
-        live(i as SymId);
+    for symbol in bits::ones(live_in.row(Cfg::ENTRY), n) {
+        live(symbol);
     }
 }

@@ -7,6 +7,7 @@ use fixedbitset::FixedBitSet;
 
 use super::Order;
 use crate::cfg::{Cfg, NodeId};
+use crate::index::IndexVec;
 use crate::symbol::{SymId, SymbolTable};
 
 /// Where a value read may come from.
@@ -32,11 +33,10 @@ pub fn reaching_definitions(cfg: &Cfg, table: &SymbolTable) -> Vec<ReachingRead>
     let n_syms = table.len();
     // Definition sites: one "entry" definition per symbol, then every access
     // that binds or changes something.
-    let mut sites: Vec<(DefSite, SymId)> =
-        (0..n_syms as SymId).map(|s| (DefSite::Entry, s)).collect();
+    let mut sites: Vec<(DefSite, SymId)> = table.ids().map(|s| (DefSite::Entry, s)).collect();
     // site_of[node][access]: the site index of a defining access.
-    let mut site_of: Vec<Vec<Option<usize>>> = Vec::with_capacity(cfg.len());
-    for (node_id, node) in cfg.nodes.iter().enumerate() {
+    let mut site_of: IndexVec<NodeId, Vec<Option<usize>>> = IndexVec::with_capacity(cfg.len());
+    for (node_id, node) in cfg.nodes.iter_enumerated() {
         let mut row = Vec::with_capacity(node.accesses.len());
         for (i, access) in node.accesses.iter().enumerate() {
             if access.kind.is_read() {
@@ -56,7 +56,8 @@ pub fn reaching_definitions(cfg: &Cfg, table: &SymbolTable) -> Vec<ReachingRead>
     }
     let n_sites = sites.len();
     // Sites killed by a definite write of each symbol.
-    let killed_by: Vec<FixedBitSet> = (0..n_syms as SymId)
+    let killed_by: IndexVec<SymId, FixedBitSet> = table
+        .ids()
         .map(|w| {
             let mut set = FixedBitSet::with_capacity(n_sites);
             for (i, (_, s)) in sites.iter().enumerate() {
@@ -76,7 +77,7 @@ pub fn reaching_definitions(cfg: &Cfg, table: &SymbolTable) -> Vec<ReachingRead>
                 continue;
             }
             if access.kind.is_definite_write() {
-                state.difference_with(&killed_by[access.symbol as usize]);
+                state.difference_with(&killed_by[access.symbol]);
             }
             if let Some(site) = site_index(node, i) {
                 state.insert(site);
@@ -85,7 +86,8 @@ pub fn reaching_definitions(cfg: &Cfg, table: &SymbolTable) -> Vec<ReachingRead>
     };
 
     let order = Order::of(cfg);
-    let mut outs = vec![FixedBitSet::with_capacity(n_sites); cfg.len()];
+    let mut outs =
+        IndexVec::<NodeId, _>::from_elem_n(FixedBitSet::with_capacity(n_sites), cfg.len());
     outs[Cfg::ENTRY].insert_range(..n_syms);
     let mut changed = true;
     let mut state = FixedBitSet::with_capacity(n_sites);
@@ -141,7 +143,7 @@ pub fn reaching_definitions(cfg: &Cfg, table: &SymbolTable) -> Vec<ReachingRead>
                 });
             } else {
                 if access.kind.is_definite_write() {
-                    state.difference_with(&killed_by[access.symbol as usize]);
+                    state.difference_with(&killed_by[access.symbol]);
                 }
                 if let Some(site) = site_index(node, i) {
                     state.insert(site);

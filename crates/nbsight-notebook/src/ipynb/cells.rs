@@ -4,6 +4,7 @@ use std::path::Path;
 
 use crate::assemble::DraftCell;
 use crate::cell::{CellKind, CellOrigin};
+use crate::cell_index::CellIndex;
 use crate::diagnostic::Diagnostic;
 
 use super::lenient::Field;
@@ -18,7 +19,7 @@ pub(super) fn convert_cells(
         .into_iter()
         .enumerate()
         .map(|(index, cell)| {
-            let mut report = |d: Diagnostic| diagnostics.push(d.in_cell(index));
+            let mut report = |d: Diagnostic| diagnostics.push(d.in_cell(CellIndex::new(index)));
             match cell {
                 Field::Ok(raw) => convert_cell(path, raw, &mut report),
                 Field::Wrong(found) => {

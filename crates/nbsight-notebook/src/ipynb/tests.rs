@@ -2,6 +2,7 @@ use std::path::Path;
 
 use super::*;
 use crate::cell::CellKind;
+use crate::cell_index::CellIndex;
 use crate::diagnostic::Severity;
 use crate::form::{CodeForm, OpaqueReason};
 
@@ -147,7 +148,7 @@ fn broken_cells_are_kept_and_reported() {
     let at = |cell: usize| -> Vec<(Severity, &str)> {
         nb.diagnostics
             .iter()
-            .filter(|d| d.cell == Some(cell))
+            .filter(|d| d.cell == Some(CellIndex::new(cell)))
             .map(|d| (d.severity, d.message.as_str()))
             .collect()
     };
@@ -214,7 +215,7 @@ fn generated_ids_for_old_minors_and_duplicate_file_ids() {
     let nb = load(&dup).unwrap();
     assert_eq!(nb.cells[1].id, "a-2");
     assert_eq!(nb.diagnostics.len(), 1);
-    assert_eq!(nb.diagnostics[0].cell, Some(1));
+    assert_eq!(nb.diagnostics[0].cell, Some(CellIndex::new(1)));
 }
 
 fn nb_dup() -> String {
@@ -261,5 +262,5 @@ fn odd_but_valid_values() {
     assert_eq!(nb.cells[1].output_count, 0);
     // Only the code cell's unusable execution_count is reported.
     assert_eq!(nb.diagnostics.len(), 1);
-    assert_eq!(nb.diagnostics[0].cell, Some(0));
+    assert_eq!(nb.diagnostics[0].cell, Some(CellIndex::new(0)));
 }

@@ -19,6 +19,7 @@ mod marker;
 
 use std::path::Path;
 
+use crate::OneIndexed;
 use crate::assemble::{Draft, DraftCell, assemble};
 use crate::cell::{CellKind, CellOrigin};
 use crate::language::Language;
@@ -48,12 +49,16 @@ pub fn load_percent_str(path: &Path, text: &str) -> Notebook {
         cells.push(make_cell(
             CellKind::Code,
             &preamble[first..],
-            body_start + first + 1,
+            OneIndexed::from_zero_indexed(body_start + first),
         ));
     }
     for (n, (at, kind)) in markers.iter().enumerate() {
         let end = markers.get(n + 1).map_or(lines.len(), |(next, _)| *next);
-        cells.push(make_cell(*kind, &lines[at + 1..end], at + 2));
+        cells.push(make_cell(
+            *kind,
+            &lines[at + 1..end],
+            OneIndexed::from_zero_indexed(at + 1),
+        ));
     }
 
     assemble(Draft {
@@ -66,8 +71,8 @@ pub fn load_percent_str(path: &Path, text: &str) -> Notebook {
     })
 }
 
-/// A cell from its body lines; `first_line` is the 1-based file line of `body[0]`.
-fn make_cell(kind: CellKind, body: &[&str], first_line: usize) -> DraftCell {
+/// A cell from its body lines; `first_line` is the file line of `body[0]`.
+fn make_cell(kind: CellKind, body: &[&str], first_line: OneIndexed) -> DraftCell {
     let end = body
         .iter()
         .rposition(|l| !l.trim().is_empty())

@@ -26,7 +26,12 @@ fn splits_cells_by_kind() {
     assert_eq!(nb.cells[1].source, "import os\nx = 1");
     assert_eq!(nb.cells[2].source, "raw text");
     assert_eq!(nb.cells[3].source, "more");
-    assert_eq!(nb.cells[1].origin, CellOrigin::Percent { first_line: 7 });
+    assert_eq!(
+        nb.cells[1].origin,
+        CellOrigin::Percent {
+            first_line: OneIndexed::new(7).unwrap()
+        }
+    );
     assert!(
         nb.cells
             .iter()
@@ -42,7 +47,12 @@ fn no_marker_is_one_code_cell() {
     let nb = load("\n\nimport numpy as np\nprint(np.pi)\n\n");
     assert_eq!(nb.cells.len(), 1);
     assert_eq!(nb.cells[0].source, "import numpy as np\nprint(np.pi)");
-    assert_eq!(nb.cells[0].origin, CellOrigin::Percent { first_line: 3 });
+    assert_eq!(
+        nb.cells[0].origin,
+        CellOrigin::Percent {
+            first_line: OneIndexed::new(3).unwrap()
+        }
+    );
     assert!(nb.cells[0].is_python());
 }
 

@@ -9,6 +9,7 @@ mod emit;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use nbsight_notebook::CellIndex;
 use serde_json::{Value, json};
 use thiserror::Error;
 
@@ -66,7 +67,7 @@ fn granularity(slice: &Slice) -> &'static str {
 }
 
 /// The cells of the slice with their code.
-fn cells(slice: &Slice, target: Target) -> Vec<(usize, String)> {
+fn cells(slice: &Slice, target: Target) -> Vec<(CellIndex, String)> {
     let show = slice.direction == Direction::Backward;
     slice
         .cells
@@ -79,7 +80,7 @@ fn cells(slice: &Slice, target: Target) -> Vec<(usize, String)> {
                 ),
                 _ => cell_code(
                     &slice.layout,
-                    cell,
+                    cell.index(),
                     &slice.units,
                     target,
                     show && cell == slice.cell,
@@ -125,7 +126,7 @@ fn script(slice: &Slice) -> String {
 }
 
 /// An nbformat cell id: the cell's own when valid, else `cell-N`.
-fn cell_id(id: &str, cell: usize) -> String {
+fn cell_id(id: &str, cell: CellIndex) -> String {
     let valid = (1..=64).contains(&id.len())
         && id
             .chars()
@@ -153,7 +154,7 @@ fn notebook(slice: &Slice) -> Result<String, GatherError> {
             json!({
                 "cell_type": "code",
                 "execution_count": null,
-                "id": cell_id(&slice.layout.cells[cell].id, cell),
+                "id": cell_id(&slice.layout.cells[cell.index()].id, cell),
                 "metadata": {"nbsight": {"cell": cell}},
                 "outputs": [],
                 "source": source_lines(&code),
@@ -203,9 +204,10 @@ mod tests {
 
     #[test]
     fn ids_and_lines() {
-        assert_eq!(cell_id("h0123abcd", 3), "h0123abcd");
-        assert_eq!(cell_id("has space", 3), "cell-3");
-        assert_eq!(cell_id("", 0), "cell-0");
+        let cell = CellIndex::new;
+        assert_eq!(cell_id("h0123abcd", cell(3)), "h0123abcd");
+        assert_eq!(cell_id("has space", cell(3)), "cell-3");
+        assert_eq!(cell_id("", cell(0)), "cell-0");
         assert_eq!(source_lines("a\nb"), json!(["a\n", "b"]));
         assert_eq!(source_lines(""), json!([]));
     }

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::domain::{Alarm, Alarms, Domain, StmtCtx};
 use nbsight_model::program::{Stmt, WriteKind};
-use nbsight_model::vars::{self, VarSet};
+use nbsight_model::vars::VarSet;
 use nbsight_model::{CellInfo, NotebookModel};
 
 /// Changed variables.
@@ -62,7 +62,7 @@ impl Impact {
     /// every path.
     fn untouched<'c>(&self, cell: &'c CellInfo) -> Option<&'c nbsight_model::program::Program> {
         cell.program()
-            .filter(|p| !p.deletes && !vars::intersects(&self.changed, &cell.reads))
+            .filter(|p| !p.deletes && !self.changed.intersects(&cell.reads))
     }
 }
 
@@ -70,11 +70,11 @@ impl Domain for Impact {
     type Growth = VarSet;
 
     fn leq(&self, other: &Self) -> bool {
-        vars::is_subset(&self.changed, &other.changed)
+        self.changed.is_subset(&other.changed)
     }
 
     fn join(&mut self, other: &Self) {
-        vars::union_with(&mut self.changed, &other.changed);
+        self.changed.union_with(&other.changed);
         if self.memo.is_none() {
             self.memo.clone_from(&other.memo);
         }
@@ -84,12 +84,12 @@ impl Domain for Impact {
         let functions = &ctx.model.functions;
         let mut tainted = false;
         for &v in &stmt.reads {
-            if vars::contains(&self.changed, v) {
+            if self.changed.contains(v) {
                 tainted = true;
                 break;
             }
             if let Some(f) = functions.get(&v)
-                && vars::intersects(&f.reads, &self.changed)
+                && f.reads.intersects(&self.changed)
             {
                 tainted = true;
                 break;
@@ -97,18 +97,18 @@ impl Domain for Impact {
         }
         if tainted {
             for &(v, _) in &stmt.writes {
-                vars::insert(&mut self.changed, v);
+                self.changed.insert(v);
             }
             for &v in &stmt.reads {
                 if let Some(f) = functions.get(&v) {
-                    vars::union_with(&mut self.changed, &f.writes);
+                    self.changed.union_with(&f.writes);
                 }
             }
         } else {
             for &(v, kind) in &stmt.writes {
                 match kind {
-                    WriteKind::Strong => vars::remove(&mut self.changed, v),
-                    WriteKind::Delete => vars::insert(&mut self.changed, v),
+                    WriteKind::Strong => self.changed.remove(v),
+                    WriteKind::Delete => self.changed.insert(v),
                     WriteKind::Weak => {}
                 }
             }
@@ -116,17 +116,17 @@ impl Domain for Impact {
     }
 
     fn phi(&self, cell: &CellInfo) -> bool {
-        vars::intersects(&self.changed, &cell.pre)
+        self.changed.intersects(&cell.pre)
     }
 
     fn seed(&mut self, changed: &VarSet) {
-        vars::union_with(&mut self.changed, changed);
+        self.changed.union_with(changed);
     }
 
     fn growth(&self, old: &Self, into: &mut VarSet) {
-        for v in self.changed.ones() {
+        for v in self.changed.iter() {
             if !old.changed.contains(v) {
-                vars::insert(into, v as vars::Var);
+                into.insert(v);
             }
         }
     }
@@ -172,7 +172,7 @@ impl Domain for Impact {
     }
 
     fn affects(&self, grown: &VarSet, cell: &CellInfo) -> bool {
-        vars::intersects(grown, &cell.reads)
+        grown.intersects(&cell.reads)
     }
 }
 
@@ -207,10 +207,10 @@ mod tests {
             let free: Vec<_> = ids
                 .iter()
                 .copied()
-                .filter(|&v| !vars::contains(&cell.reads, v))
+                .filter(|&v| !cell.reads.contains(v))
                 .collect();
             for mask in 0..1u32 << free.len() {
-                let changed = vars::set_of(
+                let changed = VarSet::from_iter(
                     free.iter()
                         .enumerate()
                         .filter(|(i, _)| mask & (1 << i) != 0)
@@ -220,7 +220,7 @@ mod tests {
                 let (short, _) = state.run(&model, cell, None);
                 let (full, _) = run_cell(&state, &model, cell, true);
                 assert!(
-                    vars::same(&short.changed, &full.changed),
+                    short.changed.same(&full.changed),
                     "cell {}: {:?} vs {:?}",
                     cell.index,
                     model.vars.names_of(&short.changed),

@@ -8,7 +8,7 @@
 use std::rc::Rc;
 
 use crate::memo::CellMemo;
-use nbsight_model::vars::{self, VarSet};
+use nbsight_model::vars::VarSet;
 use nbsight_model::{CellInfo, NotebookModel};
 
 /// Kept code-impact runs of a session's cells.
@@ -37,7 +37,7 @@ impl RunMemo {
     /// the cell's program.
     pub(super) fn replay(&self, changed: &VarSet, cell: &CellInfo) -> Option<(Rc<Run>, Rc<Shape>)> {
         self.0.find(cell, |shape, run| {
-            vars::same_within(changed, &shape.frame, &run.before)
+            changed.same_within(&shape.frame, &run.before)
         })
     }
 
@@ -55,16 +55,16 @@ impl RunMemo {
                 let mut writes = VarSet::new();
                 for stmt in &program.program.stmts {
                     for &(v, _) in &stmt.writes {
-                        vars::insert(&mut writes, v);
+                        writes.insert(v);
                     }
                     for v in &stmt.reads {
                         if let Some(f) = model.functions.get(v) {
-                            vars::union_with(&mut writes, &f.writes);
+                            writes.union_with(&f.writes);
                         }
                     }
                 }
                 let mut frame = cell.reads.clone();
-                vars::union_with(&mut frame, &writes);
+                frame.union_with(&writes);
                 Shape { frame, writes }
             },
             |shape| {
@@ -86,7 +86,7 @@ impl Run {
     pub(super) fn apply(&self, shape: &Shape, changed: &VarSet) -> VarSet {
         let mut out = changed.clone();
         out.difference_with(&shape.writes);
-        vars::union_with(&mut out, &self.after);
+        out.union_with(&self.after);
         out
     }
 }
@@ -100,7 +100,7 @@ mod tests {
     use crate::transformer::run_cell;
     use nbsight_model::NotebookModel;
     use nbsight_model::testing::notebook;
-    use nbsight_model::vars;
+    use nbsight_model::vars::VarSet;
 
     /// Every cell run from every combination of changed names, twice (the
     /// second time replayed), ends as interpreting it does.
@@ -125,7 +125,7 @@ mod tests {
         for _ in 0..2 {
             for cell in model.code_cells() {
                 for mask in 0..1u32 << ids.len() {
-                    let changed = vars::set_of(
+                    let changed = VarSet::from_iter(
                         ids.iter()
                             .enumerate()
                             .filter(|(i, _)| mask & (1 << i) != 0)
@@ -137,7 +137,7 @@ mod tests {
                     replaying.changed = changed;
                     let (got, _) = replaying.run(&model, cell, None);
                     assert!(
-                        vars::same(&got.changed, &expected.changed),
+                        got.changed.same(&expected.changed),
                         "cell {} from {:?}: {:?} vs {:?}",
                         cell.index,
                         model.vars.names_of(&plain.changed),

@@ -26,7 +26,7 @@ use smallvec::SmallVec;
 
 use crate::domain::{Alarm, AlarmKind, Alarms, Domain, StmtCtx};
 use nbsight_model::program::{Call, Op, Stmt, WriteKind};
-use nbsight_model::vars::{self, Var, VarSet};
+use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, NotebookModel};
 use value::{Side, Site, Tag, Tags, Val, kind};
 
@@ -157,14 +157,14 @@ impl Leak {
     }
 
     fn bind(&mut self, v: Var) {
-        if !vars::contains(&self.bound, v) {
-            vars::insert(Rc::make_mut(&mut self.bound), v);
+        if !self.bound.contains(v) {
+            Rc::make_mut(&mut self.bound).insert(v);
         }
     }
 
     fn unbind(&mut self, v: Var) {
-        if vars::contains(&self.bound, v) {
-            vars::remove(Rc::make_mut(&mut self.bound), v);
+        if self.bound.contains(v) {
+            Rc::make_mut(&mut self.bound).remove(v);
         }
     }
 
@@ -553,7 +553,7 @@ impl crate::domain::Growth for LeakGrowth {
     }
 
     fn merge(&mut self, other: &Self) {
-        vars::union_with(&mut self.vars, &other.vars);
+        self.vars.union_with(&other.vars);
         self.models |= other.models;
     }
 }
@@ -562,7 +562,7 @@ impl Domain for Leak {
     type Growth = LeakGrowth;
 
     fn leq(&self, other: &Self) -> bool {
-        (Rc::ptr_eq(&self.bound, &other.bound) || vars::is_subset(&self.bound, &other.bound))
+        (Rc::ptr_eq(&self.bound, &other.bound) || self.bound.is_subset(&other.bound))
             && (Rc::ptr_eq(&self.vals, &other.vals) || vals_leq(&self.vals, &other.vals))
             && self.models_leq(other)
     }
@@ -575,8 +575,8 @@ impl Domain for Leak {
         if self.baseline.is_none() {
             self.baseline.clone_from(&other.baseline);
         }
-        if !Rc::ptr_eq(&self.bound, &other.bound) && !vars::is_subset(&other.bound, &self.bound) {
-            vars::union_with(Rc::make_mut(&mut self.bound), &other.bound);
+        if !Rc::ptr_eq(&self.bound, &other.bound) && !other.bound.is_subset(&self.bound) {
+            Rc::make_mut(&mut self.bound).union_with(&other.bound);
         }
         if !Rc::ptr_eq(&self.vals, &other.vals) {
             if self.vals.is_empty() {
@@ -627,15 +627,15 @@ impl Domain for Leak {
     fn phi(&self, cell: &CellInfo) -> bool {
         self.active
             && !cell.pre.is_clear()
-            && vars::is_subset(&cell.pre, &self.bound)
-            && cell.pre.ones().any(|v| self.get(v as Var).is_some())
+            && cell.pre.is_subset(&self.bound)
+            && cell.pre.iter().any(|v| self.get(v).is_some())
     }
 
     fn growth(&self, old: &Self, into: &mut LeakGrowth) {
         if !Rc::ptr_eq(&self.bound, &old.bound) {
-            for v in self.bound.ones() {
+            for v in self.bound.iter() {
                 if !old.bound.contains(v) {
-                    vars::insert(&mut into.vars, v as Var);
+                    into.vars.insert(v);
                 }
             }
         }
@@ -647,7 +647,7 @@ impl Domain for Leak {
                     .peek()
                     .is_some_and(|(w, other)| w == v && (Rc::ptr_eq(val, other) || val.leq(other)));
                 if !below {
-                    vars::insert(&mut into.vars, *v);
+                    into.vars.insert(*v);
                 }
             }
         }
@@ -692,7 +692,7 @@ impl Domain for Leak {
     }
 
     fn affects(&self, grown: &LeakGrowth, cell: &CellInfo) -> bool {
-        vars::intersects(&grown.vars, &cell.feeds)
+        grown.vars.intersects(&cell.feeds)
             || (grown.models && cell.compiled.as_deref().is_some_and(|c| c.evaluates))
     }
 }
@@ -725,7 +725,7 @@ impl Leak {
         if !Rc::ptr_eq(&self.bound, &other.bound) {
             let mut sym = (*self.bound).clone();
             sym.symmetric_difference_with(&other.bound);
-            vars::union_with(&mut differ, &sym);
+            differ.union_with(&sym);
         }
         if !Rc::ptr_eq(&self.vals, &other.vals) {
             let (a, b) = (&self.vals, &other.vals);
@@ -734,21 +734,21 @@ impl Leak {
                 match (a.get(i), b.get(j)) {
                     (Some((v, x)), Some((w, y))) if v == w => {
                         if !Rc::ptr_eq(x, y) && x != y {
-                            vars::insert(&mut differ, *v);
+                            differ.insert(*v);
                         }
                         i += 1;
                         j += 1;
                     }
                     (Some((v, _)), Some((w, _))) if v < w => {
-                        vars::insert(&mut differ, *v);
+                        differ.insert(*v);
                         i += 1;
                     }
                     (_, Some((w, _))) => {
-                        vars::insert(&mut differ, *w);
+                        differ.insert(*w);
                         j += 1;
                     }
                     (Some((v, _)), None) => {
-                        vars::insert(&mut differ, *v);
+                        differ.insert(*v);
                         i += 1;
                     }
                     (None, None) => break,

@@ -21,7 +21,7 @@ use super::{Leak, LeakGrowth, Trained};
 use crate::domain::Alarm;
 use crate::memo::CellMemo;
 use nbsight_model::program::{Program, WriteKind};
-use nbsight_model::vars::{self, Var, VarSet};
+use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, NotebookModel};
 
 /// Kept leakage runs of a session's cells.
@@ -103,12 +103,12 @@ impl RunMemo {
                     .get_rc(v)
                     .is_some_and(|old| Rc::ptr_eq(old, val) || val.leq(old));
                 if !below {
-                    vars::insert(&mut added.vars, v);
+                    added.vars.insert(v);
                     into.join_fact(v, val);
                 }
             }
-            if *bound && !vars::contains(before.bound(), v) {
-                vars::insert(&mut added.vars, v);
+            if *bound && !before.bound().contains(v) {
+                added.vars.insert(v);
                 into.bind(v);
             }
         }
@@ -205,7 +205,7 @@ impl Replay {
 
 /// A variable's facts and binding.
 fn fact(state: &Leak, v: Var) -> (Option<Rc<Val>>, bool) {
-    (state.get_rc(v).cloned(), vars::contains(state.bound(), v))
+    (state.get_rc(v).cloned(), state.bound().contains(v))
 }
 
 impl Shape {
@@ -214,9 +214,9 @@ impl Shape {
         let mut weak = VarSet::new();
         for stmt in &program.stmts {
             for &(v, kind) in &stmt.writes {
-                vars::insert(&mut writes, v);
+                writes.insert(v);
                 if kind == WriteKind::Weak {
-                    vars::insert(&mut weak, v);
+                    weak.insert(v);
                 }
             }
         }
@@ -227,14 +227,14 @@ impl Shape {
         overwritten.difference_with(&weak);
         let mut kept = writes.clone();
         kept.difference_with(&overwritten);
-        vars::union_with(&mut reads, &kept);
+        reads.union_with(&kept);
         let sites = (0..program.calls.len() as u32)
             .map(|i| model.sites.id(cell.index, i))
             .filter(|&s| s != nbsight_model::NO_SITE)
             .collect();
         Shape {
-            reads: reads.ones().map(|v| v as Var).collect(),
-            writes: writes.ones().map(|v| v as Var).collect(),
+            reads: reads.iter().collect(),
+            writes: writes.iter().collect(),
             sites,
         }
     }
@@ -254,7 +254,7 @@ impl Replay {
                     (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a == b,
                     _ => false,
                 };
-                same && vars::contains(state.bound(), v) == *bound
+                same && state.bound().contains(v) == *bound
             })
             && self
                 .trained

@@ -40,17 +40,18 @@ impl Tag {
     }
 
     fn bit(self) -> u32 {
+        let first = self.site().as_u32() * TAG_KINDS;
         match self {
-            Tag::Fitted(s) => s * TAG_KINDS,
-            Tag::Resampled(s) => s * TAG_KINDS + 1,
-            Tag::Split(s, Side::Train) => s * TAG_KINDS + 2,
-            Tag::Split(s, Side::Test) => s * TAG_KINDS + 3,
-            Tag::Model(s) => s * TAG_KINDS + 4,
+            Tag::Fitted(_) => first,
+            Tag::Resampled(_) => first + 1,
+            Tag::Split(_, Side::Train) => first + 2,
+            Tag::Split(_, Side::Test) => first + 3,
+            Tag::Model(_) => first + 4,
         }
     }
 
     fn from_bit(bit: u32) -> Tag {
-        let s = bit / TAG_KINDS;
+        let s = Site::from_u32(bit / TAG_KINDS);
         match bit % TAG_KINDS {
             0 => Tag::Fitted(s),
             1 => Tag::Resampled(s),
@@ -207,22 +208,23 @@ mod tests {
 
     #[test]
     fn tags_as_bits() {
+        let (s3, s40) = (Site::from_u32(3), Site::from_u32(40));
         let mut a = Tags::default();
-        a.insert(Tag::Model(40));
-        a.insert(Tag::Split(3, Side::Test));
-        assert!(a.contains(Tag::Model(40)) && !a.contains(Tag::Model(3)));
+        a.insert(Tag::Model(s40));
+        a.insert(Tag::Split(s3, Side::Test));
+        assert!(a.contains(Tag::Model(s40)) && !a.contains(Tag::Model(s3)));
         assert_eq!(
             a.iter().collect::<Vec<_>>(),
-            vec![Tag::Split(3, Side::Test), Tag::Model(40)]
+            vec![Tag::Split(s3, Side::Test), Tag::Model(s40)]
         );
         let mut b = Tags::default();
-        b.insert(Tag::Split(3, Side::Test));
+        b.insert(Tag::Split(s3, Side::Test));
         assert!(b.is_subset(&a) && !a.is_subset(&b));
         b.union_with(&a);
         assert_eq!(a, b);
         let small = a.filtered(|t| !matches!(t, Tag::Model(_)));
         let mut expected = Tags::default();
-        expected.insert(Tag::Split(3, Side::Test));
+        expected.insert(Tag::Split(s3, Side::Test));
         assert_eq!(small, expected);
     }
 }

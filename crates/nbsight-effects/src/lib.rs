@@ -4,8 +4,8 @@
 //! mutates its receiver or some arguments, what it returns (a fresh value,
 //! its receiver, a view sharing memory, `None`), and what role it plays for
 //! the ML leakage and reproducibility analyses (`fit`, `split`, `read-file`,
-//! `global-random`, ...). All analyses share it: static per-cell dataflow now,
-//! leakage detection and live tracing later.
+//! `global-random`, ...). All analyses share it: the static per-cell dataflow,
+//! the leakage domain, and the live lineage.
 //!
 //! The built-in entries live in `data/effects.toml`, compiled into the
 //! binary. Users add files of the same format (see `docs/effects.md`); their
@@ -17,6 +17,10 @@
 //! rarely knows a receiver's type. A name with no entry is unknown: the
 //! dataflow then reports a method's receiver as *may-mutate* (arguments are not
 //! assumed changed: that assumption is what makes nbgather's slices balloon).
+//!
+//! Invariants: one knowledge base for the static analyses (through
+//! `nbsight-dataflow`) and the live lineage alike; it knows no analysis. Its
+//! only I/O reads the user files it is given.
 
 mod error;
 mod model;
@@ -34,7 +38,7 @@ pub use error::{EffectsError, Location};
 pub use model::{Effect, Returns, Role, Target};
 
 /// The built-in effects file.
-const BUILTIN_TOML: &str = include_str!("../../data/effects.toml");
+const BUILTIN_TOML: &str = include_str!("../data/effects.toml");
 
 /// The origin named in errors about the built-in file.
 pub const BUILTIN_ORIGIN: &str = "<builtin effects.toml>";

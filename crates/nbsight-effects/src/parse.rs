@@ -11,8 +11,8 @@ use std::str::FromStr;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::error::{EffectsError, Location};
-use super::model::{Effect, Returns, Role, Target, is_identifier};
+use crate::error::{EffectsError, Location};
+use crate::model::{Effect, Returns, Role, Target, is_identifier};
 
 /// The validated content of one effects file.
 #[derive(Debug, Default)]

@@ -8,6 +8,15 @@ use super::{
     paths_from_env_value,
 };
 
+/// A line and column in an effects file.
+fn location(line: usize, column: usize) -> Location {
+    let one = |n| nbsight_notebook::OneIndexed::new(n).expect("counts from 1");
+    Location {
+        line: one(line),
+        column: one(column),
+    }
+}
+
 fn builtin() -> Effects {
     Effects::shared_builtin().clone()
 }
@@ -443,28 +452,13 @@ fn error_without_location_for_io() {
 #[test]
 fn location_counts_characters() {
     let text = "ab\néé x";
-    assert_eq!(
-        Location::of_offset(text, 0),
-        Location { line: 1, column: 1 }
-    );
-    assert_eq!(
-        Location::of_offset(text, 3),
-        Location { line: 2, column: 1 }
-    );
+    assert_eq!(Location::of_offset(text, 0), location(1, 1));
+    assert_eq!(Location::of_offset(text, 3), location(2, 1));
     // byte 8 is `x`, after two 2-byte characters and a space
-    assert_eq!(
-        Location::of_offset(text, 8),
-        Location { line: 2, column: 4 }
-    );
+    assert_eq!(Location::of_offset(text, 8), location(2, 4));
     // inside a character, and past the end
-    assert_eq!(
-        Location::of_offset(text, 4),
-        Location { line: 2, column: 1 }
-    );
-    assert_eq!(
-        Location::of_offset(text, 99),
-        Location { line: 2, column: 5 }
-    );
+    assert_eq!(Location::of_offset(text, 4), location(2, 1));
+    assert_eq!(Location::of_offset(text, 99), location(2, 5));
 }
 
 #[test]

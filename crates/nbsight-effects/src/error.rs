@@ -3,13 +3,14 @@
 use std::fmt;
 use std::path::PathBuf;
 
-/// A 1-based line and column (in characters) in an effects file.
+use nbsight_notebook::OneIndexed;
+
+/// A line and column (in characters) in an effects file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Location {
-    /// Line number, starting at 1.
-    pub line: usize,
-    /// Column number in characters, starting at 1.
-    pub column: usize,
+    pub line: OneIndexed,
+    /// The column in characters.
+    pub column: OneIndexed,
 }
 
 impl Location {
@@ -22,8 +23,8 @@ impl Location {
         let before = &text[..offset];
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         Location {
-            line: before.matches('\n').count() + 1,
-            column: before[line_start..].chars().count() + 1,
+            line: OneIndexed::from_zero_indexed(before.matches('\n').count()),
+            column: OneIndexed::from_zero_indexed(before[line_start..].chars().count()),
         }
     }
 }

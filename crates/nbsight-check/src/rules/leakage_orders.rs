@@ -1,16 +1,28 @@
-//! Leakage rules in `nbsight check`: the leakage domain run along the two
-//! orders a saved notebook stands for, top to bottom (Run All) and the saved
-//! execution order. Each finding's path lists the cells involved, in the
-//! order they ran.
+//! The driver the three leakage rules share (`preprocessing-leakage`,
+//! `overlap-leakage`, `multi-test-leakage`): the leakage domain of
+//! `nbsight-whatif` (`src/leakage/mod.rs`) run along the two orders a saved
+//! notebook stands for, top to bottom (what Run All does) and the saved
+//! execution order. It runs once when any of the three rules is enabled and
+//! turns every alarm into a finding of the alarm's rule ([`Rule::for_alarm`]);
+//! `check_model` keeps the enabled rules' findings, one per rule and cell.
+//! The messages are the domain's. Each finding's path lists the cells
+//! involved, in the order they ran, each cell once.
+//!
+//! [`Rule::for_alarm`]: crate::Rule::for_alarm
 
 use crate::check::from_alarm;
 use crate::finding::Finding;
+use crate::rules::Driver;
 use nbsight_model::NotebookModel;
 use nbsight_whatif::leakage::Leak;
 use nbsight_whatif::state::History;
 use nbsight_whatif::transformer::run_cell;
 
-pub fn along_orders(model: &NotebookModel, findings: &mut Vec<Finding>) {
+pub(crate) const DRIVER: Driver = Driver::new("leakage_orders", along_orders);
+
+/// The leakage domain's alarms along notebook order, then along the saved
+/// execution order, as findings of their rules.
+fn along_orders(model: &NotebookModel, findings: &mut Vec<Finding>) {
     let initial = Leak::new(model);
     if !initial.is_active() {
         return;
@@ -28,7 +40,7 @@ pub fn along_orders(model: &NotebookModel, findings: &mut Vec<Finding>) {
                     .copied()
                     .filter(|i| alarm.involved.contains(i) || *i == c)
                     .collect();
-                // Keep the last run of each cell.
+                // Each cell once, where it first appears.
                 let mut seen = Vec::new();
                 path.retain(|i| {
                     let first = !seen.contains(i);

@@ -1,19 +1,58 @@
-//! `stale-saved-output`: replays the saved execution order (cells with an
-//! `execution_count`, in count order) with timestamps, as nbsafety's lineage
-//! does, and reports cells whose saved outputs
-//! - were computed before a cell above them that defines one of their inputs
-//!   was last run (the input changed after the output was made);
-//! - read a value that was itself stale when they ran (computed before one
-//!   of *its* inputs was redefined), transitively;
-//! - read a value from a cell below them that Run All would not give them.
+//! ## What it reports
+//! A cell whose saved output is out of date. nbsight replays the saved
+//! execution order (the cells with an `execution_count`, in count order) with
+//! timestamps, as nbsafety's lineage does, and reports a cell whose saved
+//! output
+//! - predates the last run of a cell above it that redefines one of its
+//!   inputs (`x = 1` re-run as `[5]` after `print(x)` ran as `[4]`);
+//! - used a value that was itself stale when it was read, transitively
+//!   (nbsafety's Figure 1: `agg_by_col` was built before `custom_agg` was
+//!   fixed, so the aggregates shown are wrong);
+//! - used a value from a cell below it, which Run All would not give it.
+//!
+//! Each cell is reported once, for the first of these reasons found.
+//!
+//! ## Why it matters
+//! The outputs a reader sees (tables, figures, scores) are not what the code
+//! above them computes now. After Restart & Run All they change, or the
+//! conclusions drawn from them were drawn from code that no longer exists.
+//!
+//! ## Example
+//! The cell that defines `rate` was edited and re-run as `[3]` after the
+//! cell below it printed its result as `[2]`:
+//! ```python
+//! # %% [3]
+//! rate = 0.07
+//!
+//! # %% [2]
+//! print(1000 * rate)
+//! ```
+//!
+//! `nbsight check` reports:
+//! ```text
+//! cell 1:1:1: NBS002 saved output (run [2]) predates the last run of cell 0 ([3]), which redefines `rate` it reads: re-run this cell
+//!   cells: 1 -> 0
+//! ```
+//!
+//! Re-run the reported cell (or Restart & Run All) before saving.
+//!
+//! ## Not reported
+//! - Cells without saved output, and cells never run (no execution count);
+//!   a notebook without execution counts (a percent script) has nothing to
+//!   replay.
+//! - A redefinition by a cell below the reader: Run All runs that cell after
+//!   it too.
+//! - Re-importing a module: it binds the same module, so it does not count
+//!   as redefining it.
 
 use rustc_hash::FxHashMap;
 
 use crate::check::finding;
 use crate::finding::Finding;
-use crate::rules::Rule;
+use crate::rules::{Driver, Rule};
 use nbsight_model::NotebookModel;
-use nbsight_model::vars::{self, Var};
+use nbsight_model::vars::{Var, VarSet};
+use nbsight_notebook::OneIndexed;
 use nbsight_whatif::state::History;
 
 /// A value of a variable: written by `cell` at time `time`, from inputs read
@@ -42,7 +81,11 @@ struct Staleness {
     through: Option<(Var, usize)>,
 }
 
-pub fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
+pub(crate) const DRIVER: Driver = Driver::new("stale_saved_output", stale_outputs);
+
+/// Replays the saved execution order with timestamps and reports, for each
+/// cell with saved output, the first reason its output is out of date.
+fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
     let order = History::Saved.cells(model);
     if order.is_empty() {
         return;
@@ -63,11 +106,11 @@ pub fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
         }
         let inputs: Vec<(Var, Option<usize>)> = cell
             .pre
-            .ones()
-            .map(|v| (v as Var, current.get(&(v as Var)).copied()))
+            .iter()
+            .map(|v| (v, current.get(&v).copied()))
             .collect();
         // Re-importing binds the same module: only computed values get versions.
-        for v in cell.computed.ones().map(|v| v as Var) {
+        for v in cell.computed.iter() {
             values.push(Value {
                 cell: c,
                 time,
@@ -154,8 +197,8 @@ pub fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
         let program = cell.program();
         let at = |var: Var| {
             program
-                .and_then(|p| p.first_read(&vars::set_of([var])))
-                .unwrap_or((1, 1))
+                .and_then(|p| p.first_read(&VarSet::from_iter([var])))
+                .unwrap_or((OneIndexed::MIN, OneIndexed::MIN))
         };
         if let Some(s) = stale_inputs(*c, *time, inputs, &values, &history, &mut memo, 0) {
             let name = |v: Var| model.vars.name(v).to_string();
@@ -201,7 +244,7 @@ pub fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
             }
             let provider = (0..*c)
                 .rev()
-                .find(|&j| vars::contains(&model.cells[j].outputs, var));
+                .find(|&j| model.cells[j].outputs.contains(var));
             let instead = match provider {
                 Some(p) => format!("Run All would take it from cell {p}"),
                 None => "under Run All no cell above defines it".to_string(),

@@ -1,0 +1,54 @@
+//! ## What it reports
+//! The same test split evaluates a second model, or a model trained in a
+//! loop over hyper-parameters: the test set is being used to choose.
+//! Reported at the evaluation that makes the test set a chooser (the second
+//! model's, or the one inside the loop).
+//!
+//! Checked along notebook order (what Run All does) and along the saved
+//! execution order; `nbsight whatif` explores the other orders too. The
+//! driver, shared by the three leakage rules, is `leakage_orders.rs`; the
+//! message is written by the leakage domain of `nbsight-whatif`
+//! (`crates/nbsight-whatif/src/leakage/mod.rs`). One finding per cell.
+//!
+//! ## Why it matters
+//! Once the test set has picked the winner, its score is no longer an
+//! unbiased estimate of how the winner does on new data: the choice was
+//! fitted to the test rows.
+//!
+//! ## Example
+//! ```python
+//! # %%
+//! import pandas as pd
+//! from sklearn.ensemble import RandomForestClassifier
+//! from sklearn.linear_model import LogisticRegression
+//! from sklearn.model_selection import train_test_split
+//!
+//! # %%
+//! df = pd.read_csv("churn.csv")
+//! X = df.drop(columns=["target"])
+//! y = df["target"]
+//! X_train, X_test, y_train, y_test = train_test_split(X, y)
+//!
+//! # %%
+//! logreg = LogisticRegression().fit(X_train, y_train)
+//! logreg.score(X_test, y_test)
+//!
+//! # %%
+//! forest = RandomForestClassifier().fit(X_train, y_train)
+//! forest.score(X_test, y_test)
+//! ```
+//!
+//! `nbsight check` reports:
+//! ```text
+//! cell 3:2:1: NBS103 the test set of the split (cell 1, line 4) is used to choose among models: 2 different models are evaluated on it; choose on a validation split or with cross-validation, and touch the test set once
+//!   cells: 1 -> 2 -> 3
+//! ```
+//!
+//! Choose with cross-validation on the training split (or on a validation
+//! split), then score the chosen model on the test set once.
+//!
+//! ## Not reported
+//! - Several metrics of one model (accuracy, F1, a confusion matrix of the
+//!   same predictions): nothing is chosen.
+//! - Candidates compared by cross-validation on the training split, the
+//!   chosen one scored on the test set once.

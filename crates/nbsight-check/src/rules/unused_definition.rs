@@ -1,0 +1,76 @@
+//! ## What it reports
+//! A name a code cell binds that nothing reads afterwards: not the cell
+//! itself, not a later cell, not a user function. Off by default.
+//!
+//! ## Why it matters
+//! An unused result is dead code, or a sign that a later cell reads a
+//! different name than intended (a typo, a renamed variable).
+//!
+//! ## Example
+//! ```python
+//! # %%
+//! import pandas as pd
+//!
+//! # %%
+//! orders = pd.read_csv("orders.csv")
+//! raw_count = len(orders)
+//!
+//! # %%
+//! orders = orders.dropna()
+//! orders["amount"].mean()
+//! ```
+//!
+//! `nbsight check --select unused-definition` reports:
+//! ```text
+//! cell 1:2:13: NBS202 `raw_count` is defined here but never read afterwards
+//! ```
+//!
+//! ## Not reported
+//! - Names starting with `_`.
+//! - Function definitions.
+//! - A name the cell itself reads anywhere, also in the statement that
+//!   binds it (`total = total + x`), or that a user function reads.
+
+use crate::check::finding;
+use crate::finding::Finding;
+use crate::rules::{Driver, Rule};
+use nbsight_model::NotebookModel;
+use nbsight_notebook::OneIndexed;
+
+pub(crate) const DRIVER: Driver = Driver::new("unused_definition", unused_definitions);
+
+/// Every name a code cell binds that nothing afterwards reads.
+fn unused_definitions(model: &NotebookModel, findings: &mut Vec<Finding>) {
+    let cells: Vec<_> = model.code_cells().collect();
+    for (position, cell) in cells.iter().enumerate() {
+        let Some(compiled) = cell.compiled.as_deref() else {
+            continue;
+        };
+        for v in compiled.defs.iter() {
+            let name = model.vars.name(v);
+            if name.starts_with('_') || model.functions.contains_key(&v) {
+                continue;
+            }
+            let read_here = compiled.program.stmts.iter().any(|s| s.reads.contains(&v));
+            let read_later = cells[position + 1..]
+                .iter()
+                .any(|later| later.pre.contains(v));
+            let read_by_function = model.functions.values().any(|f| f.reads.contains(v));
+            if read_here || read_later || read_by_function {
+                continue;
+            }
+            let location = compiled
+                .program
+                .first_write(v)
+                .unwrap_or((OneIndexed::MIN, OneIndexed::MIN));
+            findings.push(finding(
+                model,
+                Rule::UnusedDefinition,
+                cell.index,
+                location,
+                format!("`{name}` is defined here but never read afterwards"),
+                vec![cell.index],
+            ));
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! The `nbsight` command line as a library: argument parsing, dispatch to one
+//! module per subcommand, and the mapping of outcomes to exit codes. The
+//! `nbsight` binary (`main.rs`) and the Python package's console script
+//! (`nbsight-python`) both call [`main_with_args`], so they behave the same.
+//!
+//! Exit codes: 0 success; 1 the input was analysed but has problems worth
+//! failing a CI job for (cells with syntax errors, error diagnostics); 2 usage
+//! errors or an input that could not be read at all.
+//!
+//! Invariants: the only crate that prints, reads and writes files for the
+//! engines and sets exit codes (0 clean, 1 problems found, 2 usage or input
+//! errors); each subcommand is a module that calls a library crate and formats
+//! its result; the JSON and SARIF shapes live here; the only crate meant to use
+//! `nbsight-llm`.
+
+mod cells;
+mod check;
+mod effects_args;
+mod flow;
+mod slice;
+mod whatif;
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use clap::{Parser, Subcommand};
+
+/// Finds hidden-state bugs in Jupyter notebooks and explains where values come from.
+///
+/// `bin_name` is fixed so that usage and help say `nbsight` whatever the first
+/// argument is (`python -m nbsight` passes the path of `__main__.py`).
+#[derive(Debug, Parser)]
+#[command(name = "nbsight", bin_name = "nbsight", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show what every cell reads, writes, mutates and imports.
+    Cells(cells::CellsArgs),
+    /// Ask what an event (open, execute, edit, insert, delete) can lead to:
+    /// impacted cells, stale state, data leakage, the re-run plan, safe next cells.
+    Whatif(whatif::WhatIfArgs),
+    /// Check notebooks for hidden-state and data-leakage problems (exit 1 when
+    /// something is found).
+    Check(check::CheckArgs),
+    Flow(flow::FlowArgs),
+    /// Slice the notebook from a cell: the cells (or statements) its result
+    /// needs, or those depending on it; --gather writes the backward slice as
+    /// a script or notebook that runs on its own.
+    Slice(slice::SliceArgs),
+}
+
+/// How a command ended.
+pub enum Outcome {
+    /// Everything was analysed and nothing is wrong.
+    Clean,
+    /// Analysed, but the input has problems (exit 1).
+    Problems,
+}
+
+/// Runs the `nbsight` command line on `args` (the first one is the program
+/// name, as in `std::env::args_os`) and returns the exit code.
+///
+/// It never exits the process itself: help, `--version` and usage errors are
+/// printed and turned into a code too, so a host process (the Python console
+/// script) can exit in its own way. Standard output is flushed before
+/// returning, since a host that outlives the call never runs Rust's exit-time
+/// flush.
+pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
+    let code = match Cli::try_parse_from(args) {
+        Ok(cli) => run(cli),
+        Err(error) => {
+            // Help and version go to stdout with code 0, usage errors to
+            // stderr with code 2, as `Cli::parse` would do before exiting.
+            let _ = error.print();
+            u8::try_from(error.exit_code()).unwrap_or(2)
+        }
+    };
+    let _ = std::io::stdout().flush();
+    code
+}
+
+fn run(cli: Cli) -> u8 {
+    let result = match cli.command {
+        Command::Cells(args) => cells::run(&args),
+        Command::Whatif(args) => whatif::run(&args),
+        Command::Check(args) => check::run(&args),
+        Command::Flow(args) => flow::run(&args),
+        Command::Slice(args) => slice::run(&args),
+    };
+    match result {
+        Ok(Outcome::Clean) => 0,
+        Ok(Outcome::Problems) => 1,
+        Err(error) => {
+            eprintln!("nbsight: error: {error:#}");
+            2
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::{Cli, main_with_args};
+
+    #[test]
+    fn usage_says_nbsight_whatever_the_program_path() {
+        let error = Cli::try_parse_from(["/venv/lib/nbsight/__main__.py", "--no-such-flag"])
+            .expect_err("an unknown flag is a usage error");
+        assert!(error.render().to_string().contains("Usage: nbsight "));
+    }
+
+    #[test]
+    fn usage_errors_and_version_are_exit_codes_not_exits() {
+        assert_eq!(
+            main_with_args(["nbsight", "--no-such-flag"].map(Into::into)),
+            2
+        );
+        assert_eq!(main_with_args(["nbsight", "--version"].map(Into::into)), 0);
+    }
+}
