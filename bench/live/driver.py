@@ -1,0 +1,434 @@
+"""One measured process of the live-mode benchmark (run by `bench/live/run`
+with the benchmark's own virtualenv; never imported by it).
+
+    driver.py replay NOTEBOOK MODE OUT.jsonl --data DIR --cell-timeout S
+    driver.py load MODE OUT.json
+    driver.py status OUT.json [--cells 1000 --run 400]
+
+`replay` makes an in-process IPython shell, loads MODE (plain: nothing;
+nbsight: `%load_ext nbsight`; ipyflow: `%load_ext ipyflow`), tells it the
+notebook's cells as a front end would (nbsight.sync_notebook; ipyflow's cell
+positions), then runs every code cell with
+`shell.run_cell(source, store_history=True, cell_id=ID)` and writes one JSON
+line per cell: time (perf_counter around run_cell), success, error, and a
+fingerprint of what the cell showed (stdout and the displayed result, with
+memory addresses and prompt numbers masked). Network access is refused in
+the process (socket connect and name lookup raise OSError at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import sys
+import tempfile
+import time
+
+NETWORK_MESSAGE = "network access disabled by the benchmark"
+
+
+# ----- the process ---------------------------------------------------------
+
+
+def block_network() -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(NETWORK_MESSAGE)
+
+    socket.socket.connect = refuse  # type: ignore[method-assign]
+    socket.socket.connect_ex = refuse  # type: ignore[method-assign]
+    socket.create_connection = refuse  # type: ignore[assignment]
+    socket.getaddrinfo = refuse  # type: ignore[assignment]
+    socket.gethostbyname = refuse  # type: ignore[assignment]
+
+
+def make_workdir(data: str | None) -> str:
+    """A temporary working directory laid out like the notebooks' own folder:
+    `data/*` and `seaborn-data` are symlinks into DATA (read only),
+    `helpers_05_08.py` is a copy (06.00 rewrites it with %%file), `images/`
+    is where 06.00 saves its figures."""
+    work = tempfile.mkdtemp(prefix="nbsight-bench-")
+    os.makedirs(os.path.join(work, "data"))
+    os.makedirs(os.path.join(work, "images"))
+    os.makedirs(os.path.join(work, "sklearn-data"))
+    if data:
+        src_data = os.path.join(data, "data")
+        if os.path.isdir(src_data):
+            for name in os.listdir(src_data):
+                os.symlink(os.path.join(src_data, name), os.path.join(work, "data", name))
+        if os.path.isdir(os.path.join(data, "seaborn-data")):
+            os.symlink(os.path.join(data, "seaborn-data"), os.path.join(work, "seaborn-data"))
+        for name in os.listdir(data):
+            if name.endswith(".py"):
+                shutil.copy(os.path.join(data, name), os.path.join(work, name))
+    os.environ["SEABORN_DATA"] = os.path.join(work, "seaborn-data")
+    os.environ["SCIKIT_LEARN_DATA"] = os.path.join(work, "sklearn-data")
+    os.environ["IPYTHONDIR"] = os.path.join(work, ".ipython")
+    os.chdir(work)
+    # A kernel has its working directory on sys.path (01.07 imports the
+    # module it writes with %%file, 05.08 imports helpers_05_08).
+    # (in place of this script's own folder).
+    sys.path[0] = work
+    return work
+
+
+def make_shell():  # type: ignore[no-untyped-def]
+    """The in-process shell, with the two things a Jupyter kernel's shell
+    differs in that the notebooks need: `enable_gui` does nothing (so that
+    `%matplotlib inline` works, as in ipykernel), and `%timeit`/`%%timeit`
+    run their statement once (`-n 1 -r 1`) instead of for timeit's own
+    time budget, so that those cells take the time of their code, under
+    every mode alike."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.enable_gui = lambda gui=None: None
+    magics = shell.magics_manager.magics
+    original = shell.magics_manager.registry["ExecutionMagics"].timeit
+    for kind in ("line", "cell"):
+
+        def once(line="", cell=None, local_ns=None, _original=original):  # type: ignore[no-untyped-def]
+            return _original("-n 1 -r 1 " + line, cell, local_ns)
+
+        once.needs_local_scope = True  # type: ignore[attr-defined]
+        magics[kind]["timeit"] = once
+    return shell
+
+
+def load_mode(shell, mode: str) -> float:  # type: ignore[no-untyped-def]
+    """Loads MODE into SHELL; returns the seconds `%load_ext` took."""
+    if mode == "plain":
+        return 0.0
+    t0 = time.perf_counter()
+    shell.run_line_magic("load_ext", mode)
+    elapsed = time.perf_counter() - t0
+    if mode == "nbsight":
+        from nbsight import _api
+
+        if not _api._loaded:
+            raise SystemExit("driver: %load_ext nbsight did not load nbsight")
+    elif mode == "ipyflow":
+        if "IPyflow" not in type(shell).__name__ and "ipyflow" not in type(shell).__module__:
+            raise SystemExit(f"driver: %load_ext ipyflow did not load ipyflow (shell is {type(shell)})")
+    return elapsed
+
+
+def sync_cells(mode: str, cells: list[tuple[str, str]]) -> float:
+    """What a front end tells the kernel about the notebook, once, before the
+    first run: nbsight.sync_notebook, or ipyflow's cell positions (without
+    them ipyflow's checker fails on string cell ids in a plain shell)."""
+    t0 = time.perf_counter()
+    if mode == "nbsight":
+        import nbsight
+
+        nbsight.sync_notebook(cells)
+    elif mode == "ipyflow":
+        from ipyflow.data_model.cell import Cell
+
+        Cell.set_cell_positions({cell_id: i for i, (cell_id, _) in enumerate(cells)})
+    return time.perf_counter() - t0
+
+
+def traced_symbols(mode: str) -> int | None:
+    """How many symbols the tool knows after the run (proof it traced)."""
+    try:
+        if mode == "nbsight":
+            from nbsight import _api
+
+            live = next(iter(_api._loaded.values()))
+            return len(live.session.symbols())
+        if mode == "ipyflow":
+            import ipyflow
+
+            return sum(1 for _ in ipyflow.flow().all_symbols())
+    except Exception as error:  # noqa: BLE001
+        print(f"driver: cannot count {mode}'s symbols: {error!r}", file=sys.__stderr__)
+    return None
+
+
+# ----- fingerprints ----------------------------------------------------------
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
+_PROMPT = re.compile(r"Out\[\d+\]")
+
+
+def mask(text: str) -> str:
+    return _PROMPT.sub("Out[?]", _ADDRESS.sub("0x?", text))
+
+
+def fingerprint(stdout: str, result) -> str:  # type: ignore[no-untyped-def]
+    parts = [mask(stdout)]
+    if result.error_before_exec is not None:
+        parts.append("error_before_exec: " + describe(result.error_before_exec))
+    if result.error_in_exec is not None:
+        parts.append("error_in_exec: " + describe(result.error_in_exec))
+    if result.result is not None:
+        try:
+            parts.append("result: " + mask(repr(result.result)))
+        except Exception as error:  # noqa: BLE001
+            parts.append(f"result: <repr failed: {type(error).__name__}>")
+    return hashlib.sha256("\n\x00".join(parts).encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def describe(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {mask(text[0]) if text else ''}"[:300]
+
+
+# ----- replay ----------------------------------------------------------------
+
+
+class CellTimeout(Exception):
+    pass
+
+
+def _on_alarm(signum, frame):  # type: ignore[no-untyped-def]
+    raise CellTimeout("cell timed out (benchmark --cell-timeout)")
+
+
+def code_cells(path: str) -> list[tuple[str, str]]:
+    with open(path, encoding="utf-8") as f:
+        nb = json.load(f)
+    cells = []
+    for index, cell in enumerate(c for c in nb["cells"] if c.get("cell_type") == "code"):
+        source = cell.get("source", "")
+        if isinstance(source, list):
+            source = "".join(source)
+        cells.append((str(cell.get("id") or f"cell{index}"), source))
+    return cells
+
+
+def replay(args: argparse.Namespace) -> None:
+    out = open(args.out, "w", encoding="utf-8")
+
+    def emit(record: dict) -> None:  # type: ignore[type-arg]
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+
+    cells = code_cells(args.notebook)
+    work = make_workdir(args.data)
+    block_network()
+    real_stderr = sys.__stderr__
+    assert real_stderr is not None
+    t0 = time.perf_counter()
+    shell = make_shell()
+    shell_seconds = time.perf_counter() - t0
+    load_seconds = load_mode(shell, args.mode)
+    sync_seconds = sync_cells(args.mode, cells)
+    emit(
+        {
+            "kind": "start",
+            "mode": args.mode,
+            "notebook": args.notebook,
+            "cells": len(cells),
+            "shell_seconds": shell_seconds,
+            "load_seconds": load_seconds,
+            "sync_seconds": sync_seconds,
+            "pid": os.getpid(),
+        }
+    )
+    signal.signal(signal.SIGALRM, _on_alarm)
+    skip = dict(item.split("=", 1) for item in args.skip)
+    for index, (cell_id, source) in enumerate(cells):
+        if cell_id in skip:
+            emit({"kind": "cell", "index": index, "id": cell_id, "skipped": skip[cell_id]})
+            continue
+        print(f"### cell {cell_id}", file=real_stderr, flush=True)
+        captured_out, captured_err = io.StringIO(), io.StringIO()
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = captured_out, captured_err
+        signal.setitimer(signal.ITIMER_REAL, args.cell_timeout)
+        t = time.perf_counter()
+        try:
+            result = shell.run_cell(source, store_history=True, cell_id=cell_id)
+        finally:
+            elapsed = time.perf_counter() - t
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            sys.stdout, sys.stderr = saved
+        stdout, stderr = captured_out.getvalue(), captured_err.getvalue()
+        if stderr:
+            real_stderr.write(stderr if stderr.endswith("\n") else stderr + "\n")
+            real_stderr.flush()
+        error = result.error_before_exec or result.error_in_exec
+        emit(
+            {
+                "kind": "cell",
+                "index": index,
+                "id": cell_id,
+                "seconds": elapsed,
+                "ok": bool(result.success),
+                "error": describe(error) if error is not None else None,
+                "timeout": isinstance(error, CellTimeout),
+                "network": error is not None and NETWORK_MESSAGE in str(error),
+                "fingerprint": fingerprint(stdout, result),
+                "nbsight_lines": [line for line in stderr.splitlines() if line.startswith("nbsight:")],
+                "stderr_chars": len(stderr),
+            }
+        )
+    emit({"kind": "end", "symbols": traced_symbols(args.mode)})
+    out.close()
+    os.chdir("/")
+    shutil.rmtree(work, ignore_errors=True)
+    # Skip interpreter teardown (atexit hooks of matplotlib, ipyflow, ...):
+    # nothing of it is measured.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+# ----- the cost of loading ---------------------------------------------------
+
+
+def probe_tracing(shell, mode: str) -> bool:  # type: ignore[no-untyped-def]
+    """After loading: does the tool see that `b` was computed from `a`?"""
+    if mode == "plain":
+        return True
+    cells = [("p0", "a = 1"), ("p1", "b = a + 1")]
+    asked = ("p2", "import ipyflow\n_probe = [str(s) for s in ipyflow.deps(b)]")
+    sync_cells(mode, cells + [asked] if mode == "ipyflow" else cells)
+    for cell_id, source in cells:
+        shell.run_cell(source, store_history=True, cell_id=cell_id)
+    if mode == "nbsight":
+        import nbsight
+
+        parents = [p["symbol"] for p in nbsight.deps("b")["parents"]]
+        return parents == ["a"]
+    # ipyflow's deps() finds its argument's symbol from the traced call, so
+    # it is asked from a cell
+    shell.run_cell(asked[1], store_history=True, cell_id=asked[0])
+    return shell.user_ns.get("_probe") == ["a"]
+
+
+def load(args: argparse.Namespace) -> None:
+    make_workdir(None)
+    block_network()
+    t0 = time.perf_counter()
+    shell = make_shell()
+    shell_seconds = time.perf_counter() - t0
+    load_seconds = load_mode(shell, args.mode)
+    traced = probe_tracing(shell, args.mode)
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(
+            {"mode": args.mode, "shell_seconds": shell_seconds, "load_seconds": load_seconds, "traced": traced}, f
+        )
+    os._exit(0)
+
+
+# ----- status() on a 1,000-cell notebook -------------------------------------
+
+
+def synthetic_cells(n: int, seed: int = 0) -> list[tuple[str, str]]:
+    """N varied cells, each reading names that earlier cells set: plain
+    assignments, functions, lists, dicts, classes, comprehensions, loops that
+    update an earlier name (which makes its readers stale)."""
+    rng = random.Random(seed)
+    cells = []
+    for i in range(n):
+        a = rng.randrange(i) if i else 0
+        b = rng.randrange(i) if i else 0
+        kind = 0 if i < 2 else i % 8
+        if kind == 0:
+            src = f"v{i} = {i}"
+        elif kind == 1:
+            src = f"v{i} = v{a} + v{b}"
+        elif kind == 2:
+            src = f"def f{i}(x):\n    return x + v{a}\n\nv{i} = f{i}(v{b})"
+        elif kind == 3:
+            src = f"l{i} = [v{a}, v{b}]\nl{i}.append({i})\nv{i} = sum(l{i})"
+        elif kind == 4:
+            src = f"d{i} = {{'k': v{a}}}\nd{i}['j'] = v{b}\nv{i} = len(d{i}) + d{i}['k']"
+        elif kind == 5:
+            src = f"class C{i}:\n    attr = v{a}\n\nv{i} = C{i}.attr + 1"
+        elif kind == 6:
+            src = f"v{i} = sum(v{a} * k for k in range(3))"
+        else:
+            src = f"for _k in range(2):\n    v{a} = v{a} + 0\nv{i} = v{a} + v{b}"
+        cells.append((f"s{i}", src))
+    return cells
+
+
+def status(args: argparse.Namespace) -> None:
+    make_workdir(None)
+    block_network()
+    shell = make_shell()
+    load_mode(shell, "nbsight")
+    import nbsight
+
+    cells = synthetic_cells(args.cells)
+    t0 = time.perf_counter()
+    nbsight.sync_notebook(cells)
+    sync_seconds = time.perf_counter() - t0
+    # Run the first RUN cells in order, then re-run a few early ones, so that
+    # many later cells read stale values.
+    rng = random.Random(1)
+    order = list(range(args.run)) + sorted(rng.sample(range(args.run // 4), 10))
+    run_seconds = []
+    failures = 0
+    for index in order:
+        cell_id, source = cells[index]
+        captured = io.StringIO()
+        saved = sys.stderr
+        sys.stderr = captured
+        t = time.perf_counter()
+        result = shell.run_cell(source, store_history=True, cell_id=cell_id)
+        run_seconds.append(time.perf_counter() - t)
+        sys.stderr = saved
+        failures += 0 if result.success else 1
+    times = []
+    for _ in range(args.repeat):
+        t = time.perf_counter()
+        st = nbsight.status()
+        times.append(time.perf_counter() - t)
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(
+            {
+                "cells": len(cells),
+                "runs": len(order),
+                "failed_runs": failures,
+                "sync_seconds": sync_seconds,
+                "run_cell_median_seconds": statistics.median(run_seconds),
+                "status_seconds": times,
+                "stale_cells": len(st["stale_cells"]),
+                "fresh_cells": len(st["fresh_cells"]),
+                "stale_symbols": len(st["stale_symbols"]),
+            },
+            f,
+        )
+    os._exit(0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("replay")
+    p.add_argument("notebook")
+    p.add_argument("mode", choices=("plain", "nbsight", "ipyflow"))
+    p.add_argument("out")
+    p.add_argument("--data")
+    p.add_argument("--cell-timeout", type=float, default=300.0)
+    p.add_argument("--skip", action="append", default=[], metavar="CELL_ID=REASON", help="a cell not to run")
+    p.set_defaults(func=replay)
+    p = sub.add_parser("load")
+    p.add_argument("mode", choices=("plain", "nbsight", "ipyflow"))
+    p.add_argument("out")
+    p.set_defaults(func=load)
+    p = sub.add_parser("status")
+    p.add_argument("out")
+    p.add_argument("--cells", type=int, default=1000)
+    p.add_argument("--run", type=int, default=400)
+    p.add_argument("--repeat", type=int, default=50)
+    p.set_defaults(func=status)
+    args = parser.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()

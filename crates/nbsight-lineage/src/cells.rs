@@ -1,0 +1,140 @@
+//! What the static analysis says of a cell's source, computed once per
+//! source: its statements with their accesses (`nbsight-dataflow`'s
+//! per-statement summaries), the symbols live at its entry, those it kills
+//! (DEAD), and the user functions it defines with their free globals.
+
+use std::sync::Arc;
+
+use nbsight_dataflow::access::AccessKind;
+use nbsight_dataflow::build::FunctionSummary;
+use nbsight_dataflow::statements::{StmtSummary, statement_summaries};
+use nbsight_dataflow::symbol::Symbol;
+use nbsight_dataflow::{Context, Effects, ImportEnv, analyze_cell};
+use nbsight_notebook::{Cell, Language};
+use rustc_hash::FxHashMap;
+
+/// The static facts of one cell source.
+#[derive(Debug, Clone, Default)]
+pub struct CellFacts {
+    /// The source parsed (IPython syntax included) without syntax errors.
+    pub parses: bool,
+    pub statements: Vec<StmtSummary>,
+    /// Live at entry (builtins left out), each with whether some statement
+    /// reads it as a whole (`lst` in `print(lst)`, not in `lst[2]`).
+    pub live: Vec<(Symbol, bool)>,
+    /// Builtin names read.
+    pub builtins: Vec<Symbol>,
+    /// Killed: written on every path, whatever their old value.
+    pub dead: Vec<Symbol>,
+    /// The functions it defines, by the summaries' names (`f`, `C.m`,
+    /// `<lambda@3:5>`).
+    pub functions: Vec<(String, FunctionSummary)>,
+    /// It may bind names the analysis cannot see (`exec`, `%run`, star
+    /// imports, `globals()[...] = `).
+    pub hidden_bindings: bool,
+}
+
+impl CellFacts {
+    pub fn function(&self, name: &str) -> Option<&FunctionSummary> {
+        self.functions
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, f)| f)
+    }
+
+    /// The summary of the function whose code object is `qualname` starting
+    /// on `line` (`<lambda>` on line 3 is `<lambda@3:...>`).
+    pub fn function_at(&self, qualname: &str, line: u32) -> Option<&FunctionSummary> {
+        if let Some(f) = self.function(qualname) {
+            return Some(f);
+        }
+        if qualname.ends_with("<lambda>") {
+            let prefix = format!("<lambda@{line}:");
+            return self
+                .functions
+                .iter()
+                .find(|(n, _)| n.starts_with(&prefix))
+                .map(|(_, f)| f);
+        }
+        None
+    }
+}
+
+/// The facts of every source seen, and the imports of the session (which
+/// decide what names like `pd.read_csv` mean).
+#[derive(Debug, Default)]
+pub struct FactsCache {
+    imports: ImportEnv,
+    by_source: FxHashMap<String, Arc<CellFacts>>,
+}
+
+impl FactsCache {
+    /// The facts of `source`.
+    pub fn facts(&mut self, source: &str, effects: &Effects) -> Arc<CellFacts> {
+        if let Some(hit) = self.by_source.get(source) {
+            return hit.clone();
+        }
+        let cell = Cell::new_code(0, source, &Language::Python);
+        let facts = match cell.parse() {
+            Some(parsed) => {
+                let mut imports = self.imports.clone();
+                imports.add_module(&parsed.module);
+                let ctx = Context {
+                    effects,
+                    imports: &imports,
+                    source: "",
+                };
+                let analysis = analyze_cell(&cell, &parsed, ctx);
+                let statements = statement_summaries(&analysis, &parsed);
+                let summary = analysis.summary;
+                let live: Vec<(Symbol, bool)> = summary
+                    .uses
+                    .iter()
+                    .map(|u| {
+                        let whole = statements.iter().any(|s| {
+                            s.accesses
+                                .iter()
+                                .any(|a| a.symbol == *u && a.kind == AccessKind::Read)
+                        });
+                        (u.clone(), whole)
+                    })
+                    .collect();
+                let hidden_bindings = summary
+                    .magics
+                    .iter()
+                    .any(|m| matches!(m.as_str(), "%run" | "%store" | "%load"))
+                    || summary
+                        .builtins
+                        .iter()
+                        .any(|b| matches!(b.as_str(), "exec" | "globals" | "vars"))
+                    || summary.imports.iter().any(|i| i.ends_with('*'));
+                CellFacts {
+                    parses: !parsed.has_errors(),
+                    statements,
+                    live,
+                    builtins: summary.builtins.iter().cloned().collect(),
+                    dead: summary.dead.iter().cloned().collect(),
+                    functions: summary.functions.into_iter().collect(),
+                    hidden_bindings,
+                }
+            }
+            None => CellFacts::default(),
+        };
+        let facts = Arc::new(facts);
+        self.by_source.insert(source.to_string(), facts.clone());
+        facts
+    }
+
+    /// A cell ran: its imports now hold for every later cell.
+    pub fn ran(&mut self, source: &str) {
+        let cell = Cell::new_code(0, source, &Language::Python);
+        if let Some(parsed) = cell.parse() {
+            let mut merged = self.imports.clone();
+            merged.add_module(&parsed.module);
+            if merged != self.imports {
+                self.imports = merged;
+                self.by_source.clear();
+            }
+        }
+    }
+}

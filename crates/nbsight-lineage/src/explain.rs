@@ -1,0 +1,180 @@
+//! Explanations: why a symbol a cell reads is stale (the cell that last set
+//! it, the ancestor updated since and where, the cells to re-run in order),
+//! and a symbol's lineage (its parents and children with their cells and
+//! timestamps).
+
+use crate::session::Lineage;
+use crate::symbols::{Read, Staleness, SymId, Ts};
+
+/// An ancestor updated after the stale value was computed from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpdatedAncestor {
+    pub symbol: String,
+    /// The cell that updated it (`None`: out of nbsight's sight).
+    pub cell: Option<String>,
+    /// When.
+    pub counter: Ts,
+}
+
+/// A stale symbol a cell reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaleRead {
+    pub symbol: String,
+    /// The cell that last set the stale value.
+    pub set_by: Option<String>,
+    pub ancestor: Option<UpdatedAncestor>,
+    /// The cells to re-run, in order, to refresh it.
+    pub rerun: Vec<String>,
+}
+
+/// A symbol as a lineage lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SymbolRef {
+    pub symbol: String,
+    pub cell: Option<String>,
+    pub timestamp: Ts,
+}
+
+/// A symbol's lineage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deps {
+    pub symbol: String,
+    /// The cell that last set it.
+    pub cell: Option<String>,
+    pub timestamp: Ts,
+    pub stale: bool,
+    /// The symbols its value was computed from.
+    pub parents: Vec<SymbolRef>,
+    /// The symbols computed from it.
+    pub children: Vec<SymbolRef>,
+}
+
+fn symbol_ref(lineage: &Lineage, sym: SymId) -> SymbolRef {
+    let node = lineage.graph().node(sym);
+    SymbolRef {
+        symbol: node.path.to_string(),
+        cell: node
+            .set_by
+            .and_then(|e| lineage.cell_of(e))
+            .map(str::to_string),
+        timestamp: node.ts,
+    }
+}
+
+/// The stale node a read of `sym` meets: a path above it or itself, or
+/// (for a whole read) a path nested in it.
+fn stale_node(lineage: &Lineage, staleness: &Staleness, sym: SymId, whole: bool) -> Option<SymId> {
+    let graph = lineage.graph();
+    if let Some(s) = graph.prefixes(sym).find(|&s| staleness.is_stale(s)) {
+        return Some(s);
+    }
+    if whole {
+        let mut nested = graph.descendants(sym);
+        nested.sort();
+        return nested
+            .into_iter()
+            .find(|&s| graph.node(s).exists && staleness.is_stale(s));
+    }
+    None
+}
+
+/// Explains why reading `symbol` (as a whole or not) is stale.
+pub(crate) fn stale_read(
+    lineage: &Lineage,
+    staleness: &Staleness,
+    symbol: &str,
+    whole: bool,
+) -> Option<StaleRead> {
+    let graph = lineage.graph();
+    let sym = graph.get(symbol)?;
+    let start = stale_node(lineage, staleness, sym, whole)?;
+    // Walk up through stale values to an ancestor set after the value
+    // computed from it; every stale value on the way must be recomputed.
+    let mut stale_nodes = vec![start];
+    let mut ancestor = None;
+    let mut i = 0;
+    while i < stale_nodes.len() {
+        let node = graph.node(stale_nodes[i]);
+        for &p in &node.parents {
+            if p.sym == stale_nodes[i] || !graph.node(p.sym).exists {
+                continue;
+            }
+            if ancestor.is_none() && graph.visible_ts(p) > node.ts {
+                let newest = graph.newest(p);
+                let r = symbol_ref(lineage, newest);
+                ancestor = Some(UpdatedAncestor {
+                    symbol: graph.node(p.sym).path.to_string(),
+                    cell: r.cell,
+                    counter: r.timestamp,
+                });
+            }
+            if staleness.read_is_stale(graph, p)
+                && let Some(s) = stale_node(lineage, staleness, p.sym, p.whole)
+                && !stale_nodes.contains(&s)
+            {
+                stale_nodes.push(s);
+            }
+        }
+        i += 1;
+    }
+    let mut setters: Vec<(Ts, String)> = stale_nodes
+        .iter()
+        .filter_map(|&s| {
+            let node = graph.node(s);
+            let cell = lineage.cell_of(node.set_by?)?;
+            Some((node.ts, cell.to_string()))
+        })
+        .collect();
+    setters.sort();
+    let mut rerun: Vec<String> = Vec::new();
+    for (_, cell) in setters {
+        if !rerun.contains(&cell) {
+            rerun.push(cell);
+        }
+    }
+    let node = graph.node(start);
+    Some(StaleRead {
+        symbol: symbol.to_string(),
+        set_by: node
+            .set_by
+            .and_then(|e| lineage.cell_of(e))
+            .map(str::to_string),
+        ancestor,
+        rerun,
+    })
+}
+
+/// The lineage of `symbol` (`None` when it is not bound: never seen,
+/// deleted or collected).
+pub(crate) fn deps(lineage: &Lineage, staleness: &Staleness, symbol: &str) -> Option<Deps> {
+    let graph = lineage.graph();
+    let sym = graph.get(symbol)?;
+    let node = graph.node(sym);
+    if !node.exists {
+        return None;
+    }
+    let me = symbol_ref(lineage, sym);
+    let parents = node
+        .parents
+        .iter()
+        .filter(|p| p.sym != sym)
+        .map(|p| symbol_ref(lineage, p.sym))
+        .collect();
+    let children = graph
+        .ids()
+        .filter(|&c| {
+            c != sym
+                && graph.node(c).exists
+                && graph.node(c).parents.iter().any(|p: &Read| p.sym == sym)
+        })
+        .map(|c| symbol_ref(lineage, c))
+        .collect();
+    Some(Deps {
+        symbol: me.symbol,
+        cell: me.cell,
+        timestamp: me.timestamp,
+        stale: staleness.is_stale(sym),
+        parents,
+        children,
+    })
+}

@@ -1,0 +1,29 @@
+//! Run-time lineage of a live kernel (nbsafety, seed 001; trace-once, seed
+//! 004 §3.3): symbols (`x`, `obj.attr`, `lst[3]`, `d['k']`) with the time
+//! each was last set and the symbols it was computed from; which are stale;
+//! which cells are stale, fresh or refreshers; why; and the warning before a
+//! cell reads a stale value.
+//!
+//! A tracer (the Python module) reports each run as plain data
+//! ([`RunFacts`]: which lines of the cell ran, which user functions its
+//! calls reached, where an exception left it, which names are bound to which
+//! objects afterwards). Everything else comes from the same per-statement
+//! summaries and library-effects knowledge base the static analyses use
+//! (`nbsight-dataflow`): nothing is modelled twice.
+//!
+//! Invariants: no pyo3 and no Python: events arrive as plain data, so every
+//! behaviour is testable from Rust. No I/O, no clock: time is the kernel's
+//! execution counter. It never panics on what a kernel reports.
+
+mod cells;
+mod explain;
+mod highlights;
+pub mod report;
+mod run;
+mod session;
+mod symbols;
+
+pub use explain::{Deps, StaleRead, SymbolRef, UpdatedAncestor};
+pub use run::{CallFact, FunctionRef, RunFacts};
+pub use session::{Execution, Lineage, PreRun, Status};
+pub use symbols::{ExecIdx, Ts};

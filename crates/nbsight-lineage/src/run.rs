@@ -1,0 +1,273 @@
+//! What a tracer observed of one cell run (plain data: the Python module
+//! fills it), and how a run changes the symbol graph: the statements that
+//! ran, in source order, each setting what it writes from what it reads
+//! (nbsafety §4: the static per-statement summaries say what a statement
+//! reads and writes; the run says which statements ran, which functions
+//! their calls reached and which names share one object).
+
+use nbsight_dataflow::access::AccessKind;
+use nbsight_dataflow::statements::{StmtKind, StmtSummary};
+use nbsight_dataflow::symbol::{ANY_INDEX, Symbol, root};
+use nbsight_notebook::OneIndexed;
+
+use crate::cells::CellFacts;
+use crate::symbols::{ExecIdx, FunctionFacts, Read, SymId, SymbolGraph, Ts};
+
+/// A user function a call reached, named as its code object names it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FunctionRef {
+    /// The execution counter of the run that defined it.
+    pub defined_in: Ts,
+    /// Its qualified name (`f`, `C.m`, `<lambda>`).
+    pub qualname: String,
+    /// The line of the cell its definition starts on.
+    pub first_line: u32,
+}
+
+/// A call of the cell's code that reached a user function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallFact {
+    /// The cell line of the call.
+    pub line: u32,
+    pub function: FunctionRef,
+}
+
+/// What the tracer observed of one run of a cell.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunFacts {
+    pub cell_id: String,
+    /// The source that ran (as the user wrote it).
+    pub source: String,
+    /// The session's clock for this run: larger than every earlier run's
+    /// (the kernel's execution count when it grows, else one more).
+    pub counter: Ts,
+    /// The kernel's execution count (`[4]`), when the run stored history.
+    pub execution_count: Option<u32>,
+    /// The lines of the cell's module-level code that ran at least once;
+    /// `None` when the run was not traced (every statement up to
+    /// `error_line` is taken to have run).
+    pub lines: Option<Vec<u32>>,
+    /// Calls of the cell's code that reached user functions (the first
+    /// call at each call site).
+    pub calls: Vec<CallFact>,
+    /// The run raised: the cell line the exception left the cell's code
+    /// from, when known.
+    pub failed: bool,
+    pub error_line: Option<u32>,
+    /// After the run: the root names asked for, each with the identity of
+    /// the object it is bound to (`None`: unbound).
+    pub bindings: Vec<(String, Option<u64>)>,
+}
+
+/// What one statement did, in symbols.
+#[derive(Debug, Default)]
+pub(crate) struct StmtEffect {
+    pub reads: Vec<Read>,
+    pub sets: Vec<SymId>,
+    pub mutates: Vec<SymId>,
+    pub deletes: Vec<SymId>,
+    /// Root names it may bind (checked against the run's bindings).
+    pub may_bind: Vec<SymId>,
+    /// Functions it defines: `(symbol, facts)`.
+    pub defines: Vec<(SymId, FunctionFacts)>,
+}
+
+/// Does `stmt`'s own code span the 1-based cell line `line` a tracer saw?
+pub(crate) fn spans(stmt: &StmtSummary, line: u32) -> bool {
+    OneIndexed::new(line as usize).is_some_and(|line| stmt.spans(line))
+}
+
+/// The statements of `facts` that ran, given the lines that ran and where
+/// the exception left the cell; the statement that raised is left out (what
+/// it would have bound was not bound).
+pub(crate) fn ran_statements<'f>(facts: &'f CellFacts, run: &RunFacts) -> Vec<&'f StmtSummary> {
+    let raised_at = run.error_line.filter(|_| run.failed).and_then(|line| {
+        facts
+            .statements
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| spans(s, line))
+            .max_by_key(|(_, s)| s.depth)
+            .map(|(i, _)| i)
+    });
+    facts
+        .statements
+        .iter()
+        .enumerate()
+        .filter(|&(i, s)| {
+            if Some(i) == raised_at {
+                return false;
+            }
+            match &run.lines {
+                Some(lines) => lines.iter().any(|&l| spans(s, l)),
+                None => match (run.failed, run.error_line) {
+                    (true, Some(line)) => s.first_line.get() < line as usize,
+                    _ => true,
+                },
+            }
+        })
+        .map(|(_, s)| s)
+        .collect()
+}
+
+/// The symbol a path stands for: a path through an unknown subscript
+/// (`lst[*]`, `d[*].x`) stands for the container before it, read or changed
+/// as a whole.
+pub(crate) fn concrete(path: &str) -> (&str, bool) {
+    match path.find(ANY_INDEX) {
+        Some(at) => (&path[..at], true),
+        None => (path, false),
+    }
+}
+
+/// Turns a statement's accesses into symbols of `graph`. `called` are the
+/// functions its calls reached; `is_function` tells the user functions a
+/// name is bound to (a reference to one reads its free globals).
+pub(crate) fn effect_of(
+    graph: &mut SymbolGraph,
+    stmt: &StmtSummary,
+    facts: &CellFacts,
+    called: &[&FunctionFacts],
+) -> StmtEffect {
+    let mut effect = StmtEffect::default();
+    let read = |graph: &mut SymbolGraph, effect: &mut StmtEffect, path: &str, whole: bool| {
+        let (path, any) = concrete(path);
+        let read = Read::new(graph.intern(path), whole || any);
+        if !effect.reads.contains(&read) {
+            effect.reads.push(read);
+        }
+    };
+    let builtin = |path: &str| facts.builtins.iter().any(|b| b == root(path));
+    for access in &stmt.accesses {
+        if access.implied {
+            continue;
+        }
+        let path = access.symbol.as_str();
+        match access.kind {
+            AccessKind::Read | AccessKind::BaseRead => {
+                if builtin(path) {
+                    continue;
+                }
+                read(graph, &mut effect, path, access.kind == AccessKind::Read);
+                // A user function named where something is called may be
+                // called (`df.apply(f)`): it reads its free globals.
+                let sym = graph.intern(concrete(path).0);
+                if !stmt.calls {
+                    continue;
+                }
+                if let Some(f) = graph.node(sym).function.clone() {
+                    for g in &f.reads {
+                        read(graph, &mut effect, g, true);
+                    }
+                }
+            }
+            AccessKind::Write | AccessKind::MayWrite => {
+                let (concrete_path, any) = concrete(path);
+                let sym = graph.intern(concrete_path);
+                if any {
+                    effect.mutates.push(sym);
+                } else if access.kind == AccessKind::MayWrite && root(path) == path {
+                    effect.may_bind.push(sym);
+                } else {
+                    effect.sets.push(sym);
+                }
+            }
+            AccessKind::Delete => {
+                let (concrete_path, any) = concrete(path);
+                let sym = graph.intern(concrete_path);
+                if any {
+                    effect.mutates.push(sym);
+                } else {
+                    effect.deletes.push(sym);
+                }
+            }
+            AccessKind::Mutate => effect.mutates.push(graph.intern(concrete(path).0)),
+            // A call of unknown effect whose value is discarded changes its
+            // receiver (one that returns a value does not).
+            AccessKind::MayMutate if stmt.kind == StmtKind::Expression => {
+                effect.mutates.push(graph.intern(concrete(path).0));
+            }
+            AccessKind::MayMutate => {}
+        }
+    }
+    for f in called {
+        for g in &f.reads {
+            read(graph, &mut effect, g, true);
+        }
+        for w in &f.writes {
+            let sym = graph.intern(concrete(w).0);
+            effect.sets.push(sym);
+        }
+        for m in &f.mutates {
+            let sym = graph.intern(concrete(m).0);
+            effect.mutates.push(sym);
+        }
+    }
+    // A statement that reads an object and changes it drew from its state.
+    for read in &mut effect.reads {
+        if effect.mutates.contains(&read.sym) {
+            read.drawn = true;
+        }
+    }
+    if stmt.kind == StmtKind::Definition {
+        for (name, summary) in &facts.functions {
+            if name.contains(['.', '<']) {
+                continue;
+            }
+            let sym = graph.intern(name);
+            if !effect.sets.contains(&sym) {
+                continue;
+            }
+            let strings = |set: &nbsight_dataflow::SymbolSet| -> Vec<Symbol> {
+                set.iter().cloned().collect()
+            };
+            let mut mutates = strings(&summary.mutates);
+            mutates.extend(strings(&summary.may_mutate));
+            effect.defines.push((
+                sym,
+                FunctionFacts {
+                    reads: strings(&summary.reads),
+                    writes: strings(&summary.writes),
+                    mutates,
+                },
+            ));
+        }
+    }
+    effect
+}
+
+/// Applies one statement's effect at `ts` for execution `by`: `bound` are
+/// the names of `may_bind` the run did bind; `aliases` gives the other names
+/// bound to a root's object.
+pub(crate) fn apply(
+    graph: &mut SymbolGraph,
+    effect: &StmtEffect,
+    ts: Ts,
+    by: ExecIdx,
+    bound: &[SymId],
+    aliases: &dyn Fn(&str) -> Vec<String>,
+) {
+    for &sym in &effect.sets {
+        graph.set(sym, ts, effect.reads.clone(), by);
+    }
+    for &sym in bound {
+        graph.set(sym, ts, effect.reads.clone(), by);
+    }
+    for &(sym, ref facts) in &effect.defines {
+        graph.set_function(sym, facts.clone());
+    }
+    for &sym in &effect.mutates {
+        let path = graph.node(sym).path.clone();
+        graph.mutate(sym, ts, &effect.reads, by);
+        // The same change seen through the other names of the object.
+        let name = root(&path);
+        for alias in aliases(name) {
+            let aliased = format!("{alias}{}", &path[name.len()..]);
+            let a = graph.intern(&aliased);
+            graph.mutate(a, ts, &effect.reads, by);
+        }
+    }
+    for &sym in &effect.deletes {
+        graph.delete(sym);
+    }
+}

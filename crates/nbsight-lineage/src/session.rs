@@ -1,0 +1,520 @@
+//! A live kernel's lineage: the notebook as the front end shows it, every
+//! traced run, the symbol graph they built, and the answers the Python
+//! module gives (the warning before a run, the highlights, `why`, `deps`).
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use nbsight_dataflow::Effects;
+use nbsight_dataflow::access::AccessKind;
+use nbsight_dataflow::statements::StmtKind;
+use nbsight_dataflow::symbol::{Symbol, root};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::cells::{CellFacts, FactsCache};
+use crate::explain::{self, Deps, StaleRead};
+use crate::highlights::{self, CellInput, Highlights};
+use crate::run::{self, FunctionRef, RunFacts};
+use crate::symbols::{ExecIdx, FunctionFacts, Read, Staleness, SymbolGraph, Ts};
+
+/// One run of a cell, as the log keeps it.
+#[derive(Debug, Clone)]
+pub struct Execution {
+    pub cell_id: String,
+    pub counter: Ts,
+    pub source: String,
+    pub failed: bool,
+    /// What it read: symbol and whether as a whole.
+    pub reads: Vec<(Symbol, bool)>,
+    /// What it set, changed in place or deleted.
+    pub writes: Vec<Symbol>,
+    /// The earlier executions that set what it read.
+    pub depends_on: Vec<ExecIdx>,
+    pub(crate) facts: Arc<CellFacts>,
+}
+
+/// The answer given before a cell runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PreRun {
+    /// The stale symbols the cell is about to read, explained.
+    pub stale: Vec<StaleRead>,
+    /// The root names whose bindings the run's [`RunFacts::bindings`] must
+    /// report.
+    pub watch: Vec<String>,
+    /// The cell may bind names the analysis cannot see: report every name
+    /// of the namespace.
+    pub scan_namespace: bool,
+}
+
+/// The highlights, as `nbsight.status()` reports them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Status {
+    pub stale_cells: Vec<String>,
+    pub fresh_cells: Vec<String>,
+    pub refresher_cells: Vec<String>,
+    pub stale_symbols: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+struct CellRun {
+    source: String,
+    counter: Ts,
+    /// Its live symbols as the run refined them.
+    live: Vec<(Symbol, bool)>,
+}
+
+/// The lineage of one kernel.
+#[derive(Debug)]
+pub struct Lineage {
+    effects: Effects,
+    facts: FactsCache,
+    graph: SymbolGraph,
+    /// The front end's view: `(cell id, source)` in notebook order.
+    view: Option<Vec<(String, String)>>,
+    runs: FxHashMap<String, CellRun>,
+    /// Cell ids in the order they first ran (the order without a view).
+    first_runs: Vec<String>,
+    executions: Vec<Execution>,
+    /// The object each watched root name was bound to after the last run.
+    bindings: FxHashMap<String, u64>,
+    warnings: FxHashMap<String, Vec<String>>,
+    staleness: RefCell<Option<Arc<Staleness>>>,
+}
+
+impl Lineage {
+    pub fn new(effects: Effects) -> Lineage {
+        Lineage {
+            effects,
+            facts: FactsCache::default(),
+            graph: SymbolGraph::default(),
+            view: None,
+            runs: FxHashMap::default(),
+            first_runs: Vec::new(),
+            executions: Vec::new(),
+            bindings: FxHashMap::default(),
+            warnings: FxHashMap::default(),
+            staleness: RefCell::new(None),
+        }
+    }
+
+    pub fn graph(&self) -> &SymbolGraph {
+        &self.graph
+    }
+
+    pub fn executions(&self) -> &[Execution] {
+        &self.executions
+    }
+
+    /// The front end's view of the notebook; a later call replaces it.
+    pub fn sync_notebook(&mut self, cells: Vec<(String, String)>) {
+        self.view = Some(cells);
+    }
+
+    /// Forgets every symbol (`%reset`); the log of executions stays.
+    pub fn reset(&mut self) {
+        self.graph = SymbolGraph::default();
+        self.bindings.clear();
+        self.runs.clear();
+        self.invalidate();
+    }
+
+    fn invalidate(&mut self) {
+        *self.staleness.get_mut() = None;
+    }
+
+    fn staleness(&self) -> Arc<Staleness> {
+        let mut cached = self.staleness.borrow_mut();
+        cached
+            .get_or_insert_with(|| Arc::new(Staleness::compute(&self.graph)))
+            .clone()
+    }
+
+    /// Before `cell_id` runs `source`: the stale symbols it would read, and
+    /// what the run's facts must report.
+    pub fn before_run(&mut self, cell_id: &str, source: &str) -> PreRun {
+        let facts = self.facts.facts(source, &self.effects);
+        let live = self.live_of(cell_id, source, &facts);
+        let staleness = self.staleness();
+        let stale: Vec<StaleRead> = highlights::stale_reads(&self.graph, &staleness, &live)
+            .into_iter()
+            .filter_map(|symbol| {
+                let whole = live.iter().any(|(s, w)| s == symbol.as_str() && *w);
+                explain::stale_read(self, &staleness, &symbol, whole)
+            })
+            .collect();
+        self.warnings.insert(
+            cell_id.to_string(),
+            stale.iter().map(|s| s.symbol.clone()).collect(),
+        );
+        let mut watch: FxHashSet<String> = self
+            .graph
+            .ids()
+            .map(|s| self.graph.node(s))
+            .filter(|n| n.container.is_none())
+            .map(|n| n.path.to_string())
+            .collect();
+        for stmt in &facts.statements {
+            for access in &stmt.accesses {
+                if access.kind.is_def() || access.kind == AccessKind::Mutate {
+                    watch.insert(root(&access.symbol).to_string());
+                }
+            }
+        }
+        let mut watch: Vec<String> = watch.into_iter().collect();
+        watch.sort_unstable();
+        PreRun {
+            stale,
+            watch,
+            scan_namespace: facts.hidden_bindings,
+        }
+    }
+
+    /// The stale symbols named by the warning before `cell_id`'s latest
+    /// run (empty when there was none).
+    pub fn last_warning(&self, cell_id: &str) -> Vec<String> {
+        self.warnings.get(cell_id).cloned().unwrap_or_default()
+    }
+
+    /// A cell ran: its statements that ran set what they write.
+    pub fn after_run(&mut self, run: RunFacts) {
+        let facts = self.facts.facts(&run.source, &self.effects);
+        self.facts.ran(&run.source);
+        let exec = self.executions.len() as ExecIdx;
+        let ts = run.counter;
+        let new_bindings: FxHashMap<&str, Option<u64>> = run
+            .bindings
+            .iter()
+            .map(|(name, id)| (name.as_str(), *id))
+            .collect();
+        let mut by_object: FxHashMap<u64, Vec<&str>> = FxHashMap::default();
+        for (name, id) in &run.bindings {
+            if let Some(id) = id {
+                by_object.entry(*id).or_default().push(name);
+            }
+        }
+        let aliases = |name: &str| -> Vec<String> {
+            match new_bindings.get(name).copied().flatten() {
+                Some(id) => by_object
+                    .get(&id)
+                    .into_iter()
+                    .flatten()
+                    .filter(|n| **n != name)
+                    .map(|n| n.to_string())
+                    .collect(),
+                None => Vec::new(),
+            }
+        };
+        let old_bindings = &self.bindings;
+        let changed = |name: &str| match new_bindings.get(name) {
+            Some(Some(id)) => old_bindings.get(name) != Some(id),
+            _ => false,
+        };
+        let mut reads: Vec<(Symbol, bool)> = Vec::new();
+        let mut writes: Vec<Symbol> = Vec::new();
+        let mut depends_on: Vec<ExecIdx> = Vec::new();
+        let mut written_roots: FxHashSet<String> = FxHashSet::default();
+        let mut call_globals: Vec<(Symbol, bool)> = Vec::new();
+        for stmt in run::ran_statements(&facts, &run) {
+            let called: Vec<FunctionFacts> = run
+                .calls
+                .iter()
+                .filter(|c| run::spans(stmt, c.line))
+                .filter_map(|c| self.function_facts(&c.function))
+                .collect();
+            let called_refs: Vec<&FunctionFacts> = called.iter().collect();
+            let mut effect = run::effect_of(&mut self.graph, stmt, &facts, &called_refs);
+            // Importing a module again binds the same module: nothing changed.
+            if stmt.kind == StmtKind::Import {
+                effect
+                    .sets
+                    .retain(|&s| changed(&self.graph.node(s).path) || !self.graph.node(s).exists);
+            }
+            for read in &effect.reads {
+                let node = self.graph.node(read.sym);
+                let entry = (node.path.clone(), read.whole);
+                if !reads.contains(&entry) {
+                    reads.push(entry);
+                }
+                let mut writers: Vec<ExecIdx> = self
+                    .graph
+                    .prefixes(read.sym)
+                    .filter_map(|s| self.graph.node(s).set_by)
+                    .collect();
+                if read.whole {
+                    writers.extend(
+                        self.graph
+                            .descendants(read.sym)
+                            .into_iter()
+                            .filter_map(|s| self.graph.node(s).set_by),
+                    );
+                }
+                for w in writers {
+                    if w != exec && !depends_on.contains(&w) {
+                        depends_on.push(w);
+                    }
+                }
+            }
+            for f in &called {
+                for g in &f.reads {
+                    if !written_roots.contains(root(g)) {
+                        call_globals.push((g.clone(), true));
+                    }
+                }
+            }
+            let bound: Vec<_> = effect
+                .may_bind
+                .iter()
+                .copied()
+                .filter(|&s| changed(&self.graph.node(s).path))
+                .collect();
+            run::apply(&mut self.graph, &effect, ts, exec, &bound, &aliases);
+            for &sym in effect
+                .sets
+                .iter()
+                .chain(&effect.mutates)
+                .chain(&effect.deletes)
+                .chain(&bound)
+            {
+                let path = self.graph.node(sym).path.clone();
+                written_roots.insert(root(&path).to_string());
+                if !writes.contains(&path) {
+                    writes.push(path);
+                }
+            }
+        }
+        // Bindings the statements did not explain: names unbound (`del`
+        // through `exec`, `%reset`, garbage) and names bound out of sight.
+        for (name, id) in &run.bindings {
+            match id {
+                None => {
+                    if let Some(sym) = self.graph.get(name)
+                        && self.graph.node(sym).exists
+                    {
+                        self.graph.delete(sym);
+                    }
+                }
+                Some(_) if changed(name) && !written_roots.contains(name.as_str()) => {
+                    let sym = self.graph.intern(name);
+                    self.graph.set(sym, ts, Vec::new(), exec);
+                    writes.push(Symbol::from(name.as_str()));
+                }
+                Some(_) => {}
+            }
+        }
+        for (name, id) in &run.bindings {
+            match id {
+                Some(id) => {
+                    self.bindings.insert(name.clone(), *id);
+                }
+                None => {
+                    self.bindings.remove(name);
+                }
+            }
+        }
+        // The run's live symbols: the static ones its statements read, and
+        // the globals of the functions it called.
+        let mut live: Vec<(Symbol, bool)> = facts
+            .live
+            .iter()
+            .filter(|(u, _)| reads.iter().any(|(r, _)| r == u))
+            .cloned()
+            .collect();
+        for g in call_globals {
+            if !live.contains(&g) {
+                live.push(g);
+            }
+        }
+        // The view now shows what the cell ran; a cell it lacks is appended.
+        if let Some(view) = &mut self.view {
+            match view.iter_mut().find(|(id, _)| *id == run.cell_id) {
+                Some((_, source)) => source.clone_from(&run.source),
+                None => view.push((run.cell_id.clone(), run.source.clone())),
+            }
+        }
+        if !self.runs.contains_key(&run.cell_id) && !self.first_runs.contains(&run.cell_id) {
+            self.first_runs.push(run.cell_id.clone());
+        }
+        self.runs.insert(
+            run.cell_id.clone(),
+            CellRun {
+                source: run.source.clone(),
+                counter: ts,
+                live,
+            },
+        );
+        self.executions.push(Execution {
+            cell_id: run.cell_id,
+            counter: ts,
+            source: run.source,
+            failed: run.failed,
+            reads,
+            writes,
+            depends_on,
+            facts,
+        });
+        self.invalidate();
+    }
+
+    /// What calling the function of `f` reads and writes.
+    fn function_facts(&self, f: &FunctionRef) -> Option<FunctionFacts> {
+        let exec = self
+            .executions
+            .iter()
+            .rev()
+            .find(|e| e.counter == f.defined_in)?;
+        let summary = exec.facts.function_at(&f.qualname, f.first_line)?;
+        let strings =
+            |set: &nbsight_dataflow::SymbolSet| -> Vec<Symbol> { set.iter().cloned().collect() };
+        let mut mutates = strings(&summary.mutates);
+        mutates.extend(strings(&summary.may_mutate));
+        Some(FunctionFacts {
+            reads: strings(&summary.reads),
+            writes: strings(&summary.writes),
+            mutates,
+        })
+    }
+
+    /// The live symbols of `cell_id` with `source`: as its last run
+    /// refined them when it ran this source, else the static ones (with the
+    /// free globals of the user functions they name).
+    fn live_of(&self, cell_id: &str, source: &str, facts: &CellFacts) -> Vec<(Symbol, bool)> {
+        if let Some(run) = self.runs.get(cell_id)
+            && run.source == source
+        {
+            return run.live.clone();
+        }
+        let mut live = facts.live.clone();
+        for (u, _) in &facts.live {
+            if let Some(sym) = self.graph.get(root(u))
+                && let Some(f) = &self.graph.node(sym).function
+            {
+                for g in &f.reads {
+                    let entry = (g.clone(), true);
+                    if !live.contains(&entry) {
+                        live.push(entry);
+                    }
+                }
+            }
+        }
+        live
+    }
+
+    /// The cells of the notebook: the view, else the cells run, in the
+    /// order they first ran; each with its current source.
+    fn cells(&self) -> Vec<(String, String)> {
+        match &self.view {
+            Some(view) => view.clone(),
+            None => self
+                .first_runs
+                .iter()
+                .filter_map(|id| self.runs.get(id).map(|r| (id.clone(), r.source.clone())))
+                .collect(),
+        }
+    }
+
+    fn highlights(&mut self) -> Highlights {
+        /// A cell of the notebook with what the highlights need of it.
+        struct Input {
+            id: String,
+            facts: Arc<CellFacts>,
+            live: Vec<(Symbol, bool)>,
+            last_run: Option<Ts>,
+        }
+        let cells = self.cells();
+        let inputs: Vec<Input> = cells
+            .iter()
+            .filter_map(|(id, source)| {
+                let facts = self.facts.facts(source, &self.effects);
+                // A cell that does not parse cannot run: no highlight.
+                if !facts.parses {
+                    return None;
+                }
+                let live = self.live_of(id, source, &facts);
+                let last_run = self
+                    .runs
+                    .get(id)
+                    .filter(|r| r.source == *source)
+                    .map(|r| r.counter);
+                Some(Input {
+                    id: id.clone(),
+                    facts,
+                    live,
+                    last_run,
+                })
+            })
+            .collect();
+        let staleness = self.staleness();
+        let cells: Vec<CellInput<'_>> = inputs
+            .iter()
+            .map(|input| CellInput {
+                id: &input.id,
+                live: &input.live,
+                dead: &input.facts.dead,
+                last_run: input.last_run,
+            })
+            .collect();
+        highlights::highlights(&self.graph, &staleness, &cells)
+    }
+
+    /// The highlights of the notebook.
+    pub fn status(&mut self) -> Status {
+        let highlights = self.highlights();
+        let staleness = self.staleness();
+        let mut stale_symbols: Vec<String> = self
+            .graph
+            .ids()
+            .filter(|&s| self.graph.node(s).exists && staleness.is_stale(s))
+            .map(|s| self.graph.node(s).path.to_string())
+            .collect();
+        stale_symbols.sort_unstable();
+        Status {
+            stale_cells: highlights.stale,
+            fresh_cells: highlights.fresh,
+            refresher_cells: highlights.refreshers,
+            stale_symbols,
+        }
+    }
+
+    /// The stale symbols `cell_id` reads (with its current source), each
+    /// explained; `None` for a cell nbsight does not know.
+    pub fn why(&mut self, cell_id: &str) -> Option<Vec<StaleRead>> {
+        let source = self
+            .cells()
+            .into_iter()
+            .find(|(id, _)| id == cell_id)
+            .map(|(_, source)| source)?;
+        let facts = self.facts.facts(&source, &self.effects);
+        let live = self.live_of(cell_id, &source, &facts);
+        let staleness = self.staleness();
+        Some(
+            highlights::stale_reads(&self.graph, &staleness, &live)
+                .into_iter()
+                .filter_map(|symbol| {
+                    let whole = live.iter().any(|(s, w)| s == symbol.as_str() && *w);
+                    explain::stale_read(self, &staleness, &symbol, whole)
+                })
+                .collect(),
+        )
+    }
+
+    /// The lineage of `symbol`.
+    pub fn deps(&self, symbol: &str) -> Option<Deps> {
+        let staleness = self.staleness();
+        explain::deps(self, &staleness, symbol)
+    }
+
+    /// The cell id of execution `exec`.
+    pub(crate) fn cell_of(&self, exec: ExecIdx) -> Option<&str> {
+        self.executions
+            .get(exec as usize)
+            .map(|e| e.cell_id.as_str())
+    }
+
+    /// Is `read` of a symbol stale now?
+    pub fn read_is_stale(&self, symbol: &str, whole: bool) -> bool {
+        let staleness = self.staleness();
+        self.graph
+            .get(symbol)
+            .is_some_and(|sym| staleness.read_is_stale(&self.graph, Read::new(sym, whole)))
+    }
+}

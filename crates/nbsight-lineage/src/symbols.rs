@@ -1,0 +1,448 @@
+//! The symbol graph of a live kernel (nbsafety §3): every symbol the traced
+//! runs touched (`x`, `obj.attr`, `lst[3]`, `d['k']`), nested in the symbol
+//! that contains it, with the time it was last set, the symbols its value
+//! was computed from (its parents) and the execution that set it.
+//!
+//! Element granularity: setting `lst[1]` changes `lst[1]` and, for a reader
+//! of `lst` as a whole, `lst`; a reader of `lst[2]` sees only `lst[2]` and
+//! the bindings of the paths above it (`lst` rebound). That is what
+//! [`SymbolGraph::visible_ts`] computes.
+
+use compact_str::CompactString;
+use nbsight_dataflow::symbol::{Symbol, parent};
+use rustc_hash::FxHashMap;
+
+/// An execution counter: when something happened (0: before any traced run).
+pub type Ts = u32;
+
+/// The index of an execution in the session's log.
+pub type ExecIdx = u32;
+
+/// A symbol's id in its [`SymbolGraph`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SymId(u32);
+
+impl SymId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// How a value was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Read {
+    pub sym: SymId,
+    /// The value as a whole (`lst`), not only its binding on the way to a
+    /// nested path (`lst` in `lst[2]`).
+    pub whole: bool,
+    /// The reading statement also changed the object it read (`x =
+    /// rng.integers(5)`, `a = next(it)`): it drew from its state, so later
+    /// draws do not make what it computed stale; rebinding the name does.
+    pub drawn: bool,
+}
+
+impl Read {
+    pub fn new(sym: SymId, whole: bool) -> Read {
+        Read {
+            sym,
+            whole,
+            drawn: false,
+        }
+    }
+}
+
+/// The free globals a user function reads and writes when called.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FunctionFacts {
+    pub reads: Vec<Symbol>,
+    pub writes: Vec<Symbol>,
+    pub mutates: Vec<Symbol>,
+}
+
+/// One symbol.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub path: Symbol,
+    /// The symbol it is nested in (`lst` for `lst[3]`).
+    pub container: Option<SymId>,
+    pub children: Vec<SymId>,
+    /// When it was last set (bound, or changed in place as a whole).
+    pub ts: Ts,
+    /// When it was last bound (not counting changes in place).
+    pub bound_ts: Ts,
+    /// What its value was computed from.
+    pub parents: Vec<Read>,
+    /// The execution that last set it.
+    pub set_by: Option<ExecIdx>,
+    /// It is bound in the kernel (not deleted, not replaced with its
+    /// container).
+    pub exists: bool,
+    /// It is bound to a user function: what calling it reads and writes.
+    pub function: Option<FunctionFacts>,
+}
+
+/// Every symbol of a session.
+#[derive(Debug, Clone, Default)]
+pub struct SymbolGraph {
+    ids: FxHashMap<CompactString, SymId>,
+    nodes: Vec<Node>,
+}
+
+impl SymbolGraph {
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn node(&self, sym: SymId) -> &Node {
+        &self.nodes[sym.index()]
+    }
+
+    pub fn get(&self, path: &str) -> Option<SymId> {
+        self.ids.get(path).copied()
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = SymId> + '_ {
+        (0..self.nodes.len() as u32).map(SymId)
+    }
+
+    /// The id of `path`, creating it (and the paths it is nested in) when
+    /// new.
+    pub fn intern(&mut self, path: &str) -> SymId {
+        if let Some(&id) = self.ids.get(path) {
+            return id;
+        }
+        let container = parent(path).map(|p| self.intern(p));
+        let id = SymId(self.nodes.len() as u32);
+        self.nodes.push(Node {
+            path: Symbol::from(path),
+            container,
+            children: Vec::new(),
+            ts: 0,
+            bound_ts: 0,
+            parents: Vec::new(),
+            set_by: None,
+            exists: false,
+            function: None,
+        });
+        if let Some(c) = container {
+            self.nodes[c.index()].children.push(id);
+        }
+        self.ids.insert(CompactString::from(path), id);
+        id
+    }
+
+    /// `sym` and the symbols it is nested in, innermost first.
+    pub fn prefixes(&self, sym: SymId) -> impl Iterator<Item = SymId> + '_ {
+        std::iter::successors(Some(sym), |s| self.nodes[s.index()].container)
+    }
+
+    /// The symbols nested in `sym`, at any depth (not `sym` itself).
+    pub fn descendants(&self, sym: SymId) -> Vec<SymId> {
+        let mut out = Vec::new();
+        let mut stack: Vec<SymId> = self.nodes[sym.index()].children.clone();
+        while let Some(s) = stack.pop() {
+            out.push(s);
+            stack.extend(self.nodes[s.index()].children.iter().copied());
+        }
+        out
+    }
+
+    /// Binds `sym` to a new value computed from `parents` at `ts`: what was
+    /// nested in the old value is gone.
+    pub fn set(&mut self, sym: SymId, ts: Ts, parents: Vec<Read>, by: ExecIdx) {
+        for d in self.descendants(sym) {
+            let node = &mut self.nodes[d.index()];
+            node.exists = false;
+            node.parents.clear();
+            node.function = None;
+        }
+        self.mark_containers(sym);
+        let node = &mut self.nodes[sym.index()];
+        node.ts = ts;
+        node.bound_ts = ts;
+        node.parents = parents;
+        node.set_by = Some(by);
+        node.exists = true;
+        node.function = None;
+    }
+
+    /// Changes `sym` in place at `ts`, with `parents` adding to what its
+    /// value depends on.
+    pub fn mutate(&mut self, sym: SymId, ts: Ts, parents: &[Read], by: ExecIdx) {
+        self.mark_containers(sym);
+        let node = &mut self.nodes[sym.index()];
+        node.ts = ts;
+        for p in parents {
+            if p.sym != sym && !node.parents.contains(p) {
+                node.parents.push(*p);
+            }
+        }
+        node.set_by = Some(by);
+        node.exists = true;
+    }
+
+    /// Unbinds `sym` and everything nested in it.
+    pub fn delete(&mut self, sym: SymId) {
+        for d in std::iter::once(sym).chain(self.descendants(sym)) {
+            let node = &mut self.nodes[d.index()];
+            node.exists = false;
+            node.parents.clear();
+            node.function = None;
+        }
+    }
+
+    /// A path set inside a container means the container exists.
+    fn mark_containers(&mut self, sym: SymId) {
+        let mut c = self.nodes[sym.index()].container;
+        while let Some(s) = c {
+            self.nodes[s.index()].exists = true;
+            c = self.nodes[s.index()].container;
+        }
+    }
+
+    pub fn set_function(&mut self, sym: SymId, facts: FunctionFacts) {
+        self.nodes[sym.index()].function = Some(facts);
+    }
+
+    /// The newest time a reader of `read` sees: the bindings of the paths
+    /// it is nested in and its own, and for a whole read, everything nested
+    /// in it.
+    pub fn visible_ts(&self, read: Read) -> Ts {
+        if read.drawn {
+            return self
+                .prefixes(read.sym)
+                .map(|s| self.node(s).bound_ts)
+                .max()
+                .unwrap_or(0);
+        }
+        let mut ts = self.prefixes(read.sym).map(|s| self.node(s).ts).max();
+        if read.whole {
+            ts = ts.max(
+                self.descendants(read.sym)
+                    .iter()
+                    .map(|s| self.node(*s).ts)
+                    .max(),
+            );
+        }
+        ts.unwrap_or(0)
+    }
+
+    /// The node whose time [`SymbolGraph::visible_ts`] reports (the newest).
+    pub fn newest(&self, read: Read) -> SymId {
+        let mut best = read.sym;
+        let mut candidates: Vec<SymId> = self.prefixes(read.sym).collect();
+        if read.whole {
+            candidates.extend(self.descendants(read.sym));
+        }
+        for c in candidates {
+            if self.node(c).ts > self.node(best).ts {
+                best = c;
+            }
+        }
+        best
+    }
+}
+
+/// Which symbols are stale, computed once per state of the graph
+/// (nbsafety Definition 3, at element granularity): a symbol is stale when
+/// a value it was computed from was set after it, or is stale itself.
+#[derive(Debug, Clone)]
+pub struct Staleness {
+    /// Per node: 0 unknown, 1 in progress, 2 fresh, 3 stale.
+    state: Vec<u8>,
+    /// Per node: something nested in it (not itself) is stale: 0 unknown,
+    /// 1 in progress, 2 no, 3 yes.
+    nested: Vec<u8>,
+}
+
+impl Staleness {
+    pub fn compute(graph: &SymbolGraph) -> Staleness {
+        let n = graph.len();
+        let mut s = Staleness {
+            state: vec![0; n],
+            nested: vec![0; n],
+        };
+        for id in graph.ids() {
+            s.node_stale(graph, id);
+        }
+        for id in graph.ids() {
+            s.nested_stale(graph, id);
+        }
+        s
+    }
+
+    /// Is the node itself stale?
+    pub fn is_stale(&self, sym: SymId) -> bool {
+        self.state.get(sym.index()) == Some(&3)
+    }
+
+    /// Would reading `read` read a stale value: is a path it is nested in,
+    /// itself, or (for a whole read) something nested in it stale?
+    pub fn read_is_stale(&self, graph: &SymbolGraph, read: Read) -> bool {
+        graph.prefixes(read.sym).any(|s| self.is_stale(s))
+            || (read.whole && self.nested.get(read.sym.index()) == Some(&3))
+    }
+
+    fn node_stale(&mut self, graph: &SymbolGraph, sym: SymId) -> bool {
+        match self.state[sym.index()] {
+            2 => return false,
+            3 => return true,
+            1 => return false,
+            _ => {}
+        }
+        self.state[sym.index()] = 1;
+        let node = graph.node(sym);
+        let mut stale = false;
+        if node.exists {
+            for &p in &node.parents {
+                if p.sym == sym || !graph.node(p.sym).exists {
+                    continue;
+                }
+                if graph.visible_ts(p) > node.ts {
+                    stale = true;
+                    break;
+                }
+                // A parent made stale only by this symbol's own later
+                // change (`b = f(a)`, then `a` changed in place) does not
+                // make it stale.
+                if self.read_stale_now(graph, p) && !self.stale_only_through(graph, p, sym) {
+                    stale = true;
+                    break;
+                }
+            }
+        }
+        self.state[sym.index()] = if stale { 3 } else { 2 };
+        stale
+    }
+
+    /// Is `read` stale only because `through` was set after the values it
+    /// reads were computed from it?
+    fn stale_only_through(&mut self, graph: &SymbolGraph, read: Read, through: SymId) -> bool {
+        let prefixes: Vec<SymId> = graph.prefixes(read.sym).collect();
+        let mut nodes = prefixes;
+        if read.whole {
+            nodes.extend(graph.descendants(read.sym));
+        }
+        for n in nodes {
+            if !self.is_stale(n) {
+                continue;
+            }
+            let node = graph.node(n);
+            for &q in &node.parents {
+                if q.sym == n || !graph.node(q.sym).exists {
+                    continue;
+                }
+                let via_through = graph.prefixes(q.sym).any(|s| s == through);
+                if via_through {
+                    continue;
+                }
+                if graph.visible_ts(q) > node.ts || self.read_stale_now(graph, q) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn read_stale_now(&mut self, graph: &SymbolGraph, read: Read) -> bool {
+        let prefixes: Vec<SymId> = graph.prefixes(read.sym).collect();
+        if prefixes.into_iter().any(|s| self.node_stale(graph, s)) {
+            return true;
+        }
+        read.whole && self.nested_stale(graph, read.sym)
+    }
+
+    fn nested_stale(&mut self, graph: &SymbolGraph, sym: SymId) -> bool {
+        match self.nested[sym.index()] {
+            2 | 1 => return false,
+            3 => return true,
+            _ => {}
+        }
+        self.nested[sym.index()] = 1;
+        let children = graph.node(sym).children.clone();
+        let stale = children.into_iter().any(|c| {
+            graph.node(c).exists && (self.node_stale(graph, c) || self.nested_stale(graph, c))
+        });
+        self.nested[sym.index()] = if stale { 3 } else { 2 };
+        stale
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn whole(sym: SymId) -> Read {
+        Read::new(sym, true)
+    }
+
+    #[test]
+    fn a_parent_set_later_makes_a_symbol_stale_transitively() {
+        let mut g = SymbolGraph::default();
+        let (a, b, c) = (g.intern("a"), g.intern("b"), g.intern("c"));
+        g.set(a, 1, vec![], 0);
+        g.set(b, 2, vec![whole(a)], 1);
+        g.set(c, 3, vec![whole(b)], 2);
+        assert!(!Staleness::compute(&g).is_stale(c));
+        g.set(a, 4, vec![], 3);
+        let s = Staleness::compute(&g);
+        assert!(s.is_stale(b) && s.is_stale(c) && !s.is_stale(a));
+        g.set(b, 5, vec![whole(a)], 4);
+        let s = Staleness::compute(&g);
+        assert!(
+            !s.is_stale(b) && s.is_stale(c),
+            "c was computed from the old b"
+        );
+    }
+
+    #[test]
+    fn elements_are_separate_but_whole_reads_see_them() {
+        let mut g = SymbolGraph::default();
+        let lst = g.intern("lst");
+        g.set(lst, 1, vec![], 0);
+        let (e2, e3) = (g.intern("lst[2]"), g.intern("lst[3]"));
+        let (x, y) = (g.intern("x"), g.intern("y"));
+        g.set(x, 2, vec![whole(e2), Read::new(lst, false)], 1);
+        g.set(y, 2, vec![whole(lst)], 1);
+        g.set(e3, 3, vec![], 2);
+        let s = Staleness::compute(&g);
+        assert!(!s.is_stale(x), "lst[3] does not touch lst[2]");
+        assert!(s.is_stale(y), "y read lst as a whole");
+        // Rebinding lst stales readers of its elements.
+        g.set(lst, 4, vec![], 3);
+        let s = Staleness::compute(&g);
+        assert!(s.is_stale(x));
+        assert!(!g.node(e3).exists);
+    }
+
+    #[test]
+    fn stale_nested_values_make_whole_reads_stale() {
+        let mut g = SymbolGraph::default();
+        let (a, d, k) = (g.intern("a"), g.intern("d"), g.intern("d['k']"));
+        g.set(a, 1, vec![], 0);
+        g.set(d, 1, vec![], 0);
+        g.set(k, 2, vec![whole(a)], 1);
+        g.set(a, 3, vec![], 2);
+        let s = Staleness::compute(&g);
+        assert!(s.is_stale(k) && !s.is_stale(d));
+        assert!(s.read_is_stale(&g, whole(d)));
+        assert!(!s.read_is_stale(&g, Read::new(d, false)));
+        assert_eq!(g.newest(whole(d)), k);
+    }
+
+    #[test]
+    fn self_updates_and_cycles_are_not_stale() {
+        let mut g = SymbolGraph::default();
+        let (a, b) = (g.intern("a"), g.intern("b"));
+        g.set(a, 1, vec![whole(b)], 0);
+        g.set(b, 1, vec![whole(a)], 0);
+        g.mutate(a, 2, &[whole(a)], 1);
+        let s = Staleness::compute(&g);
+        assert!(!s.is_stale(a));
+        assert!(s.is_stale(b), "b was computed from the a of time 1");
+    }
+}

@@ -1,0 +1,421 @@
+//! The live session behind `%load_ext nbsight`: the `Session` the IPython
+//! extension (`python/nbsight/_live.py`) calls around every cell run. It
+//! starts and stops the tracer (`hooks.rs`, `trace.rs`), turns what it saw
+//! and the namespace's bindings into `nbsight_lineage::RunFacts`, and
+//! converts the lineage's answers to Python (`convert.rs`).
+
+mod convert;
+mod hooks;
+mod trace;
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use nbsight_dataflow::Effects;
+use nbsight_lineage::{Lineage, PreRun, RunFacts, report};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use hooks::{CallHook, LineHook, LocalTraceHook, SetTraceHook, Shared};
+use trace::{Trace, Types};
+
+/// How the tracer is attached.
+enum Tracer {
+    /// `sys.monitoring` with this tool id (CPython 3.12+).
+    Monitoring { tool: u8, events: u32 },
+    /// `sys.settrace` (3.10, 3.11), with the function installed during a
+    /// run and the one it replaced.
+    SetTrace {
+        hook: Py<SetTraceHook>,
+        previous: Option<Py<PyAny>>,
+    },
+}
+
+/// What the session keeps between `pre_run` and `post_run`.
+struct Pending {
+    cell_id: String,
+    source: String,
+    pre: PreRun,
+    execution_count: Option<u32>,
+    /// Someone else's `sys.settrace` replaced ours during the run.
+    lost: bool,
+}
+
+struct State {
+    lineage: Lineage,
+    tracer: Option<Tracer>,
+    clock: u32,
+    pending: Option<Pending>,
+}
+
+/// A live kernel's lineage and tracer.
+#[pyclass(frozen, module = "nbsight._nbsight")]
+pub struct Session {
+    state: Mutex<State>,
+    shared: Arc<Shared>,
+}
+
+fn runtime(message: impl std::fmt::Display) -> PyErr {
+    PyRuntimeError::new_err(format!("nbsight: {message}"))
+}
+
+impl Session {
+    fn state(&self) -> PyResult<MutexGuard<'_, State>> {
+        self.state
+            .lock()
+            .map_err(|_| runtime("internal state poisoned by an earlier failure"))
+    }
+}
+
+/// The tool id nbsight takes in `sys.monitoring` (3 and 4 are free by
+/// convention: 0-2 are debuggers, coverage and profilers, 5 optimizers).
+fn take_tool_id(monitoring: &Bound<'_, PyAny>) -> PyResult<u8> {
+    for tool in [3u8, 4] {
+        if monitoring.call_method1("get_tool", (tool,))?.is_none() {
+            monitoring.call_method1("use_tool_id", (tool, "nbsight"))?;
+            return Ok(tool);
+        }
+    }
+    Err(runtime(
+        "no free sys.monitoring tool id (3 and 4 are taken); live tracing is off",
+    ))
+}
+
+#[pymethods]
+impl Session {
+    /// A new session; extra library-effects files come from `effects`
+    /// (paths of TOML files, see docs/effects.md).
+    #[new]
+    #[pyo3(signature = (effects = Vec::new()))]
+    fn new(py: Python<'_>, effects: Vec<std::path::PathBuf>) -> PyResult<Session> {
+        let kb = Effects::with_user_files(&effects).map_err(runtime)?;
+        let sys = py.import("sys")?;
+        let version_info = sys.getattr("version_info")?;
+        let version: (u32, u32) = (
+            version_info.getattr("major")?.extract()?,
+            version_info.getattr("minor")?.extract()?,
+        );
+        let monitoring = (version >= (3, 12))
+            .then(|| sys.getattr("monitoring"))
+            .transpose()?;
+        let disable = match &monitoring {
+            Some(m) => m.getattr("DISABLE")?.unbind(),
+            None => py.None(),
+        };
+        let shared = Arc::new(Shared {
+            trace: Mutex::new(Trace::default()),
+            types: Types::new(py)?,
+            disable,
+        });
+        let tracer = match monitoring {
+            Some(m) => {
+                let tool = take_tool_id(&m)?;
+                let events = m.getattr("events")?;
+                let line = events.getattr("LINE")?.extract::<u32>()?;
+                let call = events.getattr("CALL")?.extract::<u32>()?;
+                let line_hook = Py::new(
+                    py,
+                    LineHook {
+                        shared: shared.clone(),
+                    },
+                )?;
+                let call_hook = Py::new(
+                    py,
+                    CallHook {
+                        shared: shared.clone(),
+                    },
+                )?;
+                m.call_method1("register_callback", (tool, line, line_hook))?;
+                m.call_method1("register_callback", (tool, call, call_hook))?;
+                Tracer::Monitoring {
+                    tool,
+                    events: line | call,
+                }
+            }
+            None => {
+                let local = Py::new(
+                    py,
+                    LocalTraceHook {
+                        shared: shared.clone(),
+                    },
+                )?;
+                let hook = Py::new(
+                    py,
+                    SetTraceHook {
+                        shared: shared.clone(),
+                        local,
+                    },
+                )?;
+                Tracer::SetTrace {
+                    hook,
+                    previous: None,
+                }
+            }
+        };
+        Ok(Session {
+            state: Mutex::new(State {
+                lineage: Lineage::new(kb),
+                tracer: Some(tracer),
+                clock: 0,
+                pending: None,
+            }),
+            shared,
+        })
+    }
+
+    /// How the tracer is attached: `"sys.monitoring"` or `"sys.settrace"`.
+    #[getter]
+    fn tracer(&self) -> PyResult<&'static str> {
+        Ok(match self.state()?.tracer {
+            Some(Tracer::Monitoring { .. }) => "sys.monitoring",
+            Some(Tracer::SetTrace { .. }) => "sys.settrace",
+            None => "closed",
+        })
+    }
+
+    /// Before `cell_id` runs `source`: starts tracing and returns the
+    /// stale symbols it is about to read with the warning and block texts
+    /// (`None` when there are none).
+    #[pyo3(signature = (cell_id, source, execution_count = None))]
+    fn pre_run<'py>(
+        &self,
+        py: Python<'py>,
+        cell_id: &str,
+        source: &str,
+        execution_count: Option<u32>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let mut state = self.state()?;
+        let pre = state.lineage.before_run(cell_id, source);
+        state.clock = (state.clock + 1).max(execution_count.unwrap_or(0));
+        let clock = state.clock;
+        let out = PyDict::new(py);
+        let symbols: Vec<&str> = pre.stale.iter().map(|s| s.symbol.as_str()).collect();
+        out.set_item("stale", symbols)?;
+        let (warning, blocked) = if pre.stale.is_empty() {
+            (None, None)
+        } else {
+            (
+                Some(report::warning(&pre.stale)),
+                Some(report::blocked(&pre.stale)),
+            )
+        };
+        out.set_item("warning", warning)?;
+        out.set_item("blocked", blocked)?;
+        state.pending = Some(Pending {
+            cell_id: cell_id.to_string(),
+            source: source.to_string(),
+            pre,
+            execution_count,
+            // A cell magic (`%%time`) runs its body out of the tracer's
+            // sight: its lines are not known.
+            lost: source.trim_start().starts_with("%%"),
+        });
+        if let Ok(mut trace) = self.shared.trace.lock() {
+            trace.start(clock);
+        }
+        if let Some(Tracer::SetTrace { hook, previous }) = &mut state.tracer {
+            let sys = py.import("sys")?;
+            let current = sys.call_method0("gettrace")?;
+            *previous = (!current.is_none()).then(|| current.unbind());
+            sys.call_method1("settrace", (hook.clone_ref(py),))?;
+        }
+        Ok(out)
+    }
+
+    /// A module-level code object of the running cell (IPython compiles a
+    /// cell into one per top-level statement group): trace it.
+    fn watch(&self, py: Python<'_>, code: &Bound<'_, PyAny>) -> PyResult<()> {
+        let state = self.state()?;
+        if state.pending.is_none() {
+            return Ok(());
+        }
+        {
+            let mut trace = self
+                .shared
+                .trace
+                .lock()
+                .map_err(|_| runtime("tracer state poisoned"))?;
+            trace.watch_module(&self.shared.types, code)?;
+        }
+        if let Some(Tracer::Monitoring { tool, events }) = &state.tracer {
+            py.import("sys")?
+                .getattr("monitoring")?
+                .call_method1("set_local_events", (*tool, code, *events))?;
+        }
+        Ok(())
+    }
+
+    /// After the run: `error` is the exception that left the cell (or
+    /// `None`); `user_ns` the namespace it ran in.
+    #[pyo3(signature = (user_ns, error = None))]
+    fn post_run(
+        &self,
+        py: Python<'_>,
+        user_ns: &Bound<'_, PyDict>,
+        error: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let mut state = self.state()?;
+        let lost = self.restore_settrace(py, &mut state)?;
+        let Some(pending) = state.pending.take() else {
+            return Ok(());
+        };
+        let (lines, calls, error_line) = {
+            let mut trace = self
+                .shared
+                .trace
+                .lock()
+                .map_err(|_| runtime("tracer state poisoned"))?;
+            let error_line = error.and_then(|e| trace.error_line(e));
+            let (lines, calls) = trace.finish();
+            trace.release();
+            (lines, calls, error_line)
+        };
+        let mut bindings: Vec<(String, Option<u64>)> = Vec::new();
+        for name in &pending.pre.watch {
+            let id = user_ns.get_item(name)?.map(|v| v.as_ptr() as u64);
+            bindings.push((name.clone(), id));
+        }
+        if pending.pre.scan_namespace {
+            for (key, value) in user_ns.iter() {
+                let Ok(name) = key.extract::<String>() else {
+                    continue;
+                };
+                if name.starts_with('_')
+                    || matches!(
+                        name.as_str(),
+                        "In" | "Out" | "get_ipython" | "exit" | "quit"
+                    )
+                    || pending.pre.watch.contains(&name)
+                {
+                    continue;
+                }
+                bindings.push((name, Some(value.as_ptr() as u64)));
+            }
+        }
+        let lines = if lost || pending.lost { None } else { lines };
+        let counter = state.clock;
+        state.lineage.after_run(RunFacts {
+            cell_id: pending.cell_id,
+            source: pending.source,
+            counter,
+            execution_count: pending.execution_count,
+            lines,
+            calls,
+            failed: error.is_some(),
+            error_line,
+            bindings,
+        });
+        Ok(())
+    }
+
+    /// Stops tracing without recording the run (nbsight's own failure).
+    fn abort_run(&self, py: Python<'_>) -> PyResult<()> {
+        let mut state = self.state()?;
+        self.restore_settrace(py, &mut state)?;
+        state.pending = None;
+        if let Ok(mut trace) = self.shared.trace.lock() {
+            trace.finish();
+            trace.release();
+        }
+        Ok(())
+    }
+
+    /// The front end's view of the notebook: `(cell_id, source)` pairs in
+    /// notebook order.
+    fn sync_notebook(&self, cells: Vec<(String, String)>) -> PyResult<()> {
+        self.state()?.lineage.sync_notebook(cells);
+        Ok(())
+    }
+
+    fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let status = self.state()?.lineage.status();
+        convert::status(py, &status)
+    }
+
+    fn status_text(&self) -> PyResult<String> {
+        Ok(report::status(&self.state()?.lineage.status()))
+    }
+
+    fn last_warning(&self, cell_id: &str) -> PyResult<Vec<String>> {
+        Ok(self.state()?.lineage.last_warning(cell_id))
+    }
+
+    /// `None` for a cell nbsight does not know.
+    fn why<'py>(&self, py: Python<'py>, cell_id: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let reads = self.state()?.lineage.why(cell_id);
+        reads.map(|r| convert::why(py, cell_id, &r)).transpose()
+    }
+
+    fn why_text(&self, cell_id: &str) -> PyResult<Option<String>> {
+        let reads = self.state()?.lineage.why(cell_id);
+        Ok(reads.map(|r| report::why(cell_id, &r)))
+    }
+
+    /// `None` for a symbol nbsight does not know.
+    fn deps<'py>(&self, py: Python<'py>, symbol: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let deps = self.state()?.lineage.deps(symbol);
+        deps.map(|d| convert::deps(py, &d)).transpose()
+    }
+
+    fn deps_text(&self, symbol: &str) -> PyResult<Option<String>> {
+        Ok(self.state()?.lineage.deps(symbol).map(|d| report::deps(&d)))
+    }
+
+    /// Forgets every symbol (`%reset`).
+    fn reset(&self) -> PyResult<()> {
+        self.state()?.lineage.reset();
+        if let Ok(mut trace) = self.shared.trace.lock() {
+            trace.forget_functions();
+        }
+        Ok(())
+    }
+
+    /// Detaches the tracer (`%unload_ext nbsight`).
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        let mut state = self.state()?;
+        self.restore_settrace(py, &mut state)?;
+        if let Some(Tracer::Monitoring { tool, .. }) = state.tracer.take() {
+            let m = py.import("sys")?.getattr("monitoring")?;
+            m.call_method1("set_events", (tool, 0))?;
+            for event in ["LINE", "CALL"] {
+                let e = m.getattr("events")?.getattr(event)?;
+                m.call_method1("register_callback", (tool, e, py.None()))?;
+            }
+            m.call_method1("free_tool_id", (tool,))?;
+        }
+        Ok(())
+    }
+
+    /// Symbols the lineage knows (for tests and front ends).
+    fn symbols<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let state = self.state()?;
+        let graph = state.lineage.graph();
+        let mut names: Vec<String> = graph
+            .ids()
+            .map(|s| graph.node(s))
+            .filter(|n| n.exists)
+            .map(|n| n.path.to_string())
+            .collect();
+        names.sort_unstable();
+        PyList::new(py, names)
+    }
+}
+
+impl Session {
+    /// Puts back the `sys.settrace` function ours replaced; `true` when
+    /// another one replaced ours during the run (its lines are unknown).
+    fn restore_settrace(&self, py: Python<'_>, state: &mut State) -> PyResult<bool> {
+        let Some(Tracer::SetTrace { hook, previous }) = &mut state.tracer else {
+            return Ok(false);
+        };
+        let sys = py.import("sys")?;
+        let current = sys.call_method0("gettrace")?;
+        if current.is(hook.as_any()) {
+            let previous = previous.take().unwrap_or_else(|| py.None());
+            sys.call_method1("settrace", (previous,))?;
+            Ok(false)
+        } else {
+            Ok(state.pending.is_some())
+        }
+    }
+}

@@ -1,0 +1,45 @@
+"""nbsight: finds hidden-state bugs in Jupyter notebooks and explains where
+values come from.
+
+`%load_ext nbsight` in IPython or Jupyter turns on the live mode; the command
+line is `nbsight` (or `python -m nbsight`). Everything here is re-exported
+from the native module `nbsight._nbsight` (crates/nbsight-python); this file
+holds no logic.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nbsight._api import deps, last_warning, set_mode, status, sync_notebook, why
+from nbsight._nbsight import __version__, cli_main
+
+if TYPE_CHECKING:
+    from IPython.core.interactiveshell import InteractiveShell
+
+__all__ = [
+    "__version__",
+    "cli_main",
+    "deps",
+    "last_warning",
+    "load_ipython_extension",
+    "set_mode",
+    "status",
+    "sync_notebook",
+    "unload_ipython_extension",
+    "why",
+]
+
+
+def load_ipython_extension(ip: InteractiveShell) -> None:
+    """Called by `%load_ext nbsight` and by the kernel `python3-nbsight` at start."""
+    from nbsight import _api
+
+    _api.load(ip)
+
+
+def unload_ipython_extension(ip: InteractiveShell) -> None:
+    """Called by `%unload_ext nbsight`."""
+    from nbsight import _api
+
+    _api.unload(ip)

@@ -1,0 +1,85 @@
+"""The live API (a contract: other programs drive nbsight by these names).
+
+Every function acts on the nbsight loaded into the running IPython shell
+(``%load_ext nbsight``). Cells are identified by the ``cell_id`` Jupyter
+front ends send (a terminal run by its execution count, as a string).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from nbsight._live import Live
+
+_loaded: dict[int, Live] = {}
+
+
+def _current() -> Live:
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    live = _loaded.get(id(shell)) if shell is not None else None
+    if live is None:
+        raise RuntimeError("nbsight is not loaded in this shell: run %load_ext nbsight")
+    return live
+
+
+def load(shell: InteractiveShell) -> None:
+    from nbsight._live import Live
+
+    if id(shell) in _loaded:
+        return
+    live = Live(shell)
+    live.install()
+    _loaded[id(shell)] = live
+
+
+def unload(shell: InteractiveShell) -> None:
+    live = _loaded.pop(id(shell), None)
+    if live is not None:
+        live.uninstall()
+
+
+def sync_notebook(cells: list[tuple[str, str]]) -> None:
+    """The front end's view of the notebook: ``(cell_id, source)`` in order,
+    including cells never run and cells edited but not re-run."""
+    _current().session.sync_notebook([(str(i), str(s)) for i, s in cells])
+
+
+def status() -> dict[str, list[str]]:
+    """``stale_cells``, ``fresh_cells``, ``refresher_cells`` (cell ids in
+    notebook order) and ``stale_symbols``."""
+    result: dict[str, list[str]] = _current().session.status()
+    return result
+
+
+def last_warning(cell_id: str) -> list[str]:
+    """The stale symbols the warning before that cell's latest run named."""
+    result: list[str] = _current().session.last_warning(str(cell_id))
+    return result
+
+
+def set_mode(mode: str) -> None:
+    """``"warn"`` (the default), ``"block"`` or ``"off"``."""
+    _current().set_mode(mode)
+
+
+def why(cell_id: str) -> dict[str, Any]:
+    """The stale symbols the cell reads, each with the cell that set it, the
+    updated ancestor that made it stale and the cells to re-run, in order."""
+    result: dict[str, Any] | None = _current().session.why(str(cell_id))
+    if result is None:
+        raise KeyError(f"nbsight knows no cell {cell_id!r}")
+    return result
+
+
+def deps(symbol: str) -> dict[str, Any]:
+    """The symbol's lineage: the cell and time it was set, its parents and
+    children with their cells and timestamps."""
+    result: dict[str, Any] | None = _current().session.deps(symbol)
+    if result is None:
+        raise KeyError(f"nbsight knows no symbol {symbol!r}")
+    return result

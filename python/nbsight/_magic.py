@@ -1,0 +1,57 @@
+"""The ``%nbsight`` line magic: the live API for people.
+
+``%nbsight status``, ``%nbsight why CELL``, ``%nbsight deps SYMBOL``,
+``%nbsight mode warn|block|off``. Texts come from the native session.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from nbsight._live import Live
+
+USAGE = """usage: %nbsight status | why CELL | deps SYMBOL | mode warn|block|off
+
+  status        stale, fresh and refresher cells, and the stale symbols
+  why CELL      the stale values cell CELL reads, why, and what to re-run
+  deps SYMBOL   what SYMBOL was computed from, and what was computed from it
+  mode MODE     warn (print a warning before a stale read, then run),
+                block (do not run a cell that reads stale values),
+                off (trace nothing)"""
+
+
+def run_magic(live: Live, line: str) -> None:
+    """Runs one ``%nbsight`` command line."""
+    words = line.split()
+    command, args = (words[0], words[1:]) if words else ("", [])
+    session = live.session
+    if command == "status" and not args:
+        print(session.status_text(), end="")
+    elif command == "why" and len(args) == 1:
+        text = session.why_text(args[0])
+        print(text if text is not None else f"nbsight knows no cell {args[0]!r}", end="" if text else "\n")
+    elif command == "deps" and len(args) == 1:
+        text = session.deps_text(args[0])
+        print(text if text is not None else f"nbsight knows no symbol {args[0]!r}", end="" if text else "\n")
+    elif command == "mode" and len(args) == 1:
+        live.set_mode(args[0])
+        print(f"nbsight mode: {args[0]}")
+    elif command == "mode" and not args:
+        print(f"nbsight mode: {live.mode}")
+    else:
+        print(USAGE)
+
+
+def register_magic(shell: InteractiveShell, live: Live) -> None:
+    def nbsight(line: str) -> None:
+        try:
+            run_magic(live, line)
+        except ValueError as error:
+            print(f"nbsight: {error}")
+
+    nbsight.__doc__ = USAGE
+    # IPython's decorator hides this method's real signature from mypy.
+    shell.register_magic_function(nbsight, "line", "nbsight")  # type: ignore[arg-type]

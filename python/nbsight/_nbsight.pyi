@@ -1,0 +1,47 @@
+"""Types of the native module `nbsight._nbsight` (crates/nbsight-python).
+
+Keep in step with the `#[pymodule]` in crates/nbsight-python/src/lib.rs.
+"""
+
+from collections.abc import Sequence
+from types import CodeType
+from typing import Any
+
+__version__: str
+"""The version of the Rust workspace the module was built from."""
+
+def cli_main(argv: Sequence[str]) -> int:
+    """Run the nbsight command line on `argv` (`argv[0]` is the program name,
+    as in `sys.argv`) and return its exit code: 0 clean, 1 problems found,
+    2 usage or input errors. Writes to the process's file descriptors 1 and 2,
+    not to `sys.stdout`/`sys.stderr`."""
+
+class Session:
+    """A live kernel's lineage and tracer (used by `nbsight._live`; the public
+    API is the functions of `nbsight`)."""
+
+    def __init__(self, effects: Sequence[str] = ...) -> None: ...
+    @property
+    def tracer(self) -> str:
+        """`"sys.monitoring"` (CPython 3.12+) or `"sys.settrace"`."""
+    def pre_run(
+        self, cell_id: str, source: str, execution_count: int | None = None
+    ) -> dict[str, Any]:
+        """Starts tracing a run; returns `stale` (symbols), `warning` and
+        `blocked` (texts, or None)."""
+    def watch(self, code: CodeType) -> None:
+        """Traces a module-level code object of the running cell."""
+    def post_run(self, user_ns: dict[str, Any], error: BaseException | None = None) -> None:
+        """Ends the run and records what it did."""
+    def abort_run(self) -> None: ...
+    def sync_notebook(self, cells: Sequence[tuple[str, str]]) -> None: ...
+    def status(self) -> dict[str, list[str]]: ...
+    def status_text(self) -> str: ...
+    def last_warning(self, cell_id: str) -> list[str]: ...
+    def why(self, cell_id: str) -> dict[str, Any] | None: ...
+    def why_text(self, cell_id: str) -> str | None: ...
+    def deps(self, symbol: str) -> dict[str, Any] | None: ...
+    def deps_text(self, symbol: str) -> str | None: ...
+    def reset(self) -> None: ...
+    def close(self) -> None: ...
+    def symbols(self) -> list[str]: ...

@@ -1,0 +1,93 @@
+"""`python -m nbsight install-kernel`: the kernelspec it writes, where, and
+what happens without jupyter_client or ipykernel."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nbsight import _kernelspec
+
+
+def install_kernel(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "nbsight", "install-kernel", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def spec_in(kernels: Path, name: str = "python3-nbsight") -> dict[str, object]:
+    spec: dict[str, object] = json.loads((kernels / name / "kernel.json").read_text())
+    return spec
+
+
+def test_install_kernel_into_a_prefix(tmp_path: Path) -> None:
+    result = install_kernel("--prefix", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    kernels = tmp_path / "share" / "jupyter" / "kernels"
+    assert result.stdout.strip().endswith(str(kernels / "python3-nbsight"))
+    assert spec_in(kernels) == {
+        "argv": [
+            sys.executable,
+            "-m",
+            "ipykernel_launcher",
+            "-f",
+            "{connection_file}",
+            "--ext=nbsight",
+        ],
+        "display_name": "Python 3 (nbsight)",
+        "language": "python",
+        "metadata": {"debugger": True},
+    }
+    assert (kernels / "python3-nbsight" / "logo-64x64.png").is_file()
+
+
+def test_name_and_display_name(tmp_path: Path) -> None:
+    result = install_kernel("--prefix", str(tmp_path), "--name", "mine", "--display-name", "Mine")
+    assert result.returncode == 0, result.stderr
+    assert spec_in(tmp_path / "share" / "jupyter" / "kernels", "mine")["display_name"] == "Mine"
+
+
+def test_user_install_goes_to_the_jupyter_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path))
+    assert _kernelspec.main(["--user"]) == 0
+    assert spec_in(tmp_path / "kernels")["display_name"] == "Python 3 (nbsight)"
+    assert str(tmp_path / "kernels" / "python3-nbsight") in capsys.readouterr().out
+
+
+def test_without_jupyter_client_the_spec_is_copied_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A None entry in sys.modules makes `import` fail.
+    monkeypatch.setitem(sys.modules, "jupyter_client", None)
+    monkeypatch.setitem(sys.modules, "jupyter_client.kernelspec", None)
+    assert _kernelspec.main(["--prefix", str(tmp_path)]) == 0
+    assert spec_in(tmp_path / "share" / "jupyter" / "kernels")["argv"] == _kernelspec.kernel_json(
+        "x"
+    )["argv"]
+    # Installing again replaces the kernel.
+    assert _kernelspec.main(["--prefix", str(tmp_path), "--display-name", "again"]) == 0
+    assert spec_in(tmp_path / "share" / "jupyter" / "kernels")["display_name"] == "again"
+
+
+def test_without_ipykernel_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ipykernel_launcher", None)
+    assert _kernelspec.main(["--prefix", str(tmp_path)]) == 2
+    assert "ipykernel is not installed" in capsys.readouterr().err
+    assert not (tmp_path / "share").exists()
+
+
+def test_locations_exclude_each_other() -> None:
+    result = install_kernel("--user", "--prefix", "/tmp/x")
+    assert result.returncode == 2
+    assert "not allowed with argument" in result.stderr
