@@ -11,7 +11,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nbsight._api import deps, last_warning, set_mode, status, sync_notebook, why
+from nbsight._api import (
+    backward_slice,
+    deps,
+    forward_slice,
+    gather,
+    last_reactive_run,
+    last_warning,
+    set_mode,
+    status,
+    sync_notebook,
+    why,
+)
 from nbsight._nbsight import __version__, cli_main
 
 if TYPE_CHECKING:
@@ -19,8 +30,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "__version__",
+    "backward_slice",
     "cli_main",
     "deps",
+    "forward_slice",
+    "gather",
+    "last_reactive_run",
     "last_warning",
     "load_ipython_extension",
     "set_mode",

@@ -7,6 +7,7 @@ front ends send (a terminal run by its execution count, as a string).
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -63,7 +64,8 @@ def last_warning(cell_id: str) -> list[str]:
 
 
 def set_mode(mode: str) -> None:
-    """``"warn"`` (the default), ``"block"`` or ``"off"``."""
+    """``"warn"`` (the default), ``"block"``, ``"reactive"`` (warn, and after
+    each run re-run the cells that read what it changed) or ``"off"``."""
     _current().set_mode(mode)
 
 
@@ -83,3 +85,41 @@ def deps(symbol: str) -> dict[str, Any]:
     if result is None:
         raise KeyError(f"nbsight knows no symbol {symbol!r}")
     return result
+
+
+def backward_slice(cell_id: str) -> list[str]:
+    """The cells whose latest executions are in the backward slice of that
+    cell's latest execution (the cell included), in notebook order."""
+    result: list[str] | None = _current().session.backward_slice(str(cell_id))
+    if result is None:
+        raise KeyError(f"cell {cell_id!r} has not run since nbsight was loaded")
+    return result
+
+
+def forward_slice(cell_id: str) -> list[str]:
+    """The cells whose latest executions depend on that cell's latest
+    execution, transitively (the cell included), in notebook order."""
+    result: list[str] | None = _current().session.forward_slice(str(cell_id))
+    if result is None:
+        raise KeyError(f"cell {cell_id!r} has not run since nbsight was loaded")
+    return result
+
+
+def gather(cell_id: str, path: str | os.PathLike[str] | None = None) -> str:
+    """A program that reproduces the cell's latest result on a fresh kernel:
+    the code its backward slice really ran, in execution order, reduced to
+    the statements it needs. A script, or a notebook when `path` ends in
+    ``.ipynb``; written to `path` when given."""
+    notebook = path is not None and os.fspath(path).endswith(".ipynb")
+    text: str | None = _current().session.gather(str(cell_id), notebook)
+    if text is None:
+        raise KeyError(f"cell {cell_id!r} has not run since nbsight was loaded")
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    return text
+
+
+def last_reactive_run() -> list[str]:
+    """The cells re-executed (reactive mode) after the latest user run, in order."""
+    return list(_current().reactive_run)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult, InteractiveShell
 
-MODES = ("warn", "block", "off")
+MODES = ("warn", "block", "reactive", "off")
 COMM_TARGET = "nbsight"
 
 
@@ -62,6 +62,8 @@ class Live:
         self.mode = "warn"
         self.blocked: str | None = None
         self.tracing = False
+        self.reacting = False
+        self.reactive_run: list[str] = []
         self.cell_id: str | None = None
         self.comms: list[Any] = []
         self._guard = _Guard(self)
@@ -129,11 +131,39 @@ class Live:
             if result.error_before_exec is not None:
                 self.session.abort_run()
                 return
+            run = self.session.runs()
             self.session.post_run(self.shell.user_ns, result.error_in_exec)
         except Exception as error:
             self._fail(error)
             return
         self._send_highlights()
+        if self.mode == "reactive" and not self.reacting:
+            self._react(run, failed=result.error_in_exec is not None)
+
+    def _react(self, run: int, failed: bool) -> None:
+        """Re-runs, in the same `run_cell`, the cells that read what run
+        `run` changed, transitively, each once, in notebook order, stopping at
+        the first error."""
+        self.reactive_run = []
+        if failed:
+            return
+        self.reacting = True
+        try:
+            while True:
+                following = self.session.reactive_next(run)
+                if following is None:
+                    break
+                cell_id, source = following
+                self.reactive_run.append(cell_id)
+                outcome = self.shell.run_cell(  # type: ignore[no-untyped-call]
+                    source, store_history=False, cell_id=cell_id
+                )
+                if not outcome.success:
+                    break
+        except Exception as error:
+            self._fail(error)
+        finally:
+            self.reacting = False
 
     def _fail(self, error: BaseException) -> None:
         self.tracing = False

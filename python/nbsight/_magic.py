@@ -13,14 +13,20 @@ if TYPE_CHECKING:
 
     from nbsight._live import Live
 
-USAGE = """usage: %nbsight status | why CELL | deps SYMBOL | mode warn|block|off
+USAGE = """usage: %nbsight status | why CELL | deps SYMBOL | slice CELL [--forward]
+                | gather CELL [FILE] | mode warn|block|reactive|off
 
   status        stale, fresh and refresher cells, and the stale symbols
   why CELL      the stale values cell CELL reads, why, and what to re-run
   deps SYMBOL   what SYMBOL was computed from, and what was computed from it
+  slice CELL    the cells CELL's latest result needs (--forward: the cells
+                whose latest results depend on it)
+  gather CELL   a script reproducing CELL's latest result on a fresh kernel
+                (printed, or written to FILE: .py, or .ipynb for a notebook)
   mode MODE     warn (print a warning before a stale read, then run),
                 block (do not run a cell that reads stale values),
-                off (trace nothing)"""
+                reactive (warn, and after each run re-run the cells that
+                read what it changed), off (trace nothing)"""
 
 
 def run_magic(live: Live, line: str) -> None:
@@ -36,6 +42,16 @@ def run_magic(live: Live, line: str) -> None:
     elif command == "deps" and len(args) == 1:
         text = session.deps_text(args[0])
         print(text if text is not None else f"nbsight knows no symbol {args[0]!r}", end="" if text else "\n")
+    elif command == "slice" and len(args) in (1, 2) and args[1:] in ([], ["--forward"]):
+        from nbsight import _api
+
+        cells = (_api.forward_slice if args[1:] else _api.backward_slice)(args[0])
+        print(", ".join(cells))
+    elif command == "gather" and len(args) in (1, 2):
+        from nbsight import _api
+
+        text = _api.gather(args[0], args[1] if len(args) == 2 else None)
+        print(f"written to {args[1]}" if len(args) == 2 else text, end="\n" if len(args) == 2 else "")
     elif command == "mode" and len(args) == 1:
         live.set_mode(args[0])
         print(f"nbsight mode: {args[0]}")
@@ -49,7 +65,7 @@ def register_magic(shell: InteractiveShell, live: Live) -> None:
     def nbsight(line: str) -> None:
         try:
             run_magic(live, line)
-        except ValueError as error:
+        except (ValueError, KeyError, OSError) as error:
             print(f"nbsight: {error}")
 
     nbsight.__doc__ = USAGE

@@ -18,9 +18,11 @@
 mod cells;
 mod explain;
 mod highlights;
+mod reactive;
 pub mod report;
 mod run;
 mod session;
+mod slices;
 mod symbols;
 
 pub use explain::{Deps, StaleRead, SymbolRef, UpdatedAncestor};

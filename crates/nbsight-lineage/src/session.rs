@@ -22,6 +22,8 @@ use crate::symbols::{ExecIdx, FunctionFacts, Read, Staleness, SymbolGraph, Ts};
 pub struct Execution {
     pub cell_id: String,
     pub counter: Ts,
+    /// The kernel's execution count (`[4]`), when the run stored history.
+    pub execution_count: Option<u32>,
     pub source: String,
     pub failed: bool,
     /// What it read: symbol and whether as a whole.
@@ -56,25 +58,25 @@ pub struct Status {
 }
 
 #[derive(Debug, Clone)]
-struct CellRun {
-    source: String,
-    counter: Ts,
+pub(crate) struct CellRun {
+    pub(crate) source: String,
+    pub(crate) counter: Ts,
     /// Its live symbols as the run refined them.
-    live: Vec<(Symbol, bool)>,
+    pub(crate) live: Vec<(Symbol, bool)>,
 }
 
 /// The lineage of one kernel.
 #[derive(Debug)]
 pub struct Lineage {
-    effects: Effects,
-    facts: FactsCache,
+    pub(crate) effects: Effects,
+    pub(crate) facts: FactsCache,
     graph: SymbolGraph,
     /// The front end's view: `(cell id, source)` in notebook order.
     view: Option<Vec<(String, String)>>,
-    runs: FxHashMap<String, CellRun>,
+    pub(crate) runs: FxHashMap<String, CellRun>,
     /// Cell ids in the order they first ran (the order without a view).
     first_runs: Vec<String>,
-    executions: Vec<Execution>,
+    pub(crate) executions: Vec<Execution>,
     /// The object each watched root name was bound to after the last run.
     bindings: FxHashMap<String, u64>,
     warnings: FxHashMap<String, Vec<String>>,
@@ -95,6 +97,11 @@ impl Lineage {
             warnings: FxHashMap::default(),
             staleness: RefCell::new(None),
         }
+    }
+
+    /// The library-effects knowledge base the session reads code with.
+    pub fn effects(&self) -> &Effects {
+        &self.effects
     }
 
     pub fn graph(&self) -> &SymbolGraph {
@@ -345,6 +352,7 @@ impl Lineage {
         self.executions.push(Execution {
             cell_id: run.cell_id,
             counter: ts,
+            execution_count: run.execution_count,
             source: run.source,
             failed: run.failed,
             reads,
@@ -377,7 +385,12 @@ impl Lineage {
     /// The live symbols of `cell_id` with `source`: as its last run
     /// refined them when it ran this source, else the static ones (with the
     /// free globals of the user functions they name).
-    fn live_of(&self, cell_id: &str, source: &str, facts: &CellFacts) -> Vec<(Symbol, bool)> {
+    pub(crate) fn live_of(
+        &self,
+        cell_id: &str,
+        source: &str,
+        facts: &CellFacts,
+    ) -> Vec<(Symbol, bool)> {
         if let Some(run) = self.runs.get(cell_id)
             && run.source == source
         {
@@ -401,7 +414,7 @@ impl Lineage {
 
     /// The cells of the notebook: the view, else the cells run, in the
     /// order they first ran; each with its current source.
-    fn cells(&self) -> Vec<(String, String)> {
+    pub(crate) fn cells(&self) -> Vec<(String, String)> {
         match &self.view {
             Some(view) => view.clone(),
             None => self

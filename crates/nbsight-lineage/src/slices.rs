@@ -34,7 +34,11 @@ pub fn forward(executions: &[Execution], start: ExecIdx) -> Vec<ExecIdx> {
     seen[start as usize] = true;
     // Dependences only point back in time: one pass in order.
     for (i, e) in executions.iter().enumerate().skip(start as usize + 1) {
-        if !e.failed && e.depends_on.iter().any(|&d| seen.get(d as usize) == Some(&true)) {
+        if !e.failed
+            && e.depends_on
+                .iter()
+                .any(|&d| seen.get(d as usize) == Some(&true))
+        {
             seen[i] = true;
         }
     }
@@ -57,4 +61,42 @@ pub fn cells_of(executions: &[Execution], slice: &[ExecIdx], order: &[String]) -
         .filter(|cell| latest(cell).is_some_and(|l| slice.contains(&l)))
         .cloned()
         .collect()
+}
+
+impl crate::session::Lineage {
+    /// The latest execution of `cell_id`.
+    pub fn latest_execution(&self, cell_id: &str) -> Option<ExecIdx> {
+        self.executions
+            .iter()
+            .rposition(|e| e.cell_id == cell_id)
+            .map(|i| i as ExecIdx)
+    }
+
+    fn cell_order(&self) -> Vec<String> {
+        self.cells().into_iter().map(|(id, _)| id).collect()
+    }
+
+    /// The cells whose latest executions are in the backward slice of
+    /// `cell_id`'s latest execution (the cell included), in notebook order;
+    /// `None` for a cell that never ran.
+    pub fn backward_slice(&self, cell_id: &str) -> Option<Vec<String>> {
+        let start = self.latest_execution(cell_id)?;
+        let slice = backward(&self.executions, start);
+        Some(cells_of(&self.executions, &slice, &self.cell_order()))
+    }
+
+    /// The cells whose latest executions depend on `cell_id`'s latest
+    /// execution, transitively (the cell included), in notebook order.
+    pub fn forward_slice(&self, cell_id: &str) -> Option<Vec<String>> {
+        let start = self.latest_execution(cell_id)?;
+        let slice = forward(&self.executions, start);
+        Some(cells_of(&self.executions, &slice, &self.cell_order()))
+    }
+
+    /// The executions in the backward slice of `cell_id`'s latest
+    /// execution, in execution order.
+    pub fn backward_executions(&self, cell_id: &str) -> Option<Vec<ExecIdx>> {
+        let start = self.latest_execution(cell_id)?;
+        Some(backward(&self.executions, start))
+    }
 }

@@ -485,3 +485,63 @@ fn drawing_from_a_generator_again_does_not_stale_earlier_draws() {
     k.run("c0", "import numpy as np\nrng = np.random.default_rng(0)");
     assert_eq!(k.status().stale_cells, ids(&["c3"]), "a new generator");
 }
+
+#[test]
+fn dynamic_slices_follow_field_granular_reads() {
+    // NBSlicer's `lst` example, one line per cell.
+    let mut k = Kernel::new();
+    k.run("c1", "lst = [1, 2, 3, 4, 5]");
+    k.run("c2", "lst[3] = 42");
+    k.run("c3", "y = lst[2] + 7");
+    assert_eq!(k.lineage.backward_slice("c3"), Some(ids(&["c1", "c3"])));
+    k.run("c4", "lst = [6, 7, 8, 9, 10]");
+    k.run("c5", "y = lst[2] + 7");
+    assert_eq!(k.lineage.backward_slice("c5"), Some(ids(&["c4", "c5"])));
+    assert_eq!(k.lineage.forward_slice("c4"), Some(ids(&["c4", "c5"])));
+    // What c1's list became: c2 changed an element of it, c3 read one.
+    assert_eq!(
+        k.lineage.forward_slice("c1"),
+        Some(ids(&["c1", "c2", "c3"]))
+    );
+    assert_eq!(k.lineage.backward_slice("nowhere"), None);
+}
+
+#[test]
+fn failed_executions_are_never_in_a_slice() {
+    // NBSlicer section 1: the run with the typo failed; the fixed re-runs
+    // and the first cell make the slice.
+    let mut k = Kernel::new();
+    k.run("c1", "import numpy as np\nhousing = np.ones((4, 3))");
+    k.run("c2", "np.abs(housing)");
+    k.run("c3", "def solve(X, y):\n    return np.hstock(X)");
+    k.run_with(
+        "c4",
+        "X = housing[:, :-1]\nsolve(X, 1)",
+        None,
+        Vec::new(),
+        Some(2),
+    );
+    k.run("c3", "def solve(X, y):\n    return np.hstack(X)");
+    k.run("c4", "X = housing[:, :-1]\nsolve(X, 1)");
+    assert_eq!(
+        k.lineage.backward_slice("c4"),
+        Some(ids(&["c1", "c3", "c4"]))
+    );
+}
+
+#[test]
+fn reactive_reruns_readers_of_what_changed_each_once_in_notebook_order() {
+    let mut k = Kernel::new();
+    k.run("c1", "a = 1");
+    k.run("c2", "b = a + 1");
+    k.run("c3", "c = b * 10");
+    k.run("c4", "unrelated = 0");
+    let since = k.lineage.executions().len() as u32;
+    k.run("c1", "a = 2");
+    let mut order = Vec::new();
+    while let Some((id, source)) = k.lineage.reactive_next(since) {
+        order.push(id.clone());
+        k.run(&id, &source);
+    }
+    assert_eq!(order, ids(&["c2", "c3"]));
+}

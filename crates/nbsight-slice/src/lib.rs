@@ -39,7 +39,7 @@ mod units;
 mod tests;
 
 pub use error::SliceError;
-pub use gather::{GatherError, GatherFormat, gather};
+pub use gather::{GatherError, GatherFormat, HistoryCell, gather, gather_history};
 pub use query::{Direction, Granularity, Slice, Slicer, StmtRef, TargetError};
 
 use nbsight_dataflow::Effects;

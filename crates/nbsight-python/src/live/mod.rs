@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use nbsight_dataflow::Effects;
 use nbsight_lineage::{Lineage, PreRun, RunFacts, report};
+use nbsight_slice::{GatherFormat, HistoryCell, gather_history};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -359,6 +360,56 @@ impl Session {
 
     fn deps_text(&self, symbol: &str) -> PyResult<Option<String>> {
         Ok(self.state()?.lineage.deps(symbol).map(|d| report::deps(&d)))
+    }
+
+    /// The cells in the backward slice of `cell_id`'s latest execution, in
+    /// notebook order (`None`: the cell never ran).
+    fn backward_slice(&self, cell_id: &str) -> PyResult<Option<Vec<String>>> {
+        Ok(self.state()?.lineage.backward_slice(cell_id))
+    }
+
+    /// The cells whose latest executions depend on `cell_id`'s latest one.
+    fn forward_slice(&self, cell_id: &str) -> PyResult<Option<Vec<String>>> {
+        Ok(self.state()?.lineage.forward_slice(cell_id))
+    }
+
+    /// The program reproducing `cell_id`'s latest result on a fresh kernel,
+    /// as a script or (`notebook`) an `.ipynb` (`None`: the cell never ran).
+    #[pyo3(signature = (cell_id, notebook = false))]
+    fn gather(&self, cell_id: &str, notebook: bool) -> PyResult<Option<String>> {
+        let state = self.state()?;
+        let lineage = &state.lineage;
+        let Some(slice) = lineage.backward_executions(cell_id) else {
+            return Ok(None);
+        };
+        let history: Vec<HistoryCell> = slice
+            .iter()
+            .map(|&e| {
+                let e = &lineage.executions()[e as usize];
+                HistoryCell {
+                    cell_id: e.cell_id.clone(),
+                    execution_count: e.execution_count,
+                    source: e.source.clone(),
+                }
+            })
+            .collect();
+        let format = if notebook {
+            GatherFormat::Ipynb
+        } else {
+            GatherFormat::Py
+        };
+        gather_history(&history, lineage.effects(), format).map_err(runtime)
+    }
+
+    /// How many runs the session recorded (the index the next one gets).
+    fn runs(&self) -> PyResult<u32> {
+        Ok(self.state()?.lineage.executions().len() as u32)
+    }
+
+    /// The next cell to re-run reactively after the user's run `since` (a
+    /// run index) and the re-runs after it: `(cell_id, source)` or `None`.
+    fn reactive_next(&self, since: u32) -> PyResult<Option<(String, String)>> {
+        Ok(self.state()?.lineage.reactive_next(since))
     }
 
     /// Forgets every symbol (`%reset`).

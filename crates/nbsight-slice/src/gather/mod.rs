@@ -5,6 +5,9 @@
 //! their original text ([`emit`]).
 
 mod emit;
+mod history;
+
+pub use history::{HistoryCell, gather_history};
 
 use std::fmt::Write as _;
 use std::path::Path;
