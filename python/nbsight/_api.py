@@ -47,7 +47,7 @@ def unload(shell: InteractiveShell) -> None:
 def sync_notebook(cells: list[tuple[str, str]]) -> None:
     """The front end's view of the notebook: ``(cell_id, source)`` in order,
     including cells never run and cells edited but not re-run."""
-    _current().session.sync_notebook([(str(i), str(s)) for i, s in cells])
+    _current().sync_notebook([(str(i), str(s)) for i, s in cells])
 
 
 def status() -> dict[str, list[str]]:
@@ -120,6 +120,35 @@ def gather(cell_id: str, path: str | os.PathLike[str] | None = None) -> str:
     return text
 
 
+def history_path() -> str | None:
+    """The SQLite file the runs are written to (docs/history.md), or None
+    when the history is off (``NBSIGHT_HISTORY=off``, ``%nbsight history
+    off``, or a file that could not be written)."""
+    return _current().session.history_path()
+
+
 def last_reactive_run() -> list[str]:
     """The cells re-executed (reactive mode) after the latest user run, in order."""
     return list(_current().reactive_run)
+
+
+def record_provenance(on: bool = True) -> None:
+    """Turns value-provenance recording on (or off) for the cells that run
+    from now on: they run instrumented to log their run-time decisions, so
+    that ``provenance()`` can replay them (it costs a Python call per
+    decision, loop iteration and computed subscript)."""
+    _current().provenance_on = bool(on)
+
+
+def provenance(symbol: str) -> dict[str, Any]:
+    """The inputs the value at `symbol` (``total``, ``res[0]``, ``d['k']``,
+    ``df['a']``) depends on: ``where`` (copied or computed into it) and
+    ``why`` (read by the decisions that let it in or kept something out),
+    each a list of ``{"cell", "symbol"}`` naming the cell that made the
+    input and the path it was first bound to; ``files`` it derives from;
+    ``recorded`` (false: the value came from a run not recorded, and is its
+    own input)."""
+    result: dict[str, Any] | None = _current().session.provenance(symbol)
+    if result is None:
+        raise KeyError(f"nbsight knows no value {symbol!r}")
+    return result

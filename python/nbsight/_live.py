@@ -9,6 +9,14 @@ lineage, staleness, highlights and every text are computed natively by
 nbsight never changes what user code computes, prints or raises: its own
 warnings go to stderr, and if nbsight itself fails during a cell it says so
 in one line, stops tracing that cell and lets it run.
+
+The history (docs/history.md): each run is written to an SQLite file, by
+default ``.nbsight/<notebook>.sqlite`` beside the notebook when the kernel
+knows it (``NBSIGHT_NOTEBOOK``, Jupyter Server's ``JPY_SESSION_NAME``, or a
+``notebook_path`` comm message), else ``.nbsight/history.sqlite`` in the
+working directory; ``NBSIGHT_HISTORY`` (a path, or ``off``) and ``%nbsight
+history`` choose another. A history that cannot be written is said once, in
+one line, and the kernel goes on without it.
 """
 
 from __future__ import annotations
@@ -21,6 +29,9 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import InputRejected
 
 from nbsight._nbsight import Session
+from nbsight._recorder import Recorder, Transformer
+from nbsight._recorder import install as install_recorder
+from nbsight._recorder import uninstall as uninstall_recorder
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
@@ -29,6 +40,45 @@ if TYPE_CHECKING:
 
 MODES = ("warn", "block", "reactive", "off")
 COMM_TARGET = "nbsight"
+HISTORY_ENV = "NBSIGHT_HISTORY"
+NOTEBOOK_ENV = "NBSIGHT_NOTEBOOK"
+HISTORY_FOLDER = ".nbsight"
+
+
+def _absolute_notebook(path: str) -> str:
+    """A notebook path as a front end or Jupyter Server gave it, made
+    absolute: relative to the working directory when it is there, else the
+    file of that name in the working directory (Jupyter Server may give a
+    path relative to its root; the kernel runs in the notebook's folder)."""
+    given = os.path.expanduser(path)
+    if os.path.isabs(given):
+        return os.path.normpath(given)
+    here = os.path.abspath(given)
+    if os.path.exists(here):
+        return here
+    return os.path.abspath(os.path.basename(given))
+
+
+def notebook_from_env() -> str | None:
+    """The notebook this kernel runs, when its environment says:
+    ``NBSIGHT_NOTEBOOK``, else Jupyter Server's ``JPY_SESSION_NAME`` (the
+    notebook's path, for the kernels it starts)."""
+    explicit = os.environ.get(NOTEBOOK_ENV, "").strip()
+    if explicit:
+        return _absolute_notebook(explicit)
+    session = os.environ.get("JPY_SESSION_NAME", "").strip()
+    if session.endswith(".ipynb"):
+        return _absolute_notebook(session)
+    return None
+
+
+def history_location(notebook: str | None) -> str:
+    """The default history file: ``.nbsight/<stem>.sqlite`` beside the
+    notebook, else ``.nbsight/history.sqlite`` in the working directory."""
+    if notebook is not None:
+        folder, name = os.path.split(notebook)
+        return os.path.join(folder, HISTORY_FOLDER, os.path.splitext(name)[0] + ".sqlite")
+    return os.path.join(os.getcwd(), HISTORY_FOLDER, "history.sqlite")
 
 
 class StaleReadError(InputRejected):
@@ -66,7 +116,17 @@ class Live:
         self.reactive_run: list[str] = []
         self.cell_id: str | None = None
         self.comms: list[Any] = []
+        self.notebook: str | None = notebook_from_env()
+        # The history's place was chosen (NBSIGHT_HISTORY, %nbsight history):
+        # learning the notebook later does not move it.
+        self.history_chosen = False
+        # A line to say at the start of the next cell (nothing runs yet).
+        self._notice: str | None = None
         self._guard = _Guard(self)
+        self.recorder = Recorder()
+        self._instrument = Transformer(self.recorder)
+        self.recording = False
+        self.provenance_on = False
         self._run_code: Callable[..., Coroutine[Any, Any, bool]] = shell.run_code
 
     # ----- installation -------------------------------------------------
@@ -76,11 +136,14 @@ class Live:
         shell.events.register("pre_run_cell", self.pre_run_cell)
         shell.events.register("post_run_cell", self.post_run_cell)
         shell.ast_transformers.append(self._guard)
+        shell.ast_transformers.append(self._instrument)
+        install_recorder(self.recorder)
         shell.run_code = self.run_code  # type: ignore[method-assign]
         from nbsight._magic import register_magic
 
         register_magic(shell, self)
         self._register_comm_target()
+        self._open_history_at_load()
 
     def uninstall(self) -> None:
         shell = self.shell
@@ -89,9 +152,12 @@ class Live:
                 shell.events.unregister(event, hook)
             except ValueError:
                 pass
-        if self._guard in shell.ast_transformers:
-            shell.ast_transformers.remove(self._guard)
+        for transformer in (self._guard, self._instrument):
+            if transformer in shell.ast_transformers:
+                shell.ast_transformers.remove(transformer)
+        uninstall_recorder()
         shell.run_code = self._run_code  # type: ignore[method-assign]
+        self.session.close_history()
         self.session.close()
 
     # ----- the run of a cell --------------------------------------------
@@ -99,6 +165,9 @@ class Live:
     def pre_run_cell(self, info: ExecutionInfo) -> None:
         self.blocked = None
         self.tracing = False
+        if self._notice is not None:
+            print(self._notice, file=sys.stderr, flush=True)
+            self._notice = None
         if self.mode == "off":
             return
         try:
@@ -107,6 +176,10 @@ class Live:
             pre = self.session.pre_run(cell_id, info.raw_cell or "", count)
             self.tracing = True
             self.cell_id = cell_id
+            self.recording = self.provenance_on
+            self._instrument.enabled = self.recording
+            if self.recording:
+                self.recorder.start()
             if pre["warning"] is not None:
                 if self.mode == "block":
                     self.blocked = pre["blocked"]
@@ -124,6 +197,9 @@ class Live:
         return await self._run_code(code_obj, result, async_=async_)
 
     def post_run_cell(self, result: ExecutionResult) -> None:
+        events = self.recorder.stop() if self.recording else None
+        self.recording = False
+        self._instrument.enabled = False
         if not self.tracing:
             return
         self.tracing = False
@@ -132,7 +208,9 @@ class Live:
                 self.session.abort_run()
                 return
             run = self.session.runs()
-            self.session.post_run(self.shell.user_ns, result.error_in_exec)
+            unwritten = self.session.post_run(self.shell.user_ns, result.error_in_exec, events)
+            if unwritten is not None:
+                print(unwritten, file=sys.stderr, flush=True)
         except Exception as error:
             self._fail(error)
             return
@@ -167,6 +245,9 @@ class Live:
 
     def _fail(self, error: BaseException) -> None:
         self.tracing = False
+        self.recording = False
+        self._instrument.enabled = False
+        self.recorder.stop()
         self.blocked = None
         print(
             f"nbsight: internal error ({type(error).__name__}: {error}); "
@@ -184,6 +265,66 @@ class Live:
         if mode not in MODES:
             raise ValueError(f"unknown nbsight mode {mode!r}: expected one of {', '.join(MODES)}")
         self.mode = mode
+
+    def sync_notebook(self, cells: list[tuple[str, str]]) -> None:
+        unwritten = self.session.sync_notebook(cells)
+        if unwritten is not None:
+            print(unwritten, file=sys.stderr, flush=True)
+
+    # ----- the history --------------------------------------------------
+
+    def _say(self, line: str) -> None:
+        """Says `line` on stderr now when a cell is running (its output shows
+        it), else at the start of the next cell (a kernel loading nbsight at
+        start has no cell to show it under)."""
+        if getattr(self.shell.displayhook, "exec_result", None) is not None:
+            print(line, file=sys.stderr, flush=True)
+        else:
+            self._notice = line
+
+    def _open_history_at_load(self) -> None:
+        chosen = os.environ.get(HISTORY_ENV, "").strip()
+        if chosen:
+            self.history_chosen = True
+            if chosen.lower() != "off":
+                self.open_history(os.path.expanduser(chosen))
+        else:
+            self.open_history(history_location(self.notebook))
+
+    def open_history(self, path: str) -> str | None:
+        """Writes the history to `path` from now on (the runs so far
+        included); the path, or None when it cannot be written (said once)."""
+        try:
+            opened: str = self.session.open_history(os.path.abspath(path), self.notebook)
+        except RuntimeError as error:
+            self._say(str(error))
+            return None
+        return opened
+
+    def choose_history(self, path: str | None) -> str | None:
+        """``%nbsight history PATH|off``: the history goes to `path` (None:
+        off), whatever the notebook."""
+        self.history_chosen = True
+        if path is None:
+            self.session.close_history()
+            return None
+        return self.open_history(path)
+
+    def set_notebook(self, path: str) -> None:
+        """The front end says which notebook this kernel runs: the history
+        moves beside it, unless its place was chosen."""
+        notebook = _absolute_notebook(path)
+        if notebook == self.notebook:
+            return
+        self.notebook = notebook
+        if self.history_chosen:
+            unwritten = self.session.set_history_notebook(notebook)
+            if unwritten is not None:
+                self._say(unwritten)
+            return
+        target = history_location(notebook)
+        if self.session.history_path() != target:
+            self.open_history(target)
 
     # ----- the comm -----------------------------------------------------
 
@@ -203,8 +344,10 @@ class Live:
             data = msg.get("content", {}).get("data", {})
             if data.get("type") == "sync_notebook":
                 cells = [(str(c[0]), str(c[1])) for c in data.get("cells", [])]
-                self.session.sync_notebook(cells)
+                self.sync_notebook(cells)
                 self._send_highlights()
+            elif data.get("type") == "notebook_path" and isinstance(data.get("path"), str):
+                self.set_notebook(data["path"])
 
         def on_close(msg: dict[str, Any]) -> None:
             if comm in self.comms:

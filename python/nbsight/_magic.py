@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from nbsight._live import Live
 
 USAGE = """usage: %nbsight status | why CELL | deps SYMBOL | slice CELL [--forward]
-                | gather CELL [FILE] | mode warn|block|reactive|off
+                | gather CELL [FILE] | provenance on|off|SYMBOL
+                | history [PATH|off] | mode warn|block|reactive|off
 
   status        stale, fresh and refresher cells, and the stale symbols
   why CELL      the stale values cell CELL reads, why, and what to re-run
@@ -23,6 +24,10 @@ USAGE = """usage: %nbsight status | why CELL | deps SYMBOL | slice CELL [--forwa
                 whose latest results depend on it)
   gather CELL   a script reproducing CELL's latest result on a fresh kernel
                 (printed, or written to FILE: .py, or .ipynb for a notebook)
+  provenance    on / off: record the cells that run from now on for value
+                provenance; SYMBOL: the inputs its value depends on
+  history       the SQLite file the runs are written to (docs/history.md);
+                PATH: write to that file from now on, off: stop writing
   mode MODE     warn (print a warning before a stale read, then run),
                 block (do not run a cell that reads stale values),
                 reactive (warn, and after each run re-run the cells that
@@ -52,6 +57,20 @@ def run_magic(live: Live, line: str) -> None:
 
         text = _api.gather(args[0], args[1] if len(args) == 2 else None)
         print(f"written to {args[1]}" if len(args) == 2 else text, end="\n" if len(args) == 2 else "")
+    elif command == "provenance" and args in (["on"], ["off"]):
+        live.provenance_on = args[0] == "on"
+        print(f"nbsight provenance recording: {args[0]}")
+    elif command == "provenance" and len(args) == 1:
+        from nbsight import _api
+
+        report = _api.provenance(args[0])
+        print(format_provenance(args[0], report))
+    elif command == "history":
+        # The rest of the line: a path may hold spaces.
+        where = line.strip()[len(command) :].strip()
+        if where:
+            live.choose_history(None if where == "off" else where)
+        print(f"nbsight history: {session.history_path() or 'off'}")
     elif command == "mode" and len(args) == 1:
         live.set_mode(args[0])
         print(f"nbsight mode: {args[0]}")
@@ -71,3 +90,18 @@ def register_magic(shell: InteractiveShell, live: Live) -> None:
     nbsight.__doc__ = USAGE
     # IPython's decorator hides this method's real signature from mypy.
     shell.register_magic_function(nbsight, "line", "nbsight")  # type: ignore[arg-type]
+
+
+def format_provenance(symbol: str, report: dict[str, Any]) -> str:
+    def inputs(refs: list[dict[str, Any]]) -> str:
+        shown = [f"{r['symbol']} (cell {r['cell']})" for r in refs]
+        return ", ".join(shown) if shown else "(none)"
+
+    lines = [
+        f"`{symbol}`" + ("" if report["recorded"] else " (not recorded: it is its own input)"),
+        f"  where: {inputs(report['where'])}",
+        f"  why:   {inputs(report['why'])}",
+    ]
+    if report["files"]:
+        lines.append(f"  files: {', '.join(report['files'])}")
+    return "\n".join(lines)

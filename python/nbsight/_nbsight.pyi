@@ -31,10 +31,31 @@ class Session:
         `blocked` (texts, or None)."""
     def watch(self, code: CodeType) -> None:
         """Traces a module-level code object of the running cell."""
-    def post_run(self, user_ns: dict[str, Any], error: BaseException | None = None) -> None:
-        """Ends the run and records what it did."""
+    def post_run(
+        self,
+        user_ns: dict[str, Any],
+        error: BaseException | None = None,
+        provenance: list[tuple[str, int, int, Any]] | None = None,
+    ) -> str | None:
+        """Ends the run and records what it did (and replays its provenance
+        events, when recorded); writes it to the history. Returns the line to
+        print when the history could not be written (it is then off)."""
+    def provenance(self, symbol: str) -> dict[str, Any] | None: ...
+    def provenance_error(self) -> str | None: ...
     def abort_run(self) -> None: ...
-    def sync_notebook(self, cells: Sequence[tuple[str, str]]) -> None: ...
+    def sync_notebook(self, cells: Sequence[tuple[str, str]]) -> str | None:
+        """The front end's view; the line to print when the history could not
+        be written."""
+    def open_history(self, path: str, notebook: str | None = None) -> str:
+        """Writes the history to the SQLite file at `path` from now on (the
+        runs so far included); returns the path. Raises RuntimeError with the
+        one line to print when it cannot be written (the history is then
+        off)."""
+    def close_history(self) -> None: ...
+    def history_path(self) -> str | None: ...
+    def set_history_notebook(self, notebook: str) -> str | None:
+        """Records the notebook of the history's session; the line to print
+        when the history could not be written."""
     def status(self) -> dict[str, list[str]]: ...
     def status_text(self) -> str: ...
     def last_warning(self, cell_id: str) -> list[str]: ...

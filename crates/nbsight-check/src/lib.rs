@@ -13,6 +13,7 @@
 mod check;
 pub mod docs;
 mod finding;
+mod hidden;
 pub mod rules;
 mod selection;
 

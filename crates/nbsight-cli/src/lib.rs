@@ -17,6 +17,8 @@ mod cells;
 mod check;
 mod effects_args;
 mod flow;
+mod history;
+mod provenance;
 mod slice;
 mod whatif;
 
@@ -49,8 +51,15 @@ enum Command {
     Flow(flow::FlowArgs),
     /// Slice the notebook from a cell: the cells (or statements) its result
     /// needs, or those depending on it; --gather writes the backward slice as
-    /// a script or notebook that runs on its own.
+    /// a script or notebook that runs on its own; --history slices the
+    /// executions a live kernel really ran.
     Slice(slice::SliceArgs),
+    /// Show the executions a live kernel wrote to its history (cell, counter,
+    /// time, status, symbols read and written), after the kernel is gone.
+    History(history::HistoryArgs),
+    /// Show the provenance a live kernel recorded for a symbol's value: the
+    /// inputs it came from, those that decided it, the files it derives from.
+    Provenance(provenance::ProvenanceArgs),
 }
 
 /// How a command ended.
@@ -70,7 +79,7 @@ pub enum Outcome {
 /// returning, since a host that outlives the call never runs Rust's exit-time
 /// flush.
 pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
-    let code = match Cli::try_parse_from(args) {
+    let code = match Cli::try_parse_from(args).and_then(validate) {
         Ok(cli) => run(cli),
         Err(error) => {
             // Help and version go to stdout with code 0, usage errors to
@@ -83,6 +92,14 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
     code
 }
 
+/// What the parser cannot check, reported as its errors are.
+fn validate(cli: Cli) -> Result<Cli, clap::Error> {
+    if let Command::Slice(args) = &cli.command {
+        args.validate()?;
+    }
+    Ok(cli)
+}
+
 fn run(cli: Cli) -> u8 {
     let result = match cli.command {
         Command::Cells(args) => cells::run(&args),
@@ -90,6 +107,8 @@ fn run(cli: Cli) -> u8 {
         Command::Check(args) => check::run(&args),
         Command::Flow(args) => flow::run(&args),
         Command::Slice(args) => slice::run(&args),
+        Command::History(args) => history::run(&args),
+        Command::Provenance(args) => provenance::run(&args),
     };
     match result {
         Ok(Outcome::Clean) => 0,

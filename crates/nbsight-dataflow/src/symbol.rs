@@ -23,6 +23,46 @@ pub type Symbol = CompactString;
 /// The subscript spelling used when the index is not a constant.
 pub const ANY_INDEX: &str = "[*]";
 
+/// The most components a tracked path has (`a.b[0]` has three). A longer
+/// chain (`a.b.b.b...`, generated code) is tracked as its prefix of this
+/// depth: reading past it reads the prefix, binding past it changes the prefix
+/// in place. Without the bound every prefix of an `n`-long chain is a symbol
+/// of its own, `n` symbols of length up to `n`: quadratic time and memory.
+pub const MAX_PATH_DEPTH: usize = 16;
+
+/// How many components `symbol` has (`df` one, `df.col[3]` three). Quotes
+/// inside subscripts are respected.
+pub fn depth(symbol: &str) -> usize {
+    let bytes = symbol.as_bytes();
+    let (mut components, mut in_brackets, mut quote) = (1, false, None::<u8>);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if let Some(q) = quote {
+            if b == b'\\' {
+                i += 2;
+                continue;
+            }
+            if b == q {
+                quote = None;
+            }
+        } else {
+            match b {
+                b'\'' | b'"' if in_brackets => quote = Some(b),
+                b'[' if !in_brackets => {
+                    components += 1;
+                    in_brackets = true;
+                }
+                b']' if in_brackets => in_brackets = false,
+                b'.' if !in_brackets => components += 1,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    components
+}
+
 /// `true` when `parent` is `child` or one of the paths `child` is nested in
 /// (`df` is a prefix of `df.col` and of `df['a']`, not of `dfx`).
 pub fn is_prefix_or_equal(parent: &str, child: &str) -> bool {
@@ -208,6 +248,14 @@ mod tests {
         assert!(!is_prefix_or_equal("lst[*]", "lst[3]"));
         assert!(related("a.b", "a"));
         assert!(!related("a.b", "a.c"));
+    }
+
+    #[test]
+    fn depths_count_components() {
+        assert_eq!(depth("df"), 1);
+        assert_eq!(depth("df.col[3]"), 3);
+        assert_eq!(depth("d['a.b'][*].x"), 4);
+        assert_eq!(depth("d['it\\'s.[']"), 2);
     }
 
     #[test]

@@ -18,6 +18,7 @@
 mod cells;
 mod explain;
 mod highlights;
+pub mod provenance;
 mod reactive;
 pub mod report;
 mod run;
@@ -26,6 +27,8 @@ mod slices;
 mod symbols;
 
 pub use explain::{Deps, StaleRead, SymbolRef, UpdatedAncestor};
+pub use provenance::{Event as ProvenanceEvent, InputRef, ProvenanceReport};
 pub use run::{CallFact, FunctionRef, RunFacts};
 pub use session::{Execution, Lineage, PreRun, Status};
+pub use slices::slice_history;
 pub use symbols::{ExecIdx, Ts};

@@ -57,6 +57,9 @@ pub struct RunFacts {
     /// After the run: the root names asked for, each with the identity of
     /// the object it is bound to (`None`: unbound).
     pub bindings: Vec<(String, Option<u64>)>,
+    /// The run-time decisions logged for value provenance, when recording
+    /// was on (`None`: not recorded).
+    pub provenance: Option<Vec<crate::provenance::Event>>,
 }
 
 /// What one statement did, in symbols.

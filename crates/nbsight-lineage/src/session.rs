@@ -14,6 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::cells::{CellFacts, FactsCache};
 use crate::explain::{self, Deps, StaleRead};
 use crate::highlights::{self, CellInput, Highlights};
+use crate::provenance::{Provenance, ProvenanceReport};
 use crate::run::{self, FunctionRef, RunFacts};
 use crate::symbols::{ExecIdx, FunctionFacts, Read, Staleness, SymbolGraph, Ts};
 
@@ -81,6 +82,9 @@ pub struct Lineage {
     bindings: FxHashMap<String, u64>,
     warnings: FxHashMap<String, Vec<String>>,
     staleness: RefCell<Option<Arc<Staleness>>>,
+    provenance: Provenance,
+    /// Why the latest recorded run's replay gave up, if it did.
+    provenance_error: Option<String>,
 }
 
 impl Lineage {
@@ -96,6 +100,8 @@ impl Lineage {
             bindings: FxHashMap::default(),
             warnings: FxHashMap::default(),
             staleness: RefCell::new(None),
+            provenance: Provenance::default(),
+            provenance_error: None,
         }
     }
 
@@ -318,6 +324,35 @@ impl Lineage {
                 }
             }
         }
+        // Value provenance: replay the recorded run, or take what it wrote
+        // as inputs.
+        let mut roots: Vec<String> = writes.iter().map(|w| root(w).to_string()).collect();
+        roots.sort_unstable();
+        roots.dedup();
+        let mut unbound = Vec::new();
+        for (name, id) in &run.bindings {
+            if id.is_none() {
+                unbound.push(name.clone());
+            }
+        }
+        roots.retain(|r| !unbound.contains(r));
+        for name in &unbound {
+            self.provenance.forget(name);
+        }
+        self.provenance_error = match (&run.provenance, run.failed) {
+            (Some(events), false) => self
+                .provenance
+                .replay(&run.cell_id, &run.source, events, &roots, &self.effects)
+                .err(),
+            (Some(_), true) => {
+                self.provenance.unrecorded(&run.cell_id, &roots);
+                Some("the run raised an exception".into())
+            }
+            (None, _) => {
+                self.provenance.unrecorded(&run.cell_id, &roots);
+                None
+            }
+        };
         // The run's live symbols: the static ones its statements read, and
         // the globals of the functions it called.
         let mut live: Vec<(Symbol, bool)> = facts
@@ -508,6 +543,31 @@ impl Lineage {
                 })
                 .collect(),
         )
+    }
+
+    /// The provenance of the value at `symbol` (`None`: not bound).
+    pub fn provenance(&mut self, symbol: &str) -> Option<ProvenanceReport> {
+        let mut report = self.provenance.query(symbol)?;
+        // Inputs bound out of sight: the cell that last set them.
+        for input in report.where_.iter_mut().chain(report.why.iter_mut()) {
+            if input.cell.is_none()
+                && let Some(sym) = self.graph.get(&input.symbol)
+            {
+                input.cell = self
+                    .graph
+                    .node(sym)
+                    .set_by
+                    .and_then(|e| self.cell_of(e))
+                    .map(str::to_string);
+            }
+        }
+        Some(report)
+    }
+
+    /// Why the replay of the latest recorded run gave up (its results are
+    /// then their own inputs).
+    pub fn provenance_error(&self) -> Option<&str> {
+        self.provenance_error.as_deref()
     }
 
     /// The lineage of `symbol`.

@@ -5,8 +5,50 @@
 //! slice set. Failed executions are never part of a slice (the one sliced
 //! from excepted).
 
+use std::sync::Arc;
+
 use crate::session::Execution;
-use crate::symbols::ExecIdx;
+use crate::symbols::{ExecIdx, Ts};
+
+impl Execution {
+    /// An execution as a history stores it (`nbsight-history`): the given
+    /// fields, nothing read, written or depended on yet (set the public
+    /// fields), and no static facts (a rebuilt log answers slices, not
+    /// `before_run`).
+    pub fn new(cell_id: String, counter: Ts, source: String) -> Execution {
+        Execution {
+            cell_id,
+            counter,
+            execution_count: None,
+            source,
+            failed: false,
+            reads: Vec::new(),
+            writes: Vec::new(),
+            depends_on: Vec::new(),
+            facts: Arc::default(),
+        }
+    }
+}
+
+/// The cells in the backward (or, with `forward`, the forward) slice of
+/// `cell_id`'s latest execution in `executions` (a log, as
+/// [`crate::Lineage::executions`] keeps it), in `order` (the notebook's
+/// cell ids); `None` when the cell never ran. What
+/// [`crate::Lineage::backward_slice`] answers, over a stored log.
+pub fn slice_history(
+    executions: &[Execution],
+    cell_id: &str,
+    forward: bool,
+    order: &[String],
+) -> Option<Vec<String>> {
+    let start = executions.iter().rposition(|e| e.cell_id == cell_id)? as ExecIdx;
+    let slice = if forward {
+        self::forward(executions, start)
+    } else {
+        backward(executions, start)
+    };
+    Some(cells_of(executions, &slice, order))
+}
 
 /// The executions in the backward slice of `start`, in execution order.
 pub fn backward(executions: &[Execution], start: ExecIdx) -> Vec<ExecIdx> {

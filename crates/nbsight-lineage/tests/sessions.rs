@@ -133,6 +133,7 @@ impl Kernel {
             failed: error_line.is_some(),
             error_line,
             bindings,
+            provenance: None,
         });
         pre.stale.into_iter().map(|s| s.symbol).collect()
     }

@@ -32,7 +32,7 @@ use ruff_python_ast::{Expr, ExprCall};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashMap;
 
-use crate::model::NotebookModel;
+use crate::model::{CellInfo, NotebookModel};
 use crate::paths::path_root;
 use crate::vars::{Var, VarSet, Vars};
 
@@ -270,6 +270,105 @@ impl NotebookModel {
             }
         }
         None
+    }
+}
+
+/// Each plain function definition's own free globals (roots; its body only,
+/// not through the functions it calls), by name, one entry per defining cell
+/// in cell order (names are interned in `vars`).
+pub(crate) fn own_reads<'a>(
+    definitions: impl IntoIterator<Item = Definition<'a>>,
+    vars: &mut Vars,
+) -> FxHashMap<Var, Vec<(usize, VarSet)>> {
+    let mut out: FxHashMap<Var, Vec<(usize, VarSet)>> = FxHashMap::default();
+    for def in definitions {
+        if !def.is_plain_function() {
+            continue;
+        }
+        let var = vars.intern(def.name);
+        let reads = VarSet::from_iter(def.summary.reads.iter().map(|s| vars.intern(root(s))));
+        out.entry(var).or_default().push((def.cell, reads));
+    }
+    out
+}
+
+/// The plain user functions in force along an order of cell runs: for each
+/// name, the cell whose definition a call runs. A call runs the definition
+/// that reaches it, not every definition of the name: `def f(): return 1`,
+/// `f()`, `def f(): return y` does not read `y` at `f()`, and a name bound
+/// otherwise (`f = [1, 2]`) is no function until a cell defines it again.
+#[derive(Debug, Clone, Default)]
+pub struct FunctionsInForce {
+    by_var: FxHashMap<Var, usize>,
+}
+
+impl FunctionsInForce {
+    /// After `cell` runs: the plain functions it defines are in force, and
+    /// any other name it binds is no longer a user function.
+    pub fn run(&mut self, model: &NotebookModel, cell: &CellInfo) {
+        let Some(compiled) = cell.compiled.as_deref() else {
+            return;
+        };
+        if self.by_var.is_empty() && compiled.summary.functions.is_empty() {
+            return;
+        }
+        let mut own = VarSet::new();
+        for name in compiled.summary.functions.keys() {
+            if let Some(v) = model.vars.get(name)
+                && model.function_definitions.contains_key(&v)
+            {
+                own.insert(v);
+            }
+        }
+        for v in compiled.defs.iter() {
+            if !own.contains(v) {
+                self.by_var.remove(&v);
+            }
+        }
+        for v in own.iter() {
+            self.by_var.insert(v, cell.index);
+        }
+    }
+
+    /// What calls made by `cell` itself run: these definitions, then the
+    /// cell's own (a cell that defines `f` and calls it runs its own `f`).
+    pub fn at(&self, model: &NotebookModel, cell: &CellInfo) -> FunctionsInForce {
+        let mut here = self.clone();
+        here.run(model, cell);
+        here
+    }
+
+    /// The cell whose definition of `var` is in force.
+    pub fn cell_of(&self, var: Var) -> Option<usize> {
+        self.by_var.get(&var).copied()
+    }
+
+    /// The globals a call of `var` reads, through the functions it calls as
+    /// they are in force now (`None`: `var` is no user function here).
+    pub fn reads_of_call(&self, model: &NotebookModel, var: Var) -> Option<VarSet> {
+        let cell = self.cell_of(var)?;
+        let mut reads = VarSet::new();
+        let mut seen = VarSet::from_iter([var]);
+        let mut stack = vec![(var, cell)];
+        while let Some((f, at)) = stack.pop() {
+            let Some(own) = model
+                .function_definitions
+                .get(&f)
+                .and_then(|defs| defs.iter().find(|(c, _)| *c == at))
+            else {
+                continue;
+            };
+            reads.union_with(&own.1);
+            for g in own.1.iter() {
+                if let Some(c) = self.cell_of(g)
+                    && !seen.contains(g)
+                {
+                    seen.insert(g);
+                    stack.push((g, c));
+                }
+            }
+        }
+        Some(reads)
     }
 }
 

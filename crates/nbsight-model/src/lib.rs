@@ -15,11 +15,14 @@ pub mod functions;
 mod model;
 pub mod paths;
 pub mod program;
+pub mod reads;
 mod sites;
 pub mod testing;
 pub mod vars;
 
-pub use functions::{CallEffects, Definition, FunctionInfo, FunctionsByName, NamedCall};
+pub use functions::{
+    CallEffects, Definition, FunctionInfo, FunctionsByName, FunctionsInForce, NamedCall,
+};
 pub use model::{CallChange, CellInfo, CellStatus, Compiled, NotebookModel};
 pub use program::Program;
 pub use sites::{NO_SITE, Site, SiteTable};

@@ -15,7 +15,7 @@ use nbsight_dataflow::{CellSummary, Context, Effects, ImportEnv, ModuleAnalysis,
 use nbsight_notebook::{Cell, CellKind, CellMagic, CodeForm, Notebook, OneIndexed, ParsedCell};
 use rustc_hash::FxHashMap;
 
-use crate::functions::{self, FunctionInfo};
+use crate::functions::{self, FunctionInfo, FunctionsInForce};
 use crate::program::Program;
 use crate::sites::SiteTable;
 use crate::vars::{Var, VarSet, Vars};
@@ -142,62 +142,9 @@ impl Links {
         all_defs: &VarSet,
         vars: &Vars,
     ) -> Links {
-        let mut pre = compiled.uses.clone();
-        for b in compiled.builtins.iter() {
-            if all_defs.contains(b) {
-                pre.insert(b);
-            }
-        }
-        // Calling a user function reads its free globals, unless the cell
-        // bound them before the call.
-        let mut written = VarSet::new();
-        for stmt in &compiled.program.stmts {
-            for &v in &stmt.reads {
-                if let Some(info) = functions.get(&v) {
-                    for g in info.reads.iter() {
-                        if !written.contains(g) {
-                            pre.insert(g);
-                        }
-                    }
-                }
-            }
-            for &(v, kind) in &stmt.writes {
-                if kind == crate::program::WriteKind::Strong {
-                    written.insert(v);
-                }
-            }
-        }
-        // An anonymous lambda is passed on to be called (`df.apply(lambda
-        // x: clean(x))`): its free globals, and those of the user
-        // functions it calls, are read unless the cell bound them before.
-        for (name, summary) in &compiled.summary.functions {
-            let Some(at) = name
-                .strip_prefix("<lambda@")
-                .and_then(|rest| rest.split(':').next())
-                .and_then(|line| line.parse::<usize>().ok())
-            else {
-                continue;
-            };
-            let mut bound_before = VarSet::new();
-            for stmt in compiled.program.stmts.iter().filter(|s| s.line.get() < at) {
-                for &(v, kind) in &stmt.writes {
-                    if kind == crate::program::WriteKind::Strong {
-                        bound_before.insert(v);
-                    }
-                }
-            }
-            for s in summary.reads.iter() {
-                let Some(v) = vars.get(root(s)) else {
-                    continue;
-                };
-                let mut read = VarSet::from_iter([v]);
-                if let Some(info) = functions.get(&v) {
-                    read.union_with(&info.reads);
-                }
-                read.difference_with(&bound_before);
-                pre.union_with(&read);
-            }
-        }
+        let pre = pre_with(compiled, all_defs, vars, |v| {
+            functions.get(&v).map(|i| &i.reads)
+        });
         let mut outputs = compiled.defs.clone();
         outputs.union_with(&compiled.mutated);
         // Globals the user functions it calls bind or change.
@@ -244,6 +191,75 @@ impl Links {
             feeds,
         }
     }
+}
+
+/// What `compiled` reads from the notebook state: its uses, the builtins
+/// some cell rebinds (`all_defs`), and the free globals of the user
+/// functions it references (`call_reads`: what a call of a name reads, when
+/// the name is a user function), unless the cell bound them before.
+fn pre_with<R: std::borrow::Borrow<VarSet>>(
+    compiled: &Compiled,
+    all_defs: &VarSet,
+    vars: &Vars,
+    call_reads: impl Fn(Var) -> Option<R>,
+) -> VarSet {
+    let mut pre = compiled.uses.clone();
+    for b in compiled.builtins.iter() {
+        if all_defs.contains(b) {
+            pre.insert(b);
+        }
+    }
+    // Calling a user function reads its free globals, unless the cell
+    // bound them before the call.
+    let mut written = VarSet::new();
+    for stmt in &compiled.program.stmts {
+        for &v in &stmt.reads {
+            if let Some(reads) = call_reads(v) {
+                for g in reads.borrow().iter() {
+                    if !written.contains(g) {
+                        pre.insert(g);
+                    }
+                }
+            }
+        }
+        for &(v, kind) in &stmt.writes {
+            if kind == crate::program::WriteKind::Strong {
+                written.insert(v);
+            }
+        }
+    }
+    // An anonymous lambda is passed on to be called (`df.apply(lambda
+    // x: clean(x))`): its free globals, and those of the user
+    // functions it calls, are read unless the cell bound them before.
+    for (name, summary) in &compiled.summary.functions {
+        let Some(at) = name
+            .strip_prefix("<lambda@")
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|line| line.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        let mut bound_before = VarSet::new();
+        for stmt in compiled.program.stmts.iter().filter(|s| s.line.get() < at) {
+            for &(v, kind) in &stmt.writes {
+                if kind == crate::program::WriteKind::Strong {
+                    bound_before.insert(v);
+                }
+            }
+        }
+        for s in summary.reads.iter() {
+            let Some(v) = vars.get(root(s)) else {
+                continue;
+            };
+            let mut read = VarSet::from_iter([v]);
+            if let Some(reads) = call_reads(v) {
+                read.union_with(reads.borrow());
+            }
+            read.difference_with(&bound_before);
+            pre.union_with(&read);
+        }
+    }
+    pre
 }
 
 /// One cell of the model.
@@ -315,6 +331,10 @@ pub struct NotebookModel {
     pub cells: Vec<Arc<CellInfo>>,
     pub vars: Vars,
     pub functions: Arc<FxHashMap<Var, FunctionInfo>>,
+    /// Each plain function definition's own free globals, by name: one
+    /// entry per defining cell, in cell order (see
+    /// [`crate::FunctionsInForce`]).
+    pub function_definitions: Arc<FxHashMap<Var, Vec<(usize, VarSet)>>>,
     /// Call sites with ML roles (for the leakage domain's tags).
     pub sites: SiteTable,
     imports: Arc<ImportEnv>,
@@ -346,6 +366,7 @@ impl NotebookModel {
             cells: Vec::with_capacity(notebook.cells.len()),
             vars: Vars::default(),
             functions: Arc::default(),
+            function_definitions: Arc::default(),
             sites: SiteTable::default(),
             imports: Arc::default(),
             parsed: Arc::default(),
@@ -691,6 +712,14 @@ impl NotebookModel {
             .iter()
             .filter_map(|c| Some((c.index, &c.compiled.as_deref()?.summary)));
         let functions = functions::by_root(functions::definitions(summaries), &mut self.vars);
+        let own = functions::own_reads(
+            functions::definitions(
+                self.cells
+                    .iter()
+                    .filter_map(|c| Some((c.index, &c.compiled.as_deref()?.summary))),
+            ),
+            &mut self.vars,
+        );
         // Builtin names some cell rebinds are notebook variables.
         let all_defs = self.all_defs();
         for cell in &mut self.cells {
@@ -700,6 +729,25 @@ impl NotebookModel {
             }
         }
         self.functions = Arc::new(functions);
+        self.function_definitions = Arc::new(own);
+    }
+
+    /// What `cell` reads from the notebook state when the user functions in
+    /// force are `in_force` (before it runs): [`CellInfo::pre`] with each
+    /// call resolved to the definition that reaches it rather than to every
+    /// definition of the name.
+    pub fn pre_in_force(&self, cell: &CellInfo, in_force: &FunctionsInForce) -> VarSet {
+        let Some(compiled) = cell.compiled.as_deref() else {
+            return VarSet::new();
+        };
+        let here = in_force.at(self, cell);
+        let mut pre = pre_with(compiled, &compiled.builtins, &self.vars, |v| {
+            here.reads_of_call(self, v)
+        });
+        // Of the builtins, only those some cell rebinds (`pre` has them); the
+        // rest is a subset of `pre`, which unions every definition.
+        pre.intersect_with(&cell.pre);
+        pre
     }
 
     /// Builtin names some cell rebinds (they are notebook variables) and

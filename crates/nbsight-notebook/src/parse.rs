@@ -10,6 +10,8 @@ use ruff_python_parser::{Mode, ParseOptions, parse_unchecked};
 use ruff_source_file::{LineIndex, OneIndexed};
 use ruff_text_size::{TextRange, TextSize};
 
+use crate::nesting::{MAX_NESTING, nesting_within};
+
 /// A syntax error in a cell.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxIssue {
@@ -55,9 +57,11 @@ impl ParsedCell {
 }
 
 /// Parse Python text (with IPython escapes: `%magic`, `!cmd`, `x = !ls`, `obj?`).
+///
+/// Text nested deeper than [`MAX_NESTING`] levels is not parsed: the result
+/// is an empty module with one issue at its first line saying so (see
+/// `nesting.rs`).
 pub fn parse_python(source: &str) -> ParsedCell {
-    let options = ParseOptions::from(Mode::Ipython).with_target_version(PythonVersion::latest());
-    let parsed = parse_unchecked(source, options);
     let mut cell = ParsedCell {
         module: ModModule {
             node_index: Default::default(),
@@ -68,6 +72,20 @@ pub fn parse_python(source: &str) -> ParsedCell {
         source: source.to_string(),
         index: LineIndex::from_source_text(source),
     };
+    if nesting_within(source, MAX_NESTING).is_none() {
+        cell.errors.push(SyntaxIssue {
+            line: OneIndexed::MIN,
+            column: OneIndexed::MIN,
+            message: format!(
+                "nested too deeply to analyse (more than {MAX_NESTING} levels of brackets, \
+                 operators or blocks; CPython's own limits are lower)"
+            ),
+            range: TextRange::default(),
+        });
+        return cell;
+    }
+    let options = ParseOptions::from(Mode::Ipython).with_target_version(PythonVersion::latest());
+    let parsed = parse_unchecked(source, options);
     let mut issues: Vec<(TextRange, String)> = parsed
         .errors()
         .iter()
@@ -147,6 +165,22 @@ mod tests {
         assert_eq!(at(8), (2, 2));
         assert_eq!(at(10_000).0, 3);
         assert_eq!(p.source(), "é = 1\nab = 2\n");
+    }
+
+    #[test]
+    fn too_deep_is_an_issue_not_a_crash() {
+        let deep = format!("x = {}1\n", "lambda: ".repeat(MAX_NESTING + 1));
+        let p = parse_python(&deep);
+        assert!(p.module.body.is_empty());
+        assert_eq!(p.errors.len(), 1);
+        assert!(
+            p.errors[0].message.contains("nested too deeply"),
+            "{:?}",
+            p.errors
+        );
+        assert_eq!((p.errors[0].line.get(), p.errors[0].column.get()), (1, 1));
+        let fine = format!("x = {}1\n", "lambda: ".repeat(1_000));
+        assert!(!parse_python(&fine).has_errors());
     }
 
     #[test]

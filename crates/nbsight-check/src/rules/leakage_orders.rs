@@ -2,7 +2,8 @@
 //! `overlap-leakage`, `multi-test-leakage`): the leakage domain of
 //! `nbsight-whatif` (`src/leakage/mod.rs`) run along the two orders a saved
 //! notebook stands for, top to bottom (what Run All does) and the saved
-//! execution order. It runs once when any of the three rules is enabled and
+//! execution order (unless saved counts repeat: several kernel sessions,
+//! no one order). It runs once when any of the three rules is enabled and
 //! turns every alarm into a finding of the alarm's rule ([`Rule::for_alarm`]);
 //! `check_model` keeps the enabled rules' findings, one per rule and cell.
 //! The messages are the domain's. Each finding's path lists the cells
@@ -13,6 +14,7 @@
 use crate::check::from_alarm;
 use crate::finding::Finding;
 use crate::rules::Driver;
+use crate::rules::stale_saved_output::saved_order_is_known;
 use nbsight_model::NotebookModel;
 use nbsight_whatif::leakage::Leak;
 use nbsight_whatif::state::History;
@@ -28,7 +30,12 @@ fn along_orders(model: &NotebookModel, findings: &mut Vec<Finding>) {
         return;
     }
     let notebook_order: Vec<usize> = model.code_cells().map(|c| c.index).collect();
-    let saved = History::Saved.cells(model);
+    // Saved counts that repeat come from several kernel sessions: no order.
+    let saved = if saved_order_is_known(model) {
+        History::Saved.cells(model)
+    } else {
+        Vec::new()
+    };
     for order in [notebook_order, saved] {
         let mut state = initial.clone();
         for (position, &c) in order.iter().enumerate() {

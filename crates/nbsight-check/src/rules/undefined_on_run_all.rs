@@ -25,7 +25,7 @@
 //!
 //! `nbsight check` reports:
 //! ```text
-//! cell 1:2:16: NBS001 reads `rate`, first defined below in cell 2: Restart & Run All fails here with NameError
+//! cell 1:2:33: NBS001 reads `rate`, first defined below in cell 2: Restart & Run All fails here with NameError
 //! ```
 //!
 //! Move the cell that defines `rate` above the cell that reads it.
@@ -34,28 +34,51 @@
 //! - Names an earlier cell may define, also conditionally (inside an `if`).
 //! - Names the cell itself may bind before the read on some path (a loop
 //!   that assigns before a later read).
-//! - Builtins.
+//! - Builtins, whatever a later cell rebinds them to.
+//! - Reads that cannot fail: `$name` and `{expr}` in `!` shell lines and
+//!   magic arguments (IPython leaves them to the shell when the name does
+//!   not exist), `df?`, and reads inside a `try` whose `except` catches
+//!   `NameError` (bare, `Exception`, `NameError`).
+//! - The globals of a definition no call reaches: a call runs the definition
+//!   of the function in force at the call (`def f(): return 1`, `f()`,
+//!   `def f(): return y` does not read `y` at `f()`), and a name bound
+//!   otherwise (`x = [1, 2]`) is no function until a cell defines it again.
+//! - Names a cell that does not parse may define (any name written in it):
+//!   the other names of the later cells are still checked.
 //! - Anything after a cell that can bind names nbsight cannot see
 //!   (`from m import *`, `%run`, `%store -r`, `exec`,
-//!   `globals()[...] = ...`) or a cell that does not parse, that cell
-//!   included.
+//!   `globals()[...] = ...`), that cell included.
+//!
+//! The column is the name's (or the called function's) first read that can
+//! fail.
 
 use crate::check::finding;
 use crate::finding::Finding;
 use crate::rules::{Driver, Rule};
-use nbsight_model::vars::VarSet;
-use nbsight_model::{CellStatus, NotebookModel};
+use nbsight_dataflow::builtins::is_builtin;
+use nbsight_model::reads::name_reads;
+use nbsight_model::vars::{Var, VarSet};
+use nbsight_model::{CellInfo, CellStatus, FunctionsInForce, NotebookModel};
 use nbsight_notebook::OneIndexed;
 
 pub(crate) const DRIVER: Driver = Driver::new("undefined_on_run_all", undefined_names);
 
-/// Replays Run All: the names defined so far, cell after cell, and every
-/// read of a name not among them.
+/// Replays Run All: the names defined so far and the user functions in force,
+/// cell after cell, and every read that can fail of a name not among them.
 fn undefined_names(model: &NotebookModel, findings: &mut Vec<Finding>) {
     let mut defined = VarSet::new();
+    let mut in_force = FunctionsInForce::default();
     for cell in &model.cells {
         if matches!(cell.status, CellStatus::Broken { .. }) {
-            return;
+            // What it would bind is unknown: any name written in it.
+            if let Some(parsed) = cell.parsed.as_deref() {
+                for word in crate::hidden::identifiers(parsed.source()) {
+                    if let Some(v) = model.vars.get(word) {
+                        defined.insert(v);
+                    }
+                }
+            }
+            continue;
         }
         let Some(compiled) = cell.compiled.as_deref() else {
             continue;
@@ -63,63 +86,132 @@ fn undefined_names(model: &NotebookModel, findings: &mut Vec<Finding>) {
         if compiled.unknown_defs {
             return;
         }
-        let program = &compiled.program;
-        for v in cell.pre.iter() {
-            if defined.contains(v) || model.is_plain_builtin(model.vars.name(v)) {
-                continue;
-            }
-            // Read directly: only when no binding in the cell may reach it.
-            if compiled.uses.contains(v) && !compiled.unbound_reads.contains(v) {
-                continue;
-            }
-            let name = model.vars.name(v);
-            // Read directly, or through a user function the cell references.
-            let via = if compiled.uses.contains(v) {
-                None
-            } else {
-                compiled.uses.iter().find(|f| {
-                    model
-                        .functions
-                        .get(f)
-                        .is_some_and(|info| info.reads.contains(v))
-                })
-            };
-            let location = program
-                .first_read(&VarSet::from_iter([via.unwrap_or(v)]))
-                .unwrap_or((OneIndexed::MIN, OneIndexed::MIN));
-            let later = model
-                .cells
-                .iter()
-                .skip(cell.index + 1)
-                .find(|c| c.outputs.contains(v));
-            let reading = match via {
-                Some(f) => format!("calls `{}`, which reads `{name}`", model.vars.name(f)),
-                None => format!("reads `{name}`"),
-            };
-            let (message, path) = match later {
-                Some(d) => (
-                    format!(
-                        "{reading}, first defined below in cell {}: Restart & Run All fails here with NameError",
-                        d.index
-                    ),
-                    vec![cell.index],
-                ),
-                None => (
-                    format!(
-                        "{reading}, which no cell defines (and is not a builtin): Restart & Run All fails here with NameError"
-                    ),
-                    vec![cell.index],
-                ),
-            };
-            findings.push(finding(
-                model,
-                Rule::UndefinedOnRunAll,
-                cell.index,
-                location,
-                message,
-                path,
-            ));
-        }
+        undefined_in_cell(model, cell, &defined, &in_force, findings);
         defined.union_with(&cell.outputs);
+        in_force.run(model, cell);
     }
+}
+
+/// The findings of one cell, run after cells that defined `defined` with the
+/// functions `in_force`.
+fn undefined_in_cell(
+    model: &NotebookModel,
+    cell: &CellInfo,
+    defined: &VarSet,
+    in_force: &FunctionsInForce,
+    findings: &mut Vec<Finding>,
+) {
+    let Some(compiled) = cell.compiled.as_deref() else {
+        return;
+    };
+    let Some(parsed) = cell.parsed.as_deref() else {
+        return;
+    };
+    // A builtin is there whatever a later cell rebinds it to.
+    let missing = |v: Var| !defined.contains(v) && !is_builtin(model.vars.name(v));
+    let here = in_force.at(model, cell);
+    // Quick exit: nothing the cell may read is missing.
+    let mut candidates = compiled.unbound_reads.clone();
+    for stmt in &compiled.program.stmts {
+        for &f in &stmt.reads {
+            if here.cell_of(f).is_some() {
+                candidates.insert(f);
+            }
+        }
+    }
+    if !candidates.iter().any(|v| {
+        missing(v)
+            || here
+                .reads_of_call(model, v)
+                .is_some_and(|reads| reads.iter().any(missing))
+    }) {
+        return;
+    }
+    let reads = name_reads(parsed);
+    let failing_at = |v: Var| {
+        let name = model.vars.name(v);
+        reads
+            .iter()
+            .find(|r| r.can_fail && r.name == name)
+            .map(|r| parsed.line_column(r.range.start()))
+    };
+    let mut reported = VarSet::new();
+    // Read directly, before any binding in the cell may reach the read.
+    for v in compiled.unbound_reads.iter() {
+        if !missing(v) {
+            continue;
+        }
+        let Some(location) = failing_at(v) else {
+            continue;
+        };
+        reported.insert(v);
+        findings.push(message(model, cell, v, None, location));
+    }
+    // Through the user functions the cell calls, as they are in force, unless
+    // the cell bound the global before the call.
+    let mut written = VarSet::new();
+    for stmt in &compiled.program.stmts {
+        for &f in &stmt.reads {
+            let Some(globals) = here.reads_of_call(model, f) else {
+                continue;
+            };
+            let fresh: Vec<Var> = globals
+                .iter()
+                .filter(|&g| missing(g) && !written.contains(g) && !reported.contains(g))
+                .collect();
+            if fresh.is_empty() {
+                continue;
+            }
+            let Some(location) = failing_at(f) else {
+                continue;
+            };
+            for g in fresh {
+                reported.insert(g);
+                findings.push(message(model, cell, g, Some(f), location));
+            }
+        }
+        for &(v, kind) in &stmt.writes {
+            if kind == nbsight_model::program::WriteKind::Strong {
+                written.insert(v);
+            }
+        }
+    }
+}
+
+/// The finding for `v`, read by `cell` directly or through a call of `via`.
+fn message(
+    model: &NotebookModel,
+    cell: &CellInfo,
+    v: Var,
+    via: Option<Var>,
+    location: (OneIndexed, OneIndexed),
+) -> Finding {
+    let name = model.vars.name(v);
+    // A cell below that binds it (not one that only changes it in place).
+    let later = model.cells.iter().skip(cell.index + 1).find(|c| {
+        c.compiled.as_deref().is_some_and(|x| {
+            x.defs.contains(v) || (c.outputs.contains(v) && !x.mutated.contains(v))
+        })
+    });
+    let reading = match via {
+        Some(f) => format!("calls `{}`, which reads `{name}`", model.vars.name(f)),
+        None => format!("reads `{name}`"),
+    };
+    let message = match later {
+        Some(d) => format!(
+            "{reading}, first defined below in cell {}: Restart & Run All fails here with NameError",
+            d.index
+        ),
+        None => format!(
+            "{reading}, which no cell defines (and is not a builtin): Restart & Run All fails here with NameError"
+        ),
+    };
+    finding(
+        model,
+        Rule::UndefinedOnRunAll,
+        cell.index,
+        location,
+        message,
+        vec![cell.index],
+    )
 }

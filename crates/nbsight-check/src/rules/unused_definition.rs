@@ -29,10 +29,16 @@
 //! - Names starting with `_`.
 //! - Function definitions.
 //! - A name the cell itself reads anywhere, also in the statement that
-//!   binds it (`total = total + x`), or that a user function reads.
+//!   binds it (`total = total + x`), or that the body of a user function,
+//!   method or lambda reads (a class read only inside another class's
+//!   method).
+//! - A name a later cell that does not parse writes (it may read it there),
+//!   and anything defined before a cell that runs code nbsight cannot see
+//!   (`%run`, `exec`).
 
 use crate::check::finding;
 use crate::finding::Finding;
+use crate::hidden::OutOfSight;
 use crate::rules::{Driver, Rule};
 use nbsight_model::NotebookModel;
 use nbsight_notebook::OneIndexed;
@@ -42,6 +48,7 @@ pub(crate) const DRIVER: Driver = Driver::new("unused_definition", unused_defini
 /// Every name a code cell binds that nothing afterwards reads.
 fn unused_definitions(model: &NotebookModel, findings: &mut Vec<Finding>) {
     let cells: Vec<_> = model.code_cells().collect();
+    let hidden = OutOfSight::of(model);
     for (position, cell) in cells.iter().enumerate() {
         let Some(compiled) = cell.compiled.as_deref() else {
             continue;
@@ -55,8 +62,12 @@ fn unused_definitions(model: &NotebookModel, findings: &mut Vec<Finding>) {
             let read_later = cells[position + 1..]
                 .iter()
                 .any(|later| later.pre.contains(v));
-            let read_by_function = model.functions.values().any(|f| f.reads.contains(v));
-            if read_here || read_later || read_by_function {
+            // Any function, method or lambda body; a cell that does not parse
+            // and writes the name; code run out of sight (`%run`, `exec`).
+            let read_out_of_sight = hidden.body_reads.contains(v)
+                || hidden.broken_after_mentions(cell.index, v)
+                || hidden.hidden_code_after(model, cell.index);
+            if read_here || read_later || read_out_of_sight {
                 continue;
             }
             let location = compiled

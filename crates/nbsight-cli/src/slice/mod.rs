@@ -2,8 +2,11 @@
 //! the backward slice of a cell (what reproducing its result needs, the
 //! notebook running top to bottom) or its forward slice (what depends on
 //! it), by cells or statements, with the slice-size ratio; `--gather` writes
-//! the backward slice as a script or notebook that runs on its own.
+//! the backward slice as a script or notebook that runs on its own. With
+//! `--history DB_OR_NOTEBOOK --cell ID`, the dynamic slice over the real
+//! execution history a live kernel wrote (`history.rs`).
 
+mod history;
 mod json;
 mod text;
 
@@ -21,14 +24,15 @@ use crate::effects_args::EffectsArgs;
 /// Arguments of `nbsight slice`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Cell numbers N are 0-based positions in the notebook's cell list, markdown included (as in `nbsight cells`). The notebook is assumed to run top to bottom once.\n\nThe slice-size ratio is the number of statements in the slice over the number of statements in the notebook's Python cells.\n\nExit status: 0 when the slice was computed, 2 on usage or input errors (no such cell, not a code cell, unreadable notebook, a --gather file that cannot be written). Cells with syntax errors are reported on standard error and left out of slices."
+    after_help = "Cell numbers N are 0-based positions in the notebook's cell list, markdown included (as in `nbsight cells`). The notebook is assumed to run top to bottom once.\n\nThe slice-size ratio is the number of statements in the slice over the number of statements in the notebook's Python cells.\n\nWith --history, the slice is the dynamic one over the executions a live kernel really ran (NBSlicer's Definition 1 at cell granularity, as `nbsight.backward_slice` answers in the kernel): the cells whose latest executions set, transitively, what the cell's latest execution read (--forward: those whose latest executions depend on it), failed executions left out, in the notebook's order as the front end last showed it (else the order cells first ran). --cell is then the cell's id (in a terminal session, its execution count); the session is the latest in which the cell ran unless --session says.\n\nExit status: 0 when the slice was computed, 2 on usage or input errors (no such cell, not a code cell, unreadable notebook, a --gather file that cannot be written, no history there, a cell that never ran in the session). Cells with syntax errors are reported on standard error and left out of slices."
 )]
 pub struct SliceArgs {
     /// The notebook: an .ipynb file or a percent-format script.
-    pub notebook: PathBuf,
-    /// The cell to slice from.
+    #[arg(required_unless_present = "history")]
+    pub notebook: Option<PathBuf>,
+    /// The cell to slice from (with --history: the cell's id).
     #[arg(long, value_name = "N")]
-    pub cell: usize,
+    pub cell: String,
     /// The forward slice: what depends on cell N (default: the backward
     /// slice, what cell N's result needs).
     #[arg(long)]
@@ -46,6 +50,41 @@ pub struct SliceArgs {
     pub format: Format,
     #[command(flatten)]
     pub effects: EffectsArgs,
+    /// Slice the execution history a live kernel wrote instead of the
+    /// notebook run top to bottom: its SQLite file, a notebook (its history
+    /// is .nbsight/NAME.sqlite beside it) or a folder.
+    #[arg(
+        long,
+        value_name = "DB_OR_NOTEBOOK",
+        conflicts_with_all = ["notebook", "statements", "gather"]
+    )]
+    pub history: Option<PathBuf>,
+    /// With --history: the session (default: the latest in which the cell ran).
+    #[arg(long, value_name = "N", requires = "history", value_parser = crate::history::parse_session_id)]
+    pub session: Option<nbsight_history::SessionId>,
+}
+
+impl SliceArgs {
+    /// Checks what the parser cannot: without --history, `--cell` is a
+    /// number (the error is clap's, as when the option was a number).
+    pub fn validate(&self) -> Result<(), clap::Error> {
+        if self.history.is_some() {
+            return Ok(());
+        }
+        self.cell.parse::<usize>().map(|_| ()).map_err(|error| {
+            let mut command = <crate::Cli as clap::CommandFactory>::command();
+            command.build();
+            let slice = command
+                .find_subcommand_mut("slice")
+                .map(|c| c.clone())
+                .unwrap_or_default();
+            let message = format!(
+                "invalid value '{}' for '--cell <N>': {error}\n\nFor more information, try '--help'.\n",
+                self.cell
+            );
+            clap::Error::raw(clap::error::ErrorKind::ValueValidation, message).with_cmd(&slice)
+        })
+    }
 }
 
 fn parse_gather(text: &str) -> Result<PathBuf, String> {
@@ -59,8 +98,15 @@ fn parse_gather(text: &str) -> Result<PathBuf, String> {
 }
 
 pub fn run(args: &SliceArgs) -> anyhow::Result<Outcome> {
+    if let Some(db) = &args.history {
+        return history::run(args, db);
+    }
+    let (Some(path), Ok(cell)) = (&args.notebook, args.cell.parse::<usize>()) else {
+        // `validate` and the parser rule both out.
+        bail!("nbsight slice: a notebook and a cell number are needed");
+    };
     let effects = args.effects.load()?;
-    let notebook = load_path(&args.notebook)?;
+    let notebook = load_path(path)?;
     let slicer = Slicer::new(&notebook, &effects);
     let granularity = if args.statements {
         Granularity::Statements
@@ -68,9 +114,9 @@ pub fn run(args: &SliceArgs) -> anyhow::Result<Outcome> {
         Granularity::Cells
     };
     let slice = if args.forward {
-        slicer.forward(args.cell, granularity)?
+        slicer.forward(cell, granularity)?
     } else {
-        slicer.backward(args.cell, granularity)?
+        slicer.backward(cell, granularity)?
     };
     match args.format {
         Format::Json => {

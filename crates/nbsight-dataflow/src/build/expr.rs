@@ -12,7 +12,7 @@ use super::{ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::scope::{FunctionScope, for_each_target_name};
 use crate::summarize::function_summary;
-use crate::symbol::{ANY_INDEX, Symbol, python_str_repr};
+use crate::symbol::{ANY_INDEX, MAX_PATH_DEPTH, Symbol, depth, python_str_repr};
 
 impl<'a> Visitor<'a> for ScopeBuilder<'_> {
     fn visit_expr(&mut self, expr: &'a Expr) {
@@ -70,6 +70,8 @@ impl ScopeBuilder<'_> {
 
     /// The symbol `expr` names, evaluating (and reading with `base_kind`) the
     /// paths it is nested in but not recording an access for `expr` itself.
+    /// A path deeper than [`MAX_PATH_DEPTH`] is its prefix of that depth (and
+    /// `path_cut` is set).
     pub(crate) fn path_base(&mut self, expr: &Expr, base_kind: AccessKind) -> Option<Symbol> {
         match expr {
             Expr::Name(name) => {
@@ -88,6 +90,9 @@ impl ScopeBuilder<'_> {
             }
             Expr::Attribute(attr) => {
                 let mut path = self.path(&attr.value, base_kind)?;
+                if self.at_depth_limit(&path) {
+                    return Some(path);
+                }
                 path.push('.');
                 path.push_str(attr.attr.as_str());
                 Some(path)
@@ -99,6 +104,9 @@ impl ScopeBuilder<'_> {
                     self.visit_expr(&sub.slice);
                 }
                 let mut path = base?;
+                if self.at_depth_limit(&path) {
+                    return Some(path);
+                }
                 match index {
                     Some(index) => {
                         path.push('[');
@@ -114,6 +122,13 @@ impl ScopeBuilder<'_> {
                 None
             }
         }
+    }
+
+    /// `true` (and `path_cut` set) when `path` cannot be extended.
+    fn at_depth_limit(&mut self, path: &str) -> bool {
+        let full = depth(path) >= MAX_PATH_DEPTH;
+        self.path_cut |= full;
+        full
     }
 
     /// Binds an assignment target (`x`, `a.b`, `d['k']`, tuples, starred).
@@ -138,11 +153,18 @@ impl ScopeBuilder<'_> {
                 }
             }
             Expr::Attribute(_) | Expr::Subscript(_) => {
+                self.path_cut = false;
                 let Some(symbol) = self.path_base(target, AccessKind::BaseRead) else {
                     self.note_param_change(target);
                     return;
                 };
-                let kind = if symbol.ends_with(ANY_INDEX) {
+                // Binding past the depth limit changes the prefix in place.
+                let kind = if std::mem::take(&mut self.path_cut) {
+                    match kind {
+                        AccessKind::MayWrite => AccessKind::MayMutate,
+                        _ => AccessKind::Mutate,
+                    }
+                } else if symbol.ends_with(ANY_INDEX) {
                     AccessKind::MayWrite
                 } else {
                     kind

@@ -160,6 +160,9 @@ pub(crate) struct ScopeBuilder<'c> {
     pub(crate) params: Vec<Param>,
     /// Those whose objects the body may change in place.
     pub(crate) mutated_params: BTreeSet<String>,
+    /// Set when a path was cut at [`crate::symbol::MAX_PATH_DEPTH`]: the
+    /// symbol returned stands for a path nested in it.
+    pub(crate) path_cut: bool,
 }
 
 impl<'c> ScopeBuilder<'c> {
@@ -195,6 +198,7 @@ impl<'c> ScopeBuilder<'c> {
             magics: BTreeSet::new(),
             params: Vec::new(),
             mutated_params: BTreeSet::new(),
+            path_cut: false,
         }
     }
 

@@ -2,7 +2,10 @@
 //! read): `status()`, `why()`, `deps()` as dicts of strings, ints and
 //! lists.
 
-use nbsight_lineage::{Deps, StaleRead, Status, SymbolRef};
+use nbsight_lineage::{
+    Deps, InputRef, ProvenanceEvent, ProvenanceReport, StaleRead, Status, SymbolRef,
+};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -70,5 +73,58 @@ pub(crate) fn deps<'py>(py: Python<'py>, deps: &Deps) -> PyResult<Bound<'py, PyD
     };
     d.set_item("parents", refs(&deps.parents)?)?;
     d.set_item("children", refs(&deps.children)?)?;
+    Ok(d)
+}
+
+/// One event as the recorder logs it: `(kind, line, column, payload)`.
+pub(crate) type RecordedEvent<'py> = (String, u32, u32, Option<Bound<'py, PyAny>>);
+
+/// The recorder's events, from `(kind, line, column, payload)` tuples.
+pub(crate) fn events(raw: Vec<RecordedEvent<'_>>) -> PyResult<Vec<ProvenanceEvent>> {
+    raw.into_iter()
+        .map(|(kind, line, column, payload)| {
+            let at = (line, column);
+            Ok(match kind.as_str() {
+                "d" => ProvenanceEvent::Decision {
+                    at,
+                    taken: payload.map(|p| p.is_truthy()).transpose()?.unwrap_or(false),
+                },
+                "i" => ProvenanceEvent::Iteration { at },
+                "x" => ProvenanceEvent::Exhausted { at },
+                "k" => ProvenanceEvent::Key {
+                    at,
+                    key: payload.map(|p| p.extract::<String>()).transpose()?,
+                },
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "nbsight: unknown provenance event kind {other:?}"
+                    )));
+                }
+            })
+        })
+        .collect()
+}
+
+fn input_ref<'py>(py: Python<'py>, r: &InputRef) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("cell", &r.cell)?;
+    d.set_item("symbol", &r.symbol)?;
+    Ok(d)
+}
+
+pub(crate) fn provenance<'py>(
+    py: Python<'py>,
+    r: &ProvenanceReport,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let refs = |list: &[InputRef]| {
+        list.iter()
+            .map(|i| input_ref(py, i))
+            .collect::<PyResult<Vec<_>>>()
+    };
+    d.set_item("where", refs(&r.where_)?)?;
+    d.set_item("why", refs(&r.why)?)?;
+    d.set_item("files", &r.files)?;
+    d.set_item("recorded", r.recorded)?;
     Ok(d)
 }

@@ -5,6 +5,7 @@
 //! converts the lineage's answers to Python (`convert.rs`).
 
 mod convert;
+mod history;
 mod hooks;
 mod trace;
 
@@ -47,6 +48,8 @@ struct State {
     tracer: Option<Tracer>,
     clock: u32,
     pending: Option<Pending>,
+    /// The history file the runs are written to (`nbsight-history`).
+    history: history::Recorder,
 }
 
 /// A live kernel's lineage and tracer.
@@ -159,6 +162,7 @@ impl Session {
                 tracer: Some(tracer),
                 clock: 0,
                 pending: None,
+                history: history::Recorder::default(),
             }),
             shared,
         })
@@ -211,6 +215,7 @@ impl Session {
             // sight: its lines are not known.
             lost: source.trim_start().starts_with("%%"),
         });
+        state.history.begin();
         if let Ok(mut trace) = self.shared.trace.lock() {
             trace.start(clock);
         }
@@ -247,18 +252,25 @@ impl Session {
     }
 
     /// After the run: `error` is the exception that left the cell (or
-    /// `None`); `user_ns` the namespace it ran in.
-    #[pyo3(signature = (user_ns, error = None))]
+    /// `None`); `user_ns` the namespace it ran in; `provenance`, when
+    /// recording was on, the events the recorder logged: `(kind, line,
+    /// column, payload)` with kind `"d"` (a decision, payload the bool),
+    /// `"i"` (an iteration), `"x"` (exhausted) or `"k"` (a key, payload its
+    /// repr or `None`).
+    #[pyo3(signature = (user_ns, error = None, provenance = None))]
     fn post_run(
         &self,
         py: Python<'_>,
         user_ns: &Bound<'_, PyDict>,
         error: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<()> {
+        provenance: Option<Vec<convert::RecordedEvent<'_>>>,
+    ) -> PyResult<Option<String>> {
+        let provenance = provenance.map(convert::events).transpose()?;
         let mut state = self.state()?;
+        state.history.end();
         let lost = self.restore_settrace(py, &mut state)?;
         let Some(pending) = state.pending.take() else {
-            return Ok(());
+            return Ok(None);
         };
         let (lines, calls, error_line) = {
             let mut trace = self
@@ -305,8 +317,14 @@ impl Session {
             failed: error.is_some(),
             error_line,
             bindings,
+            provenance,
         });
-        Ok(())
+        // The run goes to the history; a failure to write it is one line
+        // for the caller to print, and the history is off.
+        let State {
+            lineage, history, ..
+        } = &mut *state;
+        Ok(history.ran(lineage))
     }
 
     /// Stops tracing without recording the run (nbsight's own failure).
@@ -322,10 +340,62 @@ impl Session {
     }
 
     /// The front end's view of the notebook: `(cell_id, source)` pairs in
-    /// notebook order.
-    fn sync_notebook(&self, cells: Vec<(String, String)>) -> PyResult<()> {
-        self.state()?.lineage.sync_notebook(cells);
+    /// notebook order. Returns the line to print when the history could not
+    /// be written (it is then off).
+    fn sync_notebook(&self, cells: Vec<(String, String)>) -> PyResult<Option<String>> {
+        let mut state = self.state()?;
+        let after = state.lineage.executions().len() as u32;
+        let failed = state.history.synced(after, &cells);
+        state.lineage.sync_notebook(cells);
+        Ok(failed)
+    }
+
+    /// Writes the history to the SQLite file at `path` from now on (its
+    /// folder and the file made when missing; see docs/history.md), as a
+    /// new session of the notebook at `notebook` when known, with the runs
+    /// recorded before. Returns the path; raises `RuntimeError` with the
+    /// one line to print when it cannot be written (the history is then
+    /// off).
+    #[pyo3(signature = (path, notebook = None))]
+    fn open_history(
+        &self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        notebook: Option<&str>,
+    ) -> PyResult<String> {
+        let python: String = py
+            .import("platform")?
+            .call_method0("python_version")?
+            .extract()?;
+        let mut state = self.state()?;
+        let State {
+            lineage, history, ..
+        } = &mut *state;
+        history
+            .open(&path, notebook, &python, lineage)
+            .map(|p| p.display().to_string())
+            .map_err(PyRuntimeError::new_err)
+    }
+
+    /// Stops writing the history (the file stays).
+    fn close_history(&self) -> PyResult<()> {
+        self.state()?.history.close();
         Ok(())
+    }
+
+    /// The history file written to (`None`: off).
+    fn history_path(&self) -> PyResult<Option<String>> {
+        Ok(self
+            .state()?
+            .history
+            .path()
+            .map(|p| p.display().to_string()))
+    }
+
+    /// The notebook the session runs, learned after the history opened;
+    /// the line to print when it could not be written.
+    fn set_history_notebook(&self, notebook: &str) -> PyResult<Option<String>> {
+        Ok(self.state()?.history.set_notebook(notebook))
     }
 
     fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -410,6 +480,22 @@ impl Session {
     /// run index) and the re-runs after it: `(cell_id, source)` or `None`.
     fn reactive_next(&self, since: u32) -> PyResult<Option<(String, String)>> {
         Ok(self.state()?.lineage.reactive_next(since))
+    }
+
+    /// The provenance of the value at `symbol`: `where`, `why` (lists of
+    /// `{"cell", "symbol"}`), `files`, `recorded`; `None` when not bound.
+    fn provenance<'py>(
+        &self,
+        py: Python<'py>,
+        symbol: &str,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let report = self.state()?.lineage.provenance(symbol);
+        report.map(|r| convert::provenance(py, &r)).transpose()
+    }
+
+    /// Why the replay of the latest recorded run gave up, if it did.
+    fn provenance_error(&self) -> PyResult<Option<String>> {
+        Ok(self.state()?.lineage.provenance_error().map(str::to_string))
     }
 
     /// Forgets every symbol (`%reset`).

@@ -1,0 +1,452 @@
+//! A history written and read back: the rows as recorded, slices equal to
+//! the live lineage's over the same runs, the notebook view, provenance,
+//! the schema's version checks, damaged and foreign files (errors naming
+//! the file, never a panic), a connection that dies without closing, and
+//! where a `DB_OR_NOTEBOOK` argument points.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use nbsight_dataflow::Effects;
+use nbsight_history::{
+    History, HistoryError, RunStatus, SCHEMA_VERSION, SessionId, beside_notebook, locate, under_dir,
+};
+use nbsight_lineage::{Lineage, RunFacts};
+use rusqlite::Connection;
+
+/// A kernel stand-in: runs cells through a real `Lineage` (every line runs;
+/// a name the cell assigns gets a new object) and records each execution
+/// in a history at deterministic times.
+struct Kernel {
+    lineage: Lineage,
+    objects: HashMap<String, u64>,
+    next: u64,
+    counter: u32,
+}
+
+impl Kernel {
+    fn new() -> Kernel {
+        Kernel {
+            lineage: Lineage::new(Effects::builtin()),
+            objects: HashMap::new(),
+            next: 1,
+            counter: 0,
+        }
+    }
+
+    fn run(&mut self, id: &str, source: &str, failed: bool) {
+        self.counter += 1;
+        let pre = self.lineage.before_run(id, source);
+        let mut bindings = Vec::new();
+        for name in &pre.watch {
+            let assigned = source.lines().any(|l| {
+                l.trim_start()
+                    .strip_prefix(name.as_str())
+                    .is_some_and(|rest| rest.trim_start().starts_with('='))
+            });
+            if assigned || !self.objects.contains_key(name) {
+                self.next += 1;
+                self.objects.insert(name.clone(), self.next);
+            }
+            bindings.push((name.clone(), self.objects.get(name).copied()));
+        }
+        self.lineage.after_run(RunFacts {
+            cell_id: id.to_string(),
+            source: source.to_string(),
+            counter: self.counter,
+            execution_count: Some(self.counter),
+            lines: None,
+            calls: Vec::new(),
+            failed,
+            error_line: failed.then_some(source.lines().count() as u32),
+            bindings,
+            ..RunFacts::default()
+        });
+    }
+
+    /// Writes every execution not yet in `history` (one per call of `run`).
+    fn record(&self, history: &mut History, session: SessionId, from: usize) {
+        for (i, e) in self.lineage.executions().iter().enumerate().skip(from) {
+            let started = 1_767_225_600.0 + i as f64 * 10.0;
+            history
+                .record_execution(session, i as u32, e, started, 0.25)
+                .expect("recorded");
+        }
+    }
+}
+
+fn open(dir: &Path) -> History {
+    History::open(&dir.join(".nbsight/history.sqlite")).expect("opens")
+}
+
+const CELLS: &[(&str, &str, bool)] = &[
+    ("c1", "a = 4", false),
+    ("c2", "b = a", false),
+    ("c3", "c = a + b", false),
+    ("c1", "a = 5", false),
+    ("c4", "d = c + zzz", true),
+    ("c5", "e = b * 2\nf = e + 1", false),
+    ("c3", "c = a + b", false),
+];
+
+#[test]
+fn open_creates_the_folder_in_wal_mode_with_the_schema_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = open(dir.path());
+    assert_eq!(history.path(), dir.path().join(".nbsight/history.sqlite"));
+    drop(history);
+    let conn = Connection::open(dir.path().join(".nbsight/history.sqlite")).unwrap();
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    // Opening again keeps what is there.
+    drop(conn);
+    let mut again = open(dir.path());
+    let s = again.start_session(None, "3.13.1", "0.1.0", 1.0).unwrap();
+    assert_eq!(s, SessionId(1));
+    assert_eq!(open(dir.path()).sessions().unwrap().len(), 1);
+}
+
+#[test]
+fn executions_read_back_as_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut history = open(dir.path());
+    let session = history
+        .start_session(
+            Some("/nb/analysis.ipynb"),
+            "3.13.1",
+            "0.1.0",
+            1_767_225_599.5,
+        )
+        .unwrap();
+    let mut kernel = Kernel::new();
+    for (id, source, failed) in CELLS {
+        kernel.run(id, source, *failed);
+    }
+    kernel.record(&mut history, session, 0);
+    let sessions = history.sessions().unwrap();
+    assert_eq!(sessions.len(), 1);
+    assert_eq!(sessions[0].notebook.as_deref(), Some("/nb/analysis.ipynb"));
+    assert_eq!(sessions[0].python, "3.13.1");
+    assert_eq!(sessions[0].executions, CELLS.len() as u32);
+    let rows = history.executions(session).unwrap();
+    assert_eq!(rows.len(), CELLS.len());
+    for (row, e) in rows.iter().zip(kernel.lineage.executions()) {
+        assert_eq!(row.cell_id, e.cell_id);
+        assert_eq!(row.counter, e.counter);
+        assert_eq!(row.execution_count, e.execution_count);
+        assert_eq!(row.source, e.source);
+        assert_eq!(row.status == RunStatus::Error, e.failed);
+        let reads: Vec<(String, bool)> = e.reads.iter().map(|(s, w)| (s.to_string(), *w)).collect();
+        assert_eq!(row.reads, reads);
+        let writes: Vec<String> = e.writes.iter().map(|s| s.to_string()).collect();
+        assert_eq!(row.writes, writes);
+        let mut depends = e.depends_on.clone();
+        depends.sort_unstable();
+        assert_eq!(row.depends_on, depends);
+    }
+    assert_eq!(rows[1].reads, [("a".to_string(), true)]);
+    assert_eq!(rows[1].writes, ["b"]);
+    assert_eq!(rows[1].depends_on, [0]);
+    assert_eq!(rows[4].status, RunStatus::Error);
+    assert_eq!(rows[3].started, 1_767_225_630.0);
+    assert_eq!(rows[3].seconds, 0.25);
+}
+
+/// Every cell's slices, both ways, from the file equal the live lineage's.
+fn assert_slices_agree(history: &History, session: SessionId, lineage: &Lineage) {
+    let mut ids: Vec<&str> = CELLS.iter().map(|c| c.0).collect();
+    ids.push("never-ran");
+    for id in ids {
+        assert_eq!(
+            history.dynamic_slice(session, id, false).unwrap(),
+            lineage.backward_slice(id),
+            "backward slice of {id}"
+        );
+        assert_eq!(
+            history.dynamic_slice(session, id, true).unwrap(),
+            lineage.forward_slice(id),
+            "forward slice of {id}"
+        );
+    }
+}
+
+#[test]
+fn slices_from_the_file_are_the_live_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut history = open(dir.path());
+    let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
+    let mut kernel = Kernel::new();
+    for (id, source, failed) in CELLS {
+        kernel.run(id, source, *failed);
+    }
+    kernel.record(&mut history, session, 0);
+    assert_slices_agree(&history, session, &kernel.lineage);
+    assert_eq!(
+        history.dynamic_slice(session, "c3", false).unwrap(),
+        Some(vec!["c1".to_string(), "c2".to_string(), "c3".to_string()])
+    );
+    assert_eq!(
+        history.dynamic_slice(session, "c2", true).unwrap(),
+        Some(vec!["c2".to_string(), "c3".to_string(), "c5".to_string()])
+    );
+    assert_eq!(history.dynamic_slice(session, "nope", false).unwrap(), None);
+    assert_eq!(
+        history.dynamic_slice(SessionId(99), "c1", false).unwrap(),
+        None
+    );
+}
+
+#[test]
+fn the_view_orders_slices_as_the_live_session_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut history = open(dir.path());
+    let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
+    let mut kernel = Kernel::new();
+    for (id, source, failed) in &CELLS[..3] {
+        kernel.run(id, source, *failed);
+    }
+    kernel.record(&mut history, session, 0);
+    // The front end shows c3 first, and not c2 (deleted since it ran).
+    let view: Vec<(String, String)> = [("c3", "c = a + b"), ("c1", "a = 4"), ("c9", "z = 0")]
+        .iter()
+        .map(|(i, s)| (i.to_string(), s.to_string()))
+        .collect();
+    kernel.lineage.sync_notebook(view.clone());
+    history.record_view(session, 3, &view).unwrap();
+    for (id, source, failed) in &CELLS[3..] {
+        kernel.run(id, source, *failed);
+    }
+    kernel.record(&mut history, session, 3);
+    let stored = history.view(session).unwrap().expect("a view");
+    assert_eq!(stored.after, 3);
+    assert_eq!(stored.cells, view);
+    assert_slices_agree(&history, session, &kernel.lineage);
+    assert_eq!(
+        history.dynamic_slice(session, "c3", false).unwrap(),
+        Some(vec!["c3".to_string(), "c1".to_string()])
+    );
+    // A later sync replaces the view.
+    history.record_view(session, 7, &view[..1]).unwrap();
+    assert_eq!(history.view(session).unwrap().unwrap().cells, view[..1]);
+}
+
+#[test]
+fn sessions_are_kept_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut history = open(dir.path());
+    let first = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
+    let mut kernel = Kernel::new();
+    kernel.run("c1", "a = 1", false);
+    kernel.run("c2", "b = a", false);
+    kernel.record(&mut history, first, 0);
+    let second = history
+        .start_session(None, "3.13.1", "0.1.0", 100.0)
+        .unwrap();
+    let mut kernel = Kernel::new();
+    kernel.run("c2", "b = 2", false);
+    kernel.record(&mut history, second, 0);
+    assert_eq!(history.latest_session_of("c2").unwrap(), Some(second));
+    assert_eq!(history.latest_session_of("c1").unwrap(), Some(first));
+    assert_eq!(history.latest_session_of("c7").unwrap(), None);
+    assert_eq!(
+        history.dynamic_slice(first, "c2", false).unwrap(),
+        Some(vec!["c1".to_string(), "c2".to_string()])
+    );
+    assert_eq!(
+        history.dynamic_slice(second, "c2", false).unwrap(),
+        Some(vec!["c2".to_string()])
+    );
+    assert_eq!(history.executions(second).unwrap().len(), 1);
+}
+
+#[test]
+fn provenance_is_the_latest_recorded_for_the_symbol() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut history = open(dir.path());
+    let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
+    let mut kernel = Kernel::new();
+    kernel.run("c1", "a = 1", false);
+    kernel.run("c2", "b = a", false);
+    kernel.run("c2", "b = a + 1", false);
+    kernel.record(&mut history, session, 0);
+    assert_eq!(history.provenance("b").unwrap(), None);
+    let first = r#"{"where": [{"cell": "c2", "symbol": "b"}], "why": [], "files": []}"#;
+    let second = r#"{"where": [{"cell": "c2", "symbol": "b"}, {"cell": "c1", "symbol": "a"}], "why": [], "files": []}"#;
+    history.record_provenance(session, 1, "b", first).unwrap();
+    history.record_provenance(session, 2, "b", second).unwrap();
+    let found = history.provenance("b").unwrap().expect("recorded");
+    assert_eq!(found.json, second);
+    assert_eq!(found.execution.index, 2);
+    assert_eq!(found.execution.source, "b = a + 1");
+    // Provenance of an execution that was never recorded is refused.
+    assert!(history.record_provenance(session, 40, "b", first).is_err());
+}
+
+#[test]
+fn a_connection_that_dies_without_closing_loses_nothing_committed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".nbsight/history.sqlite");
+    let mut history = History::open(&path).unwrap();
+    let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
+    let mut kernel = Kernel::new();
+    kernel.run("c1", "a = 1", false);
+    kernel.run("c2", "b = a", false);
+    kernel.record(&mut history, session, 0);
+    // No close, no checkpoint: what a killed kernel leaves (the WAL file).
+    std::mem::forget(history);
+    assert!(dir.path().join(".nbsight/history.sqlite-wal").exists());
+    let reader = History::open_existing(&path).unwrap();
+    assert_eq!(reader.executions(session).unwrap().len(), 2);
+}
+
+#[test]
+fn a_missing_file_is_not_created_by_readers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nothing.sqlite");
+    let error = History::open_existing(&path).unwrap_err();
+    assert!(matches!(error, HistoryError::Missing { .. }));
+    assert_eq!(
+        error.to_string(),
+        format!("no history at {}", path.display())
+    );
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_newer_schema_is_refused_by_its_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    drop(History::open(&path).unwrap());
+    let conn = Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", 7).unwrap();
+    drop(conn);
+    for error in [
+        History::open(&path).unwrap_err(),
+        History::open_existing(&path).unwrap_err(),
+    ] {
+        assert!(
+            matches!(error, HistoryError::Newer { found: 7, .. }),
+            "{error}"
+        );
+        let text = error.to_string();
+        assert!(
+            text.contains("version 7") && text.contains("h.sqlite"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn foreign_files_are_refused_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("other.sqlite");
+    let conn = Connection::open(&other).unwrap();
+    conn.execute_batch("CREATE TABLE t (x INTEGER)").unwrap();
+    drop(conn);
+    let error = History::open_existing(&other).unwrap_err();
+    assert!(matches!(error, HistoryError::NotHistory { .. }), "{error}");
+    assert!(History::open(&other).is_err());
+    let text = dir.path().join("notes.sqlite");
+    std::fs::write(&text, "these are not the droids\n".repeat(100)).unwrap();
+    let error = History::open_existing(&text).unwrap_err();
+    assert!(
+        error.to_string().contains("notes.sqlite") && error.to_string().contains("not"),
+        "{error}"
+    );
+    // An empty file is an empty database, not a history.
+    let empty = dir.path().join("empty.sqlite");
+    std::fs::write(&empty, "").unwrap();
+    assert!(History::open_existing(&empty).is_err());
+}
+
+#[test]
+fn damaged_values_are_errors_not_panics() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.sqlite");
+    let mut history = History::open(&path).unwrap();
+    let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
+    let mut kernel = Kernel::new();
+    kernel.run("c1", "a = 1", false);
+    kernel.run("c2", "b = a", false);
+    kernel.record(&mut history, session, 0);
+    drop(history);
+    let conn = Connection::open(&path).unwrap();
+    conn.execute("UPDATE executions SET counter = -3 WHERE execution = 1", [])
+        .unwrap();
+    drop(conn);
+    let history = History::open_existing(&path).unwrap();
+    let error = history.executions(session).unwrap_err();
+    assert!(matches!(error, HistoryError::Corrupt { .. }), "{error}");
+    assert!(error.to_string().contains("counter -3"), "{error}");
+    assert!(history.dynamic_slice(session, "c2", false).is_err());
+    drop(history);
+    // A value of the wrong type.
+    let conn = Connection::open(&path).unwrap();
+    conn.execute(
+        "UPDATE executions SET counter = 'x', started = 'yesterday' WHERE execution = 1",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let history = History::open_existing(&path).unwrap();
+    assert!(history.executions(session).is_err());
+    // A dependence forward in time or on a missing execution is dropped.
+    let conn = Connection::open(&path).unwrap();
+    conn.execute("UPDATE executions SET counter = 2, started = 0.0", [])
+        .unwrap();
+    conn.execute(
+        "INSERT INTO depends_on (session, execution, on_execution) VALUES (1, 0, 1), (1, 1, 77)",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    assert_eq!(
+        history.dynamic_slice(session, "c1", false).unwrap(),
+        Some(vec!["c1".to_string()])
+    );
+}
+
+#[test]
+fn arguments_name_the_history_beside_a_notebook_or_in_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert_eq!(
+        beside_notebook(&d.join("analysis.ipynb")),
+        d.join(".nbsight/analysis.sqlite")
+    );
+    assert_eq!(under_dir(d), d.join(".nbsight/history.sqlite"));
+    // A notebook, whether or not it exists.
+    assert_eq!(
+        locate(&d.join("analysis.ipynb")),
+        d.join(".nbsight/analysis.sqlite")
+    );
+    // A folder.
+    assert_eq!(locate(d), d.join(".nbsight/history.sqlite"));
+    // A file that is not a database (a percent script).
+    std::fs::write(d.join("script.py"), "# %%\na = 1\n").unwrap();
+    assert_eq!(
+        locate(&d.join("script.py")),
+        d.join(".nbsight/script.sqlite")
+    );
+    // A database, or a path to none: itself.
+    let db = d.join("kept.sqlite");
+    drop(History::open(&db).unwrap());
+    assert_eq!(locate(&db), db);
+    assert_eq!(locate(&d.join("missing.db")), d.join("missing.db"));
+}
+
+#[test]
+fn a_folder_that_cannot_be_made_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, "x").unwrap();
+    let error = History::open(&file.join(".nbsight/history.sqlite")).unwrap_err();
+    assert!(matches!(error, HistoryError::Folder { .. }), "{error}");
+    assert!(error.to_string().contains("plain-file"), "{error}");
+}

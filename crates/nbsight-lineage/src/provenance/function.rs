@@ -1,0 +1,28 @@
+//! A user function as the replay keeps it: its parameters, its code (a
+//! `def` body or a lambda's expression), the values of its defaults, and
+//! where its code positions are (the source of the cell that defined it).
+
+use std::sync::Arc;
+
+use ruff_python_ast::{Expr, Stmt};
+
+use super::position::Positions;
+use super::value::Value;
+
+/// What a function runs.
+#[derive(Debug, Clone)]
+pub(crate) enum Body {
+    Block(Vec<Stmt>),
+    Lambda(Box<Expr>),
+}
+
+/// A user function.
+#[derive(Debug, Clone)]
+pub(crate) struct Function {
+    /// Positional (and keyword-only) parameter names, in order, with the
+    /// values of their defaults.
+    pub params: Vec<(String, Option<Value>)>,
+    pub body: Body,
+    /// The positions of the defining cell's code.
+    pub positions: Arc<Positions>,
+}

@@ -1,0 +1,325 @@
+//! Value provenance (seed 002, with the erratum of `../shared/seed-notes.md`:
+//! Cheney's dependency provenance, not what the executed path happened to
+//! read): for a value in the kernel (`total`, `res[0]`, `d['k']`,
+//! `df['a']`), the *inputs* some change of which could change it. An input
+//! is a value that entered the notebook: a literal a cell wrote, what a
+//! known reader read from a file, what a call with no notebook input made,
+//! or a value computed by code whose run was not recorded. It is named by
+//! the cell that made it and the symbol path it was first bound to, down to
+//! collection elements (`numbers[2]`). *Where*: inputs copied or computed
+//! into the value along the executed path; *why*: inputs read by the
+//! decisions that let data in or kept it out.
+//!
+//! How: when recording is on, the kernel runs cells instrumented to log
+//! their run-time decisions (`events.rs`); after the run, the cell's code is
+//! replayed without values (`replay.rs`), abstract values carrying their
+//! dependencies (`value.rs`).
+
+mod events;
+mod function;
+mod position;
+mod replay;
+mod value;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use nbsight_dataflow::Effects;
+use nbsight_dataflow::symbol::parent;
+use nbsight_notebook::parse_python;
+use rustc_hash::FxHashMap;
+
+pub use events::{At, Event};
+use position::Positions;
+use replay::Replay;
+use value::{Deps, InputId, Value};
+
+/// An input: where a value entered the notebook.
+#[derive(Debug, Clone)]
+struct Input {
+    /// The cell that made it (`None`: bound before recording, out of sight).
+    cell: Option<String>,
+    /// The symbol path it was first bound to (`None`: not bound yet).
+    symbol: Option<String>,
+    /// The files it was read from.
+    files: Vec<String>,
+}
+
+/// The replay's state: the inputs seen and the abstract namespace.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    inputs: Vec<Input>,
+    pub(crate) globals: FxHashMap<String, Value>,
+}
+
+impl State {
+    pub(crate) fn new_input(
+        &mut self,
+        cell: Option<String>,
+        symbol: Option<String>,
+        files: Vec<String>,
+    ) -> InputId {
+        self.inputs.push(Input {
+            cell,
+            symbol,
+            files,
+        });
+        (self.inputs.len() - 1) as InputId
+    }
+
+    pub(crate) fn input_parts(&self, id: InputId) -> (Option<String>, Option<String>, Vec<String>) {
+        match self.inputs.get(id as usize) {
+            Some(i) => (i.cell.clone(), i.symbol.clone(), i.files.clone()),
+            None => (None, None, Vec::new()),
+        }
+    }
+
+    /// Names the inputs of `value` not bound yet after `path`, its
+    /// elements after `path[i]` / `path['k']`.
+    pub(crate) fn name_inputs(&mut self, value: &Value, path: &str, cell: &str) {
+        let mut seen: Vec<*const ()> = Vec::new();
+        self.name_in(value, path, cell, &mut seen);
+    }
+
+    fn name_deps(&mut self, deps: &Deps, path: &str, cell: &str) {
+        for &id in deps.where_.iter().chain(&deps.why) {
+            if let Some(input) = self.inputs.get_mut(id as usize)
+                && input.symbol.is_none()
+            {
+                input.symbol = Some(path.to_string());
+                input.cell.get_or_insert_with(|| cell.to_string());
+            }
+        }
+    }
+
+    fn name_in(&mut self, value: &Value, path: &str, cell: &str, seen: &mut Vec<*const ()>) {
+        match value {
+            Value::Scalar(d) | Value::Range(d) => self.name_deps(d, path, cell),
+            Value::Sequence(s) => {
+                let key = s.key();
+                if seen.contains(&key) {
+                    return;
+                }
+                seen.push(key);
+                let (items, structure) = {
+                    let s = s.borrow();
+                    (s.items.clone(), s.structure.clone())
+                };
+                self.name_deps(&structure, path, cell);
+                for (i, item) in items.iter().enumerate() {
+                    self.name_in(item, &format!("{path}[{i}]"), cell, seen);
+                }
+            }
+            Value::Mapping(m) => {
+                let key = m.key();
+                if seen.contains(&key) {
+                    return;
+                }
+                seen.push(key);
+                let (items, structure) = {
+                    let m = m.borrow();
+                    (m.items.clone(), m.structure.clone())
+                };
+                self.name_deps(&structure, path, cell);
+                for (k, item) in &items {
+                    self.name_in(item, &format!("{path}[{k}]"), cell, seen);
+                }
+            }
+            Value::Object(o) => {
+                let deps = o.borrow().deps.clone();
+                self.name_deps(&deps, path, cell);
+            }
+            Value::Function(_) | Value::Module(_) => {}
+        }
+    }
+}
+
+/// An input as a report names it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct InputRef {
+    /// The cell that made it (`None`: out of nbsight's sight).
+    pub cell: Option<String>,
+    pub symbol: String,
+}
+
+/// The provenance of a value.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProvenanceReport {
+    pub where_: Vec<InputRef>,
+    pub why: Vec<InputRef>,
+    pub files: Vec<String>,
+    /// The value was computed by code whose run was recorded and replayed
+    /// (otherwise it is its own input).
+    pub recorded: bool,
+}
+
+/// The provenance engine of a session.
+#[derive(Debug, Default)]
+pub struct Provenance {
+    state: State,
+    /// Root names whose value a replayed (recorded) run computed.
+    recorded: BTreeSet<String>,
+}
+
+impl Provenance {
+    /// A cell ran with recording on: replays it. On failure (code the replay
+    /// does not know, a log it cannot follow) the names in `written` become
+    /// inputs, and the reason is returned.
+    pub fn replay(
+        &mut self,
+        cell_id: &str,
+        source: &str,
+        events: &[Event],
+        written: &[String],
+        effects: &Effects,
+    ) -> Result<(), String> {
+        let parsed = parse_python(source);
+        if parsed.has_errors() {
+            self.unrecorded(cell_id, written);
+            return Err("the cell does not parse".into());
+        }
+        let positions = Arc::new(Positions::of(parsed.source()));
+        let before: FxHashMap<String, Value> = self.state.globals.clone();
+        let outcome = Replay::new(&mut self.state, effects, events, cell_id, positions)
+            .run(&parsed.module.body);
+        match outcome {
+            Ok(()) => {
+                for name in written {
+                    self.recorded.insert(name.clone());
+                }
+                Ok(())
+            }
+            Err(why) => {
+                self.state.globals = before;
+                self.unrecorded(cell_id, written);
+                Err(why.0)
+            }
+        }
+    }
+
+    /// A cell ran without recording: what it wrote is an input.
+    pub fn unrecorded(&mut self, cell_id: &str, written: &[String]) {
+        for name in written {
+            let id =
+                self.state
+                    .new_input(Some(cell_id.to_string()), Some(name.clone()), Vec::new());
+            self.state
+                .globals
+                .insert(name.clone(), Value::object(Deps::input(id), Some(id)));
+            self.recorded.remove(name);
+        }
+    }
+
+    /// Forgets a name (`del`, `%reset`).
+    pub fn forget(&mut self, name: &str) {
+        self.state.globals.remove(name);
+        self.recorded.remove(name);
+    }
+
+    /// The provenance of the value at `symbol` (`total`, `res[0]`,
+    /// `d['k']`, `df['a']`, `df.a`); `None` for a name not known.
+    pub fn query(&mut self, symbol: &str) -> Option<ProvenanceReport> {
+        let mut parts = Vec::new();
+        let mut path = symbol;
+        while let Some(p) = parent(path) {
+            parts.push(&path[p.len()..]);
+            path = p;
+        }
+        parts.reverse();
+        let root = path;
+        let mut value = self.state.globals.get(root)?.clone();
+        for part in parts {
+            value = self.step(&value, part);
+        }
+        let deps = value.deps();
+        let refs = |state: &State, ids: &BTreeSet<InputId>| {
+            let mut out: Vec<InputRef> = ids
+                .iter()
+                .filter_map(|&id| state.inputs.get(id as usize))
+                .map(|i| InputRef {
+                    cell: i.cell.clone(),
+                    symbol: i.symbol.clone().unwrap_or_else(|| "<literal>".into()),
+                })
+                .collect();
+            out.sort();
+            out.dedup();
+            out
+        };
+        let mut files: Vec<String> = deps
+            .where_
+            .iter()
+            .chain(&deps.why)
+            .filter_map(|&id| self.state.inputs.get(id as usize))
+            .flat_map(|i| i.files.iter().cloned())
+            .collect();
+        files.sort();
+        files.dedup();
+        Some(ProvenanceReport {
+            where_: refs(&self.state, &deps.where_),
+            why: refs(&self.state, &deps.why),
+            files,
+            recorded: self.recorded.contains(root),
+        })
+    }
+
+    /// The part `part` (`[2]`, `['k']`, `.a`) of `value`.
+    fn step(&mut self, value: &Value, part: &str) -> Value {
+        let key = part
+            .strip_prefix('[')
+            .and_then(|p| p.strip_suffix(']'))
+            .unwrap_or(part);
+        match value {
+            Value::Sequence(s) => {
+                let found = {
+                    let s = s.borrow();
+                    key.parse::<usize>()
+                        .ok()
+                        .and_then(|i| s.items.get(i).cloned())
+                };
+                found.unwrap_or_else(|| Value::scalar(value.deps()))
+            }
+            Value::Mapping(m) => {
+                let found = {
+                    let m = m.borrow();
+                    m.items
+                        .iter()
+                        .find(|(k, _)| k == key)
+                        .map(|(_, v)| v.clone())
+                };
+                found.unwrap_or_else(|| Value::scalar(value.deps()))
+            }
+            Value::Object(o) => {
+                let found = o
+                    .borrow()
+                    .parts
+                    .iter()
+                    .find(|(k, _)| k == part)
+                    .map(|(_, v)| v.clone());
+                match found {
+                    Some(v) => v,
+                    None => {
+                        let origin = o.borrow().origin;
+                        match origin {
+                            Some(origin) => {
+                                let (cell, symbol, files) = self.state.input_parts(origin);
+                                let id = self.state.new_input(
+                                    cell,
+                                    symbol.map(|s| format!("{s}{part}")),
+                                    files,
+                                );
+                                let v = Value::object(Deps::input(id), Some(id));
+                                o.borrow_mut().parts.push((part.to_string(), v.clone()));
+                                v
+                            }
+                            None => Value::scalar(value.deps()),
+                        }
+                    }
+                }
+            }
+            other => Value::scalar(other.deps()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1380 @@
+//! The value-less replay (seed 002 §3.3): a cell's code interpreted again
+//! with abstract values (`value.rs`) instead of real ones, following the
+//! recorded run-time decisions (`events.rs`): which branch ran, how many
+//! times a loop turned, which key a subscript used. Data flows into
+//! *where*, conditions into *why*: a value assigned under a condition gets
+//! the condition's inputs as why, and so does a name the branch not taken
+//! would have assigned (the decision kept a value out).
+//!
+//! Covered: assignments (names, subscripts, attributes, unpacking), `if`,
+//! `while`, `for`, `break`, `continue`, user functions and lambdas (calls
+//! replay their bodies), comprehensions, the common builtins, list and dict
+//! methods, and library calls (their result depends on their receiver and
+//! arguments; a reader of files brings its file; a call with no notebook
+//! input makes an input). What is not covered makes the replay of the cell
+//! give up (`Unsupported`): the caller then takes the cell's results as
+//! inputs.
+
+use std::sync::Arc;
+
+use nbsight_dataflow::Effects;
+use nbsight_dataflow::effects::Role;
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+use rustc_hash::FxHashMap;
+
+use super::State;
+use super::events::{At, Event};
+use super::function::{Body, Function};
+use super::position::Positions;
+use super::value::{Deps, Shared, Value};
+
+/// Why the replay of a cell gave up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Unsupported(pub String);
+
+type R<T> = Result<T, Unsupported>;
+
+/// Positional and keyword arguments of a call.
+type Arguments = (Vec<Value>, Vec<(String, Value)>);
+
+fn unsupported<T>(what: impl Into<String>) -> R<T> {
+    Err(Unsupported(what.into()))
+}
+
+/// How a statement list ended.
+enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Return(Value),
+    /// A `raise` ran: the cell stopped there.
+    Raise,
+}
+
+/// Where a literal is evaluated: as data (a value a cell writes: it is an
+/// input, at a cell's top level) or to decide something (a condition, a
+/// key, a library call's argument: a constant).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Data,
+    Control,
+}
+
+struct Frame {
+    locals: FxHashMap<String, Value>,
+    globals: Vec<String>,
+}
+
+/// The deepest chain of user-function calls replayed.
+const MAX_DEPTH: usize = 64;
+
+pub(crate) struct Replay<'s> {
+    state: &'s mut State,
+    effects: &'s Effects,
+    events: &'s [Event],
+    next: usize,
+    cell: String,
+    positions: Arc<Positions>,
+    frames: Vec<Frame>,
+    /// The conditions the code being replayed runs under.
+    control: Vec<Deps>,
+}
+
+impl<'s> Replay<'s> {
+    pub fn new(
+        state: &'s mut State,
+        effects: &'s Effects,
+        events: &'s [Event],
+        cell: &str,
+        positions: Arc<Positions>,
+    ) -> Replay<'s> {
+        Replay {
+            state,
+            effects,
+            events,
+            next: 0,
+            cell: cell.to_string(),
+            positions,
+            frames: Vec::new(),
+            control: Vec::new(),
+        }
+    }
+
+    /// Replays a cell's statements; `Ok` when the whole log was followed.
+    pub fn run(&mut self, body: &[Stmt]) -> R<()> {
+        match self.block(body)? {
+            Flow::Normal | Flow::Raise => Ok(()),
+            _ => unsupported("break, continue or return outside a loop or function"),
+        }
+    }
+
+    // ----- the log ---------------------------------------------------
+
+    fn at(&self, node: &impl Ranged) -> At {
+        self.positions.at(node.start())
+    }
+
+    fn decision(&mut self, node: &impl Ranged) -> R<bool> {
+        let at = self.at(node);
+        match self.events.get(self.next) {
+            Some(Event::Decision { at: a, taken }) if *a == at => {
+                self.next += 1;
+                Ok(*taken)
+            }
+            other => unsupported(format!("expected a decision at {at:?}, found {other:?}")),
+        }
+    }
+
+    /// `Some(true)`: one more iteration; `Some(false)`: exhausted; `None`:
+    /// the loop was left another way (`break`, an error) and the log goes on
+    /// elsewhere.
+    fn iteration(&mut self, at: At) -> Option<bool> {
+        match self.events.get(self.next) {
+            Some(Event::Iteration { at: a }) if *a == at => {
+                self.next += 1;
+                Some(true)
+            }
+            Some(Event::Exhausted { at: a }) if *a == at => {
+                self.next += 1;
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    fn key(&mut self, node: &impl Ranged) -> R<Option<String>> {
+        let at = self.at(node);
+        match self.events.get(self.next) {
+            Some(Event::Key { at: a, key }) if *a == at => {
+                self.next += 1;
+                Ok(key.clone())
+            }
+            other => unsupported(format!("expected a key at {at:?}, found {other:?}")),
+        }
+    }
+
+    fn control(&self) -> Deps {
+        let mut d = Deps::default();
+        for c in &self.control {
+            d.union(c);
+        }
+        d
+    }
+
+    // ----- names -----------------------------------------------------
+
+    fn top_level(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    fn lookup(&mut self, name: &str) -> Value {
+        if let Some(frame) = self.frames.last()
+            && !frame.globals.iter().any(|g| g == name)
+            && let Some(v) = frame.locals.get(name)
+        {
+            return v.clone();
+        }
+        if let Some(v) = self.state.globals.get(name) {
+            return v.clone();
+        }
+        if is_builtin_name(name) {
+            return Value::Module(format!("builtins.{name}"));
+        }
+        // Bound before provenance was recorded, or out of sight: an input.
+        let id = self
+            .state
+            .new_input(None, Some(name.to_string()), Vec::new());
+        let v = Value::object(Deps::input(id), Some(id));
+        self.state.globals.insert(name.to_string(), v.clone());
+        v
+    }
+
+    fn bind_name(&mut self, name: &str, value: Value) {
+        self.state.name_inputs(&value, name, &self.cell);
+        let value = value.with_why(&self.control());
+        match self.frames.last_mut() {
+            Some(frame) if !frame.globals.iter().any(|g| g == name) => {
+                frame.locals.insert(name.to_string(), value);
+            }
+            _ => {
+                self.state.globals.insert(name.to_string(), value);
+            }
+        }
+    }
+
+    /// Assigns `value` to `target` (names, unpacking, subscripts,
+    /// attributes).
+    fn bind(&mut self, target: &Expr, value: Value) -> R<()> {
+        match target {
+            Expr::Name(n) => {
+                self.bind_name(n.id.as_str(), value);
+                Ok(())
+            }
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                let items = value.elements();
+                let whole = value.deps();
+                for (i, t) in elts.iter().enumerate() {
+                    if let Expr::Starred(s) = t {
+                        let rest = match &items {
+                            Some(items) => Value::sequence(
+                                items.iter().skip(i).cloned().collect(),
+                                value.structure(),
+                            ),
+                            None => Value::scalar(whole.clone()),
+                        };
+                        self.bind(&s.value, rest)?;
+                        continue;
+                    }
+                    let item = match &items {
+                        Some(items) if items.len() == elts.len() => items[i].clone(),
+                        _ => Value::scalar(whole.clone()),
+                    };
+                    self.bind(t, item)?;
+                }
+                Ok(())
+            }
+            Expr::Subscript(s) => {
+                let container = self.eval(&s.value, Mode::Control)?;
+                let key = self.key_of(&s.slice)?;
+                let value = value.with_why(&self.control().union_with(&key.1));
+                self.store(&container, key.0, value);
+                Ok(())
+            }
+            Expr::Attribute(a) => {
+                let object = self.eval(&a.value, Mode::Control)?;
+                let value = value.with_why(&self.control());
+                self.store(&object, Some(format!(".{}", a.attr)), value);
+                Ok(())
+            }
+            Expr::Starred(s) => self.bind(&s.value, value),
+            _ => unsupported("an assignment target"),
+        }
+    }
+
+    /// `container[key] = value` (`key` a repr, or `.attr`; `None`: unknown).
+    fn store(&mut self, container: &Value, key: Option<String>, value: Value) {
+        // Computed before any lock: the value may hold the container.
+        let deps = value.deps();
+        match (container, key) {
+            (Value::Sequence(s), Some(k)) => {
+                let mut s = s.borrow_mut();
+                let len = s.items.len() as i64;
+                match k.parse::<i64>() {
+                    Ok(i) if (-len..len).contains(&i) => {
+                        let i = if i < 0 { i + len } else { i } as usize;
+                        s.items[i] = value;
+                    }
+                    _ => s.structure.union(&deps),
+                }
+            }
+            (Value::Mapping(m), Some(k)) => {
+                let mut m = m.borrow_mut();
+                match m.items.iter_mut().find(|(key, _)| *key == k) {
+                    Some((_, v)) => *v = value,
+                    None => m.items.push((k, value)),
+                }
+            }
+            (Value::Object(o), Some(k)) => {
+                let mut o = o.borrow_mut();
+                match o.parts.iter_mut().find(|(key, _)| *key == k) {
+                    Some((_, v)) => *v = value,
+                    None => o.parts.push((k, value)),
+                }
+            }
+            (Value::Sequence(s), None) => s.borrow_mut().structure.union(&deps),
+            (Value::Mapping(m), None) => m.borrow_mut().structure.union(&deps),
+            (Value::Object(o), None) => o.borrow_mut().deps.union(&deps),
+            _ => {}
+        }
+    }
+
+    // ----- statements ------------------------------------------------
+
+    fn block(&mut self, body: &[Stmt]) -> R<Flow> {
+        for stmt in body {
+            match self.stmt(stmt)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> R<Flow> {
+        match stmt {
+            Stmt::Expr(s) => {
+                self.eval(&s.value, Mode::Data)?;
+            }
+            Stmt::Assign(s) => {
+                let value = self.eval(&s.value, Mode::Data)?;
+                for t in &s.targets {
+                    self.bind(t, value.clone())?;
+                }
+            }
+            Stmt::AnnAssign(s) => {
+                if let Some(v) = &s.value {
+                    let value = self.eval(v, Mode::Data)?;
+                    self.bind(&s.target, value)?;
+                }
+            }
+            Stmt::AugAssign(s) => {
+                let old = self.eval(&s.target, Mode::Control)?;
+                let add = self.eval(&s.value, Mode::Data)?;
+                match (&old, &add) {
+                    // `lst += [...]` extends the list in place.
+                    (Value::Sequence(o), Value::Sequence(a)) if !Shared::ptr_eq(o, a) => {
+                        let items = a.borrow().items.clone();
+                        let structure = a.borrow().structure.clone();
+                        let mut o = o.borrow_mut();
+                        o.items.extend(items);
+                        o.structure.union(&structure);
+                        o.structure.union(&self.control().as_why());
+                    }
+                    _ => {
+                        let mut deps = old.deps();
+                        deps.union(&add.deps());
+                        self.bind(&s.target, Value::scalar(deps))?;
+                    }
+                }
+            }
+            Stmt::If(s) => return self.if_(s),
+            Stmt::While(s) => return self.while_(s),
+            Stmt::For(s) => return self.for_(s),
+            Stmt::Break(_) => return Ok(Flow::Break),
+            Stmt::Continue(_) => return Ok(Flow::Continue),
+            Stmt::Pass(_) => {}
+            Stmt::Return(s) => {
+                let value = match &s.value {
+                    Some(v) => self.eval(v, Mode::Data)?,
+                    None => Value::constant(),
+                };
+                return Ok(Flow::Return(value.with_why(&self.control())));
+            }
+            Stmt::Raise(_) => return Ok(Flow::Raise),
+            Stmt::FunctionDef(f) => {
+                if !f.decorator_list.is_empty() || f.is_async {
+                    return unsupported("a decorated or async function");
+                }
+                let function = self.function_of(&f.parameters, Body::Block(f.body.to_vec()))?;
+                self.bind_name(f.name.as_str(), function);
+            }
+            Stmt::ClassDef(c) => {
+                let id = self.state.new_input(
+                    Some(self.cell.clone()),
+                    Some(c.name.to_string()),
+                    Vec::new(),
+                );
+                self.bind_name(c.name.as_str(), Value::object(Deps::input(id), Some(id)));
+            }
+            Stmt::Import(s) => {
+                for alias in &s.names {
+                    let full = alias.name.as_str();
+                    match &alias.asname {
+                        Some(as_) => self.bind_name(as_.as_str(), Value::Module(full.to_string())),
+                        None => {
+                            let first = full.split('.').next().unwrap_or(full);
+                            self.bind_name(first, Value::Module(first.to_string()));
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(s) => {
+                let module = s.module.as_ref().map(|m| m.as_str()).unwrap_or("");
+                for alias in &s.names {
+                    if alias.name.as_str() == "*" {
+                        return unsupported("a star import");
+                    }
+                    let bound = alias.asname.as_ref().unwrap_or(&alias.name);
+                    self.bind_name(
+                        bound.as_str(),
+                        Value::Module(format!("{module}.{}", alias.name)),
+                    );
+                }
+            }
+            Stmt::Delete(s) => {
+                for t in &s.targets {
+                    if let Expr::Name(n) = t {
+                        match self.frames.last_mut() {
+                            Some(frame) => {
+                                frame.locals.remove(n.id.as_str());
+                            }
+                            None => {
+                                self.state.globals.remove(n.id.as_str());
+                            }
+                        }
+                    }
+                }
+            }
+            Stmt::Global(g) => {
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.globals.extend(g.names.iter().map(|n| n.to_string()));
+                }
+            }
+            Stmt::With(s) => {
+                for item in &s.items {
+                    let v = self.eval(&item.context_expr, Mode::Data)?;
+                    if let Some(t) = &item.optional_vars {
+                        self.bind(t, v)?;
+                    }
+                }
+                return self.block(&s.body);
+            }
+            Stmt::Try(s) if s.handlers.is_empty() => {
+                let flow = self.block(&s.body)?;
+                let end = self.block(&s.finalbody)?;
+                return Ok(match end {
+                    Flow::Normal => flow,
+                    other => other,
+                });
+            }
+            Stmt::Assert(s) => {
+                self.eval(&s.test, Mode::Control)?;
+            }
+            Stmt::IpyEscapeCommand(_) => {}
+            _ => {
+                return unsupported(
+                    "a statement the replay does not know (try/except, match, ...)",
+                );
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// Every name `body` may assign (for the implicit flow of a decision
+    /// that skipped it).
+    fn assigned_names(body: &[Stmt], out: &mut Vec<String>) {
+        use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+        struct Names<'o>(&'o mut Vec<String>);
+        impl<'a> Visitor<'a> for Names<'_> {
+            fn visit_stmt(&mut self, stmt: &'a Stmt) {
+                match stmt {
+                    Stmt::FunctionDef(f) => self.0.push(f.name.to_string()),
+                    Stmt::ClassDef(c) => self.0.push(c.name.to_string()),
+                    _ => walk_stmt(self, stmt),
+                }
+            }
+            fn visit_expr(&mut self, expr: &'a Expr) {
+                match expr {
+                    Expr::Name(n) if n.ctx.is_store() => self.0.push(n.id.to_string()),
+                    Expr::Lambda(_)
+                    | Expr::ListComp(_)
+                    | Expr::SetComp(_)
+                    | Expr::DictComp(_)
+                    | Expr::Generator(_) => {}
+                    _ => walk_expr(self, expr),
+                }
+            }
+        }
+        let mut names = Names(out);
+        for stmt in body {
+            names.visit_stmt(stmt);
+        }
+    }
+
+    /// A decision kept `body` from running (again): what it would have
+    /// assigned now also depends on the decision.
+    fn skipped(&mut self, body: &[Stmt], why: &Deps) {
+        let mut names = Vec::new();
+        Self::assigned_names(body, &mut names);
+        for name in names {
+            let current = match self.frames.last() {
+                Some(frame) if !frame.globals.contains(&name) => frame.locals.get(&name).cloned(),
+                _ => self.state.globals.get(&name).cloned(),
+            };
+            if let Some(v) = current {
+                let v = v.with_why(why);
+                match self.frames.last_mut() {
+                    Some(frame) if !frame.globals.contains(&name) => {
+                        frame.locals.insert(name, v);
+                    }
+                    _ => {
+                        self.state.globals.insert(name, v);
+                    }
+                }
+            }
+        }
+    }
+
+    fn if_(&mut self, s: &ast::StmtIf) -> R<Flow> {
+        let mut branches: Vec<(Option<&Expr>, &[Stmt])> = vec![(Some(&s.test), &s.body)];
+        for clause in &s.elif_else_clauses {
+            branches.push((clause.test.as_ref(), &clause.body));
+        }
+        let mut decided = Deps::default();
+        for (i, (test, body)) in branches.iter().enumerate() {
+            let taken = match test {
+                Some(test) => {
+                    let deps = self.eval(test, Mode::Control)?.deps();
+                    decided.union(&deps.as_why());
+                    self.decision(*test)?
+                }
+                None => true,
+            };
+            if taken {
+                for (_, other) in branches.iter().enumerate().filter(|(j, _)| *j != i) {
+                    self.skipped(other.1, &decided);
+                }
+                self.control.push(decided);
+                let flow = self.block(body);
+                self.control.pop();
+                return flow;
+            }
+        }
+        for (_, body) in &branches {
+            self.skipped(body, &decided);
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn while_(&mut self, s: &ast::StmtWhile) -> R<Flow> {
+        let mut decided = Deps::default();
+        loop {
+            let deps = self.eval(&s.test, Mode::Control)?.deps();
+            decided.union(&deps.as_why());
+            if !self.decision(&*s.test)? {
+                self.skipped(&s.body, &decided);
+                return self.block(&s.orelse);
+            }
+            self.control.push(decided.clone());
+            let flow = self.block(&s.body);
+            self.control.pop();
+            match flow? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                Flow::Raise => return Ok(Flow::Raise),
+                Flow::Normal | Flow::Continue => {}
+            }
+        }
+    }
+
+    fn for_(&mut self, s: &ast::StmtFor) -> R<Flow> {
+        if s.is_async {
+            return unsupported("an async for");
+        }
+        let iterable = self.eval(&s.iter, Mode::Control)?;
+        let at = self.at(&*s.iter);
+        let structure = iterable.structure().as_why();
+        let elements = iterable.elements();
+        let mut k = 0;
+        loop {
+            match self.iteration(at) {
+                Some(true) => {}
+                Some(false) => {
+                    self.skipped(&s.body, &structure);
+                    return self.block(&s.orelse);
+                }
+                None => return unsupported(format!("a loop at {at:?} not logged")),
+            }
+            let item = element(&iterable, elements.as_deref(), k);
+            k += 1;
+            self.control.push(structure.clone());
+            self.bind(&s.target, item)?;
+            let flow = self.block(&s.body);
+            self.control.pop();
+            match flow? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                Flow::Raise => return Ok(Flow::Raise),
+                Flow::Normal | Flow::Continue => {}
+            }
+        }
+    }
+
+    // ----- functions -------------------------------------------------
+
+    fn function_of(&mut self, params: &ast::Parameters, body: Body) -> R<Value> {
+        if params.vararg.is_some() || params.kwarg.is_some() {
+            return unsupported("a function with *args or **kwargs");
+        }
+        let mut list = Vec::new();
+        for p in params
+            .posonlyargs
+            .iter()
+            .chain(&params.args)
+            .chain(&params.kwonlyargs)
+        {
+            let default = match &p.default {
+                Some(d) => Some(self.eval(d, Mode::Data)?),
+                None => None,
+            };
+            list.push((p.parameter.name.to_string(), default));
+        }
+        Ok(Value::Function(Arc::new(Function {
+            params: list,
+            body,
+            positions: self.positions.clone(),
+        })))
+    }
+
+    fn call_user(
+        &mut self,
+        f: &Function,
+        args: Vec<Value>,
+        keywords: Vec<(String, Value)>,
+    ) -> R<Value> {
+        if self.frames.len() >= MAX_DEPTH {
+            return unsupported("calls nested too deep");
+        }
+        let mut locals = FxHashMap::default();
+        for (i, (name, default)) in f.params.iter().enumerate() {
+            let value = args
+                .get(i)
+                .cloned()
+                .or_else(|| {
+                    keywords
+                        .iter()
+                        .find(|(k, _)| k == name)
+                        .map(|(_, v)| v.clone())
+                })
+                .or_else(|| default.clone())
+                .unwrap_or_else(Value::constant);
+            self.state.name_inputs(&value, name, &self.cell);
+            locals.insert(name.clone(), value);
+        }
+        let outer = std::mem::replace(&mut self.positions, f.positions.clone());
+        self.frames.push(Frame {
+            locals,
+            globals: Vec::new(),
+        });
+        let result = match &f.body {
+            Body::Block(body) => self.block(body).map(|flow| match flow {
+                Flow::Return(v) => v,
+                _ => Value::constant(),
+            }),
+            Body::Lambda(expr) => self.eval(expr, Mode::Data),
+        };
+        self.frames.pop();
+        self.positions = outer;
+        result
+    }
+
+    // ----- expressions -----------------------------------------------
+
+    /// A subscript key: its repr (`None` when unknown) and what it depends
+    /// on.
+    fn key_of(&mut self, slice: &Expr) -> R<(Option<String>, Deps)> {
+        if let Some(key) = constant_key(slice) {
+            return Ok((key, Deps::default()));
+        }
+        if let Expr::Slice(_) = slice {
+            let deps = self.eval(slice, Mode::Control)?.deps();
+            return Ok((None, deps));
+        }
+        let deps = self.eval(slice, Mode::Control)?.deps();
+        let key = self.key(slice)?;
+        Ok((key, deps))
+    }
+
+    fn literal(&mut self, mode: Mode) -> Value {
+        if mode == Mode::Data && self.top_level() {
+            let id = self
+                .state
+                .new_input(Some(self.cell.clone()), None, Vec::new());
+            Value::scalar(Deps::input(id))
+        } else {
+            Value::constant()
+        }
+    }
+
+    fn display(&mut self, elts: &[Expr], mode: Mode) -> R<Value> {
+        let mut items = Vec::with_capacity(elts.len());
+        for e in elts {
+            if let Expr::Starred(s) = e {
+                let v = self.eval(&s.value, mode)?;
+                match v.elements() {
+                    Some(inner) => items.extend(inner),
+                    None => items.push(Value::scalar(v.deps())),
+                }
+                continue;
+            }
+            items.push(self.eval(e, mode)?);
+        }
+        let structure = match self.literal(mode) {
+            Value::Scalar(d) => d,
+            _ => Deps::default(),
+        };
+        Ok(Value::sequence(items, structure))
+    }
+
+    fn eval(&mut self, expr: &Expr, mode: Mode) -> R<Value> {
+        Ok(match expr {
+            Expr::NumberLiteral(_)
+            | Expr::StringLiteral(_)
+            | Expr::BytesLiteral(_)
+            | Expr::BooleanLiteral(_) => self.literal(mode),
+            Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_) | Expr::IpyEscapeCommand(_) => {
+                Value::constant()
+            }
+            Expr::Name(n) => self.lookup(n.id.as_str()),
+            Expr::BinOp(b) => {
+                let left = self.eval(&b.left, mode)?;
+                let right = self.eval(&b.right, mode)?;
+                match (&left, &right, b.op) {
+                    (Value::Sequence(l), Value::Sequence(r), ast::Operator::Add) => {
+                        let mut items = l.borrow().items.clone();
+                        items.extend(r.borrow().items.iter().cloned());
+                        let mut structure = l.borrow().structure.clone();
+                        structure.union(&r.borrow().structure);
+                        Value::sequence(items, structure)
+                    }
+                    _ => {
+                        let mut deps = left.deps();
+                        deps.union(&right.deps());
+                        Value::scalar(deps)
+                    }
+                }
+            }
+            Expr::UnaryOp(u) => Value::scalar(self.eval(&u.operand, mode)?.deps()),
+            Expr::Compare(c) => {
+                let mut deps = self.eval(&c.left, Mode::Control)?.deps();
+                for e in &c.comparators {
+                    deps.union(&self.eval(e, Mode::Control)?.deps());
+                }
+                Value::scalar(deps)
+            }
+            Expr::BoolOp(b) => {
+                let mut decided = Deps::default();
+                let last = b.values.len().saturating_sub(1);
+                let mut result = Value::constant();
+                for (i, v) in b.values.iter().enumerate() {
+                    let value = self.eval(v, mode)?;
+                    if i == last {
+                        result = value.with_why(&decided);
+                        break;
+                    }
+                    decided.union(&value.deps().as_why());
+                    let truthy = self.decision(v)?;
+                    let stops = match b.op {
+                        ast::BoolOp::And => !truthy,
+                        ast::BoolOp::Or => truthy,
+                    };
+                    if stops {
+                        result = value.with_why(&decided);
+                        break;
+                    }
+                }
+                result
+            }
+            Expr::If(e) => {
+                let why = self.eval(&e.test, Mode::Control)?.deps().as_why();
+                let chosen = if self.decision(&*e.test)? {
+                    &e.body
+                } else {
+                    &e.orelse
+                };
+                self.eval(chosen, mode)?.with_why(&why)
+            }
+            Expr::List(l) => self.display(&l.elts, mode)?,
+            Expr::Tuple(t) => self.display(&t.elts, mode)?,
+            Expr::Set(s) => self.display(&s.elts, mode)?,
+            Expr::Dict(d) => {
+                let mut items = Vec::new();
+                for item in &d.items {
+                    // Python evaluates each key before its value.
+                    match &item.key {
+                        Some(k) => {
+                            let (key, key_deps) = self.key_of(k)?;
+                            let value = self.eval(&item.value, mode)?.with_why(&key_deps);
+                            items.push((key.unwrap_or_else(|| "?".to_string()), value));
+                        }
+                        None => {
+                            let value = self.eval(&item.value, mode)?;
+                            if let Value::Mapping(m) = &value {
+                                items.extend(m.borrow().items.iter().cloned());
+                            }
+                        }
+                    }
+                }
+                let structure = match self.literal(mode) {
+                    Value::Scalar(d) => d,
+                    _ => Deps::default(),
+                };
+                Value::mapping(items, structure)
+            }
+            Expr::ListComp(c) => {
+                let items = self.comprehension(&c.generators, &mut |r, _| {
+                    r.eval(&c.elt, Mode::Data).map(|v| vec![v])
+                })?;
+                Value::sequence(items.0, items.1)
+            }
+            Expr::SetComp(c) => {
+                let items = self.comprehension(&c.generators, &mut |r, _| {
+                    r.eval(&c.elt, Mode::Data).map(|v| vec![v])
+                })?;
+                Value::sequence(items.0, items.1)
+            }
+            Expr::Generator(c) => {
+                let items = self.comprehension(&c.generators, &mut |r, _| {
+                    r.eval(&c.elt, Mode::Data).map(|v| vec![v])
+                })?;
+                Value::sequence(items.0, items.1)
+            }
+            Expr::DictComp(c) => {
+                let Some(key) = c.key.as_deref() else {
+                    return unsupported("a dict comprehension without a key");
+                };
+                let mut keys = Vec::new();
+                let items = self.comprehension(&c.generators, &mut |r, _| {
+                    let deps = r.eval(key, Mode::Control)?.deps();
+                    let shown = r.key(key)?;
+                    let v = r.eval(&c.value, Mode::Data)?.with_why(&deps);
+                    keys.push(shown);
+                    Ok(vec![v])
+                })?;
+                Value::mapping(
+                    keys.into_iter()
+                        .map(|k| k.unwrap_or_else(|| "?".to_string()))
+                        .zip(items.0)
+                        .collect(),
+                    items.1,
+                )
+            }
+            Expr::Subscript(s) => {
+                let container = self.eval(&s.value, Mode::Control)?;
+                let (key, key_deps) = self.key_of(&s.slice)?;
+                self.load(&container, key.as_deref(), &s.slice)?
+                    .with_why(&key_deps)
+            }
+            Expr::Attribute(a) => {
+                let object = self.eval(&a.value, Mode::Control)?;
+                match &object {
+                    Value::Module(path) => Value::Module(format!("{path}.{}", a.attr)),
+                    Value::Object(_) => self.part(&object, &format!(".{}", a.attr)),
+                    other => Value::scalar(other.deps()),
+                }
+            }
+            Expr::Call(c) => self.call(c)?,
+            Expr::FString(f) => {
+                let mut deps = Deps::default();
+                for part in f.value.elements() {
+                    if let ast::InterpolatedStringElement::Interpolation(i) = part {
+                        deps.union(&self.eval(&i.expression, Mode::Data)?.deps());
+                    }
+                }
+                Value::scalar(deps)
+            }
+            Expr::Lambda(l) => {
+                let params = l.parameters.as_deref().cloned().unwrap_or_default();
+                self.function_of(&params, Body::Lambda(l.body.clone()))?
+            }
+            Expr::Named(n) => {
+                let v = self.eval(&n.value, mode)?;
+                self.bind(&n.target, v.clone())?;
+                v
+            }
+            Expr::Starred(s) => self.eval(&s.value, mode)?,
+            Expr::Slice(s) => {
+                let mut deps = Deps::default();
+                for part in [&s.lower, &s.upper, &s.step].into_iter().flatten() {
+                    deps.union(&self.eval(part, Mode::Control)?.deps());
+                }
+                Value::scalar(deps)
+            }
+            _ => return unsupported("an expression the replay does not know (await, yield, ...)"),
+        })
+    }
+
+    /// `container[key]`.
+    fn load(&mut self, container: &Value, key: Option<&str>, slice: &Expr) -> R<Value> {
+        Ok(match (container, key) {
+            (Value::Sequence(s), Some(k)) => {
+                let found = {
+                    let s = s.borrow();
+                    let len = s.items.len() as i64;
+                    match k.parse::<i64>() {
+                        Ok(i) if (-len..len).contains(&i) => {
+                            let i = if i < 0 { i + len } else { i } as usize;
+                            Some(s.items[i].clone())
+                        }
+                        _ => None,
+                    }
+                };
+                found.unwrap_or_else(|| Value::scalar(container.deps()))
+            }
+            (Value::Mapping(m), Some(k)) => {
+                let found = {
+                    let m = m.borrow();
+                    m.items
+                        .iter()
+                        .find(|(key, _)| key == k)
+                        .map(|(_, v)| v.clone())
+                };
+                found.unwrap_or_else(|| Value::scalar(container.deps()))
+            }
+            (Value::Object(_), Some(k)) => self.part(container, &format!("[{k}]")),
+            (Value::Sequence(s), None) if matches!(slice, Expr::Slice(_)) => {
+                let s = s.borrow();
+                Value::sequence(s.items.clone(), s.structure.clone())
+            }
+            (Value::Object(_), None) => Value::object(container.deps(), None),
+            (Value::Module(_), _) | (Value::Function(_), _) => Value::constant(),
+            _ => Value::scalar(container.deps()),
+        })
+    }
+
+    /// A part of a library object (`df['a']`, `df.a`): named after the
+    /// input the object came from, when it came from one.
+    fn part(&mut self, object: &Value, key: &str) -> Value {
+        let Value::Object(o) = object else {
+            return Value::scalar(object.deps());
+        };
+        if let Some((_, v)) = o.borrow().parts.iter().find(|(k, _)| k == key) {
+            return v.clone();
+        }
+        let (origin, deps) = {
+            let o = o.borrow();
+            (o.origin, o.deps.clone())
+        };
+        let value = match origin {
+            Some(origin) => {
+                let (cell, symbol, files) = self.state.input_parts(origin);
+                let id = self
+                    .state
+                    .new_input(cell, symbol.map(|s| format!("{s}{key}")), files);
+                let mut d = deps;
+                d.where_.remove(&origin);
+                d.where_.insert(id);
+                Value::object(d, Some(id))
+            }
+            None => Value::object(deps, None),
+        };
+        o.borrow_mut().parts.push((key.to_string(), value.clone()));
+        value
+    }
+
+    /// The comprehension's generators (with their conditions), calling
+    /// `each` for every element produced; the elements and the structure
+    /// (what decided which elements there are).
+    fn comprehension(
+        &mut self,
+        generators: &[ast::Comprehension],
+        each: &mut dyn FnMut(&mut Self, usize) -> R<Vec<Value>>,
+    ) -> R<(Vec<Value>, Deps)> {
+        let mut out = Vec::new();
+        let mut structure = Deps::default();
+        self.frames.push(Frame {
+            locals: self
+                .frames
+                .last()
+                .map(|f| f.locals.clone())
+                .unwrap_or_default(),
+            globals: Vec::new(),
+        });
+        let result = self.generate(generators, 0, each, &mut out, &mut structure);
+        self.frames.pop();
+        result.map(|()| (out, structure))
+    }
+
+    fn generate(
+        &mut self,
+        generators: &[ast::Comprehension],
+        depth: usize,
+        each: &mut dyn FnMut(&mut Self, usize) -> R<Vec<Value>>,
+        out: &mut Vec<Value>,
+        structure: &mut Deps,
+    ) -> R<()> {
+        let Some(g) = generators.get(depth) else {
+            let why = self.control();
+            for v in each(self, out.len())? {
+                out.push(v.with_why(&why));
+            }
+            return Ok(());
+        };
+        if g.is_async {
+            return unsupported("an async comprehension");
+        }
+        let iterable = self.eval(&g.iter, Mode::Control)?;
+        let at = self.at(&g.iter);
+        let iter_structure = iterable.structure().as_why();
+        structure.union(&iter_structure);
+        let elements = iterable.elements();
+        let mut k = 0;
+        loop {
+            match self.iteration(at) {
+                Some(true) => {}
+                Some(false) => return Ok(()),
+                None => return unsupported(format!("a comprehension at {at:?} not logged")),
+            }
+            let item = element(&iterable, elements.as_deref(), k);
+            k += 1;
+            self.bind(&g.target, item)?;
+            let mut decided = iter_structure.clone();
+            let mut kept = true;
+            for cond in &g.ifs {
+                decided.union(&self.eval(cond, Mode::Control)?.deps().as_why());
+                if !self.decision(cond)? {
+                    kept = false;
+                    break;
+                }
+            }
+            // A condition decides which elements there are, kept or not.
+            structure.union(&decided);
+            if kept {
+                self.control.push(decided);
+                let r = self.generate(generators, depth + 1, each, out, structure);
+                self.control.pop();
+                r?;
+            }
+        }
+    }
+
+    // ----- calls -----------------------------------------------------
+
+    fn call(&mut self, c: &ast::ExprCall) -> R<Value> {
+        // A method of a list or dict the replay follows.
+        if let Expr::Attribute(a) = &*c.func {
+            let receiver = self.eval(&a.value, Mode::Control)?;
+            if let Some(v) = self.container_method(&receiver, a.attr.as_str(), c)? {
+                return Ok(v);
+            }
+            let callee = match &receiver {
+                Value::Module(path) => Value::Module(format!("{path}.{}", a.attr)),
+                _ => {
+                    // A method of a library object: the result depends on
+                    // the receiver and the arguments.
+                    let mut deps = receiver.deps();
+                    let (args, keywords) = self.arguments(c, Mode::Control)?;
+                    for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
+                        deps.union(&v.deps());
+                    }
+                    if let Value::Object(o) = &receiver
+                        && returns_none(a.attr.as_str(), c)
+                    {
+                        o.borrow_mut().deps.union(&deps);
+                        return Ok(Value::constant());
+                    }
+                    return Ok(Value::object(deps, None));
+                }
+            };
+            return self.call_value(&callee, c);
+        }
+        let callee = self.eval(&c.func, Mode::Control)?;
+        self.call_value(&callee, c)
+    }
+
+    fn arguments(&mut self, c: &ast::ExprCall, mode: Mode) -> R<Arguments> {
+        let mut args = Vec::new();
+        for a in &c.arguments.args {
+            args.push(self.eval(a, mode)?);
+        }
+        let mut keywords = Vec::new();
+        for k in &c.arguments.keywords {
+            let v = self.eval(&k.value, mode)?;
+            match &k.arg {
+                Some(name) => keywords.push((name.to_string(), v)),
+                None => args.push(v),
+            }
+        }
+        Ok((args, keywords))
+    }
+
+    fn call_value(&mut self, callee: &Value, c: &ast::ExprCall) -> R<Value> {
+        match callee {
+            Value::Function(f) => {
+                let (args, keywords) = self.arguments(c, Mode::Data)?;
+                let f = f.clone();
+                self.call_user(&f, args, keywords)
+            }
+            Value::Module(path) if path.starts_with("builtins.") => {
+                let (args, keywords) = self.arguments(c, Mode::Control)?;
+                Ok(builtin(&path["builtins.".len()..], &args, &keywords))
+            }
+            Value::Module(path) => {
+                let (args, keywords) = self.arguments(c, Mode::Control)?;
+                let mut deps = Deps::default();
+                for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
+                    deps.union(&v.deps());
+                }
+                let roles = self
+                    .effects
+                    .function(path)
+                    .map(|e| e.roles.clone())
+                    .unwrap_or_default();
+                if roles.contains(&Role::ReadFile) {
+                    let file = c.arguments.args.first().and_then(|a| match a {
+                        Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
+                        _ => None,
+                    });
+                    let id = self.state.new_input(
+                        Some(self.cell.clone()),
+                        None,
+                        file.into_iter().collect(),
+                    );
+                    deps.where_.insert(id);
+                    return Ok(Value::object(deps, Some(id)));
+                }
+                if deps.is_empty() {
+                    // No notebook input: what it makes enters the notebook.
+                    let id = self
+                        .state
+                        .new_input(Some(self.cell.clone()), None, Vec::new());
+                    return Ok(Value::object(Deps::input(id), Some(id)));
+                }
+                Ok(Value::object(deps, None))
+            }
+            Value::Object(_) => {
+                let (args, keywords) = self.arguments(c, Mode::Control)?;
+                let mut deps = callee.deps();
+                for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
+                    deps.union(&v.deps());
+                }
+                Ok(Value::object(deps, None))
+            }
+            _ => unsupported("a call of something that is not callable here"),
+        }
+    }
+
+    /// Methods of lists and dicts whose effect on elements the replay
+    /// follows (`None`: not one of them).
+    fn container_method(
+        &mut self,
+        receiver: &Value,
+        name: &str,
+        c: &ast::ExprCall,
+    ) -> R<Option<Value>> {
+        let control = self.control().as_why();
+        match receiver {
+            Value::Sequence(s) => {
+                let (args, _) = self.arguments(c, Mode::Data)?;
+                // Values are prepared before the list is locked: they may
+                // hold the list itself.
+                let value = match (name, args.as_slice()) {
+                    ("append", [v]) => {
+                        let item = v.with_why(&control);
+                        let mut s = s.borrow_mut();
+                        s.items.push(item);
+                        s.structure.union(&control);
+                        Value::constant()
+                    }
+                    ("extend", [v]) => {
+                        let items: Vec<Value> = v
+                            .elements()
+                            .unwrap_or_else(|| vec![Value::scalar(v.deps())])
+                            .into_iter()
+                            .map(|i| i.with_why(&control))
+                            .collect();
+                        let structure = v.structure();
+                        let mut s = s.borrow_mut();
+                        s.items.extend(items);
+                        s.structure.union(&control);
+                        s.structure.union(&structure);
+                        Value::constant()
+                    }
+                    ("insert", [i, v]) => {
+                        let item = v.with_why(&control);
+                        let position = i.deps().as_why();
+                        let mut s = s.borrow_mut();
+                        let at = s.items.len();
+                        s.items.insert(at, item);
+                        s.structure.union(&position);
+                        Value::constant()
+                    }
+                    ("pop", []) => s.borrow_mut().items.pop().unwrap_or_else(Value::constant),
+                    ("copy", []) => {
+                        let s = s.borrow();
+                        Value::sequence(s.items.clone(), s.structure.clone())
+                    }
+                    ("sort" | "reverse", _) => {
+                        let all = receiver.deps().as_why();
+                        s.borrow_mut().structure.union(&all);
+                        Value::constant()
+                    }
+                    _ => return Ok(None),
+                };
+                Ok(Some(value))
+            }
+            Value::Mapping(m) => {
+                let (args, _) = self.arguments(c, Mode::Control)?;
+                let value = match (name, args.as_slice()) {
+                    ("keys", []) => {
+                        let m = m.borrow();
+                        Value::sequence(
+                            m.items
+                                .iter()
+                                .map(|_| Value::scalar(m.structure.clone()))
+                                .collect(),
+                            m.structure.clone(),
+                        )
+                    }
+                    ("values", []) => {
+                        let m = m.borrow();
+                        Value::sequence(
+                            m.items.iter().map(|(_, v)| v.clone()).collect(),
+                            m.structure.clone(),
+                        )
+                    }
+                    ("items", []) => {
+                        let m = m.borrow();
+                        Value::sequence(
+                            m.items
+                                .iter()
+                                .map(|(_, v)| {
+                                    Value::sequence(
+                                        vec![Value::scalar(m.structure.clone()), v.clone()],
+                                        Deps::default(),
+                                    )
+                                })
+                                .collect(),
+                            m.structure.clone(),
+                        )
+                    }
+                    ("get", [_, ..]) => {
+                        let key = match c.arguments.args.first() {
+                            Some(Expr::StringLiteral(s)) => Some(python_repr(s.value.to_str())),
+                            Some(Expr::NumberLiteral(n)) => number_repr(&n.value),
+                            _ => None,
+                        };
+                        let found = key.and_then(|k| {
+                            m.borrow()
+                                .items
+                                .iter()
+                                .find(|(key, _)| *key == k)
+                                .map(|(_, v)| v.clone())
+                        });
+                        found.unwrap_or_else(|| Value::scalar(receiver.deps()))
+                    }
+                    _ => return Ok(None),
+                };
+                Ok(Some(value))
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+/// The `k`-th element iterating `iterable` yields.
+fn element(iterable: &Value, elements: Option<&[Value]>, k: usize) -> Value {
+    match (iterable, elements) {
+        (_, Some(items)) if k < items.len() => items[k].clone(),
+        // A position: decided by the range's bounds.
+        (Value::Range(d), _) => Value::scalar(d.as_why()),
+        (other, _) => Value::scalar(other.deps()),
+    }
+}
+
+/// A library method whose value is discarded and that returns `None`
+/// changes its receiver (`df.dropna(inplace=True)`, `model.fit(X)`): what
+/// it read flows into the receiver.
+fn returns_none(name: &str, c: &ast::ExprCall) -> bool {
+    let inplace = c.arguments.keywords.iter().any(|k| {
+        k.arg.as_ref().is_some_and(|a| a.as_str() == "inplace")
+            && matches!(&k.value, Expr::BooleanLiteral(b) if b.value)
+    });
+    inplace
+        || matches!(
+            name,
+            "update" | "fit" | "sort" | "append" | "extend" | "insert"
+        )
+}
+
+/// The key a constant subscript or dict key shows (`Some(None)` for a
+/// constant without a shown form, such as `None`), or `None` when the
+/// key is not a constant: the recorder logs exactly the keys that are not.
+fn constant_key(expr: &Expr) -> Option<Option<String>> {
+    match expr {
+        Expr::NumberLiteral(n) => Some(number_repr(&n.value)),
+        Expr::StringLiteral(s) => Some(Some(python_repr(s.value.to_str()))),
+        Expr::BooleanLiteral(_)
+        | Expr::NoneLiteral(_)
+        | Expr::BytesLiteral(_)
+        | Expr::EllipsisLiteral(_) => Some(None),
+        Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match &*u.operand {
+            Expr::NumberLiteral(n) => Some(number_repr(&n.value).map(|v| format!("-{v}"))),
+            Expr::BooleanLiteral(_)
+            | Expr::NoneLiteral(_)
+            | Expr::BytesLiteral(_)
+            | Expr::EllipsisLiteral(_)
+            | Expr::StringLiteral(_) => Some(None),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn number_repr(n: &ast::Number) -> Option<String> {
+    match n {
+        ast::Number::Int(i) => Some(i.to_string()),
+        _ => None,
+    }
+}
+
+/// Python's `repr` of a str (as symbols spell constant keys).
+fn python_repr(s: &str) -> String {
+    nbsight_dataflow::symbol::python_str_repr(s)
+}
+
+fn is_builtin_name(name: &str) -> bool {
+    nbsight_dataflow::builtins::is_builtin(name)
+}
+
+/// A call of a builtin.
+fn builtin(name: &str, args: &[Value], keywords: &[(String, Value)]) -> Value {
+    let all = || {
+        let mut d = Deps::default();
+        for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
+            d.union(&v.deps());
+        }
+        d
+    };
+    match (name, args) {
+        ("len", [v]) => Value::scalar(v.structure()),
+        ("range", _) => Value::Range(all()),
+        ("list" | "tuple" | "set" | "sorted" | "reversed", [v]) => match v.elements() {
+            Some(items) => {
+                let mut structure = v.structure();
+                if name == "sorted" || name == "set" {
+                    structure.union(&v.deps().as_why());
+                }
+                Value::sequence(items, structure)
+            }
+            None => Value::object(v.deps(), None),
+        },
+        ("dict", [Value::Mapping(m)]) => {
+            let m = m.borrow();
+            Value::mapping(m.items.clone(), m.structure.clone())
+        }
+        ("enumerate", [v, ..]) => match v.elements() {
+            Some(items) => Value::sequence(
+                items
+                    .into_iter()
+                    .map(|i| {
+                        Value::sequence(
+                            vec![Value::scalar(v.structure().as_why()), i],
+                            Deps::default(),
+                        )
+                    })
+                    .collect(),
+                v.structure(),
+            ),
+            None => Value::object(v.deps(), None),
+        },
+        ("zip", [a, b]) => match (a.elements(), b.elements()) {
+            (Some(x), Some(y)) => {
+                let mut structure = a.structure();
+                structure.union(&b.structure());
+                Value::sequence(
+                    x.into_iter()
+                        .zip(y)
+                        .map(|(p, q)| Value::sequence(vec![p, q], Deps::default()))
+                        .collect(),
+                    structure,
+                )
+            }
+            _ => Value::scalar(all()),
+        },
+        ("print", _) => Value::constant(),
+        _ => Value::scalar(all()),
+    }
+}
+
+trait UnionWith {
+    fn union_with(self, other: &Deps) -> Deps;
+}
+
+impl UnionWith for Deps {
+    fn union_with(mut self, other: &Deps) -> Deps {
+        self.union(other);
+        self
+    }
+}

@@ -1,0 +1,144 @@
+//! The replay on logs written by hand (the Python tests drive the real
+//! recorder): the thesis's `sumUpMultiples`, a filter in a comprehension, a
+//! frame read from a file, and a cell the replay cannot follow.
+
+use super::*;
+
+fn names(refs: &[InputRef]) -> Vec<String> {
+    refs.iter()
+        .map(|r| format!("{}:{}", r.cell.as_deref().unwrap_or("?"), r.symbol))
+        .collect()
+}
+
+const SUM_UP_MULTIPLES: &str = "\
+def sumUpMultiples(numbers, factor):
+    sum = 0
+    i = 0
+    numRows = len(numbers)
+    while i < numRows:
+        n = numbers[i]
+        if n % factor == 0:
+            sum += n
+        i = i + 1
+    return sum
+";
+
+#[test]
+fn sum_up_multiples_where_the_multiples_why_every_element_and_factor() {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    let numbers = "numbers = [1, 2, 3, 4, 5, 6]";
+    p.replay("c1", numbers, &[], &["numbers".into()], &effects)
+        .expect("replays");
+    p.replay(
+        "c2",
+        SUM_UP_MULTIPLES,
+        &[],
+        &["sumUpMultiples".into()],
+        &effects,
+    )
+    .expect("replays");
+    let mut events = Vec::new();
+    for i in 0..6 {
+        events.push(Event::Decision {
+            at: (5, 10),
+            taken: true,
+        });
+        events.push(Event::Key {
+            at: (6, 20),
+            key: Some(i.to_string()),
+        });
+        events.push(Event::Decision {
+            at: (7, 11),
+            taken: (i + 1) % 3 == 0,
+        });
+    }
+    events.push(Event::Decision {
+        at: (5, 10),
+        taken: false,
+    });
+    p.replay(
+        "c3",
+        "total = sumUpMultiples(numbers, 3)",
+        &events,
+        &["total".into()],
+        &effects,
+    )
+    .expect("replays");
+    let report = p.query("total").expect("known");
+    assert_eq!(names(&report.where_), ["c1:numbers[2]", "c1:numbers[5]"]);
+    let why = names(&report.why);
+    for i in 0..6 {
+        assert!(why.contains(&format!("c1:numbers[{i}]")), "{why:?}");
+    }
+    assert!(why.contains(&"c3:factor".to_string()), "{why:?}");
+    assert!(report.recorded && report.files.is_empty());
+}
+
+#[test]
+fn a_comprehension_filter_keeps_elements_out() {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay("c1", "xs = [5, 1, 7]", &[], &["xs".into()], &effects)
+        .expect("replays");
+    let mut events = Vec::new();
+    for x in [5, 1, 7] {
+        events.push(Event::Iteration { at: (1, 23) });
+        events.push(Event::Decision {
+            at: (1, 29),
+            taken: x > 2,
+        });
+    }
+    events.push(Event::Exhausted { at: (1, 23) });
+    p.replay(
+        "c2",
+        "big = [x * 10 for x in xs if x > 2]",
+        &events,
+        &["big".into()],
+        &effects,
+    )
+    .expect("replays");
+    let first = p.query("big[0]").expect("known");
+    assert_eq!(names(&first.where_), ["c1:xs[0]"]);
+    let whole = p.query("big").expect("known");
+    assert_eq!(names(&whole.where_), ["c1:xs[0]", "c1:xs[2]"]);
+    assert!(names(&whole.why).contains(&"c1:xs[1]".to_string()));
+}
+
+#[test]
+fn a_frame_read_from_a_file_names_its_columns() {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay(
+        "c1",
+        "import pandas as pd\ndf = pd.read_csv('data.csv')",
+        &[],
+        &["pd".into(), "df".into()],
+        &effects,
+    )
+    .expect("replays");
+    p.replay(
+        "c2",
+        "total = df['a'].sum()",
+        &[],
+        &["total".into()],
+        &effects,
+    )
+    .expect("replays");
+    let report = p.query("total").expect("known");
+    assert_eq!(names(&report.where_), ["c1:df['a']"]);
+    assert_eq!(report.files, ["data.csv"]);
+}
+
+#[test]
+fn what_the_replay_cannot_follow_becomes_an_input() {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    let err = p
+        .replay("c1", "if a:\n    x = 1", &[], &["x".into()], &effects)
+        .expect_err("no decision was logged");
+    assert!(err.contains("decision"), "{err}");
+    let report = p.query("x").expect("known");
+    assert_eq!(names(&report.where_), ["c1:x"]);
+    assert!(!report.recorded);
+}

@@ -1,0 +1,263 @@
+//! The abstract values of the value-less replay (seed 002 §3): a value is
+//! not a number or a string but the inputs it depends on, split into
+//! *where* (inputs copied or computed into it) and *why* (inputs read by
+//! the decisions that let it, or kept something out of it); containers
+//! keep one abstract value per element, so provenance goes down to
+//! `numbers[2]` and `d['k']`.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::function::Function;
+
+/// An input's index in the provenance's table.
+pub(crate) type InputId = u32;
+
+/// What a value depends on.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Deps {
+    pub where_: BTreeSet<InputId>,
+    pub why: BTreeSet<InputId>,
+}
+
+impl Deps {
+    pub fn input(id: InputId) -> Deps {
+        Deps {
+            where_: BTreeSet::from([id]),
+            why: BTreeSet::new(),
+        }
+    }
+
+    pub fn union(&mut self, other: &Deps) {
+        self.where_.extend(other.where_.iter().copied());
+        self.why.extend(other.why.iter().copied());
+    }
+
+    /// These dependencies as the reason for a decision: everything they
+    /// depend on becomes *why*.
+    pub fn as_why(&self) -> Deps {
+        Deps {
+            where_: BTreeSet::new(),
+            why: self.where_.union(&self.why).copied().collect(),
+        }
+    }
+
+    pub fn with_why(mut self, why: &Deps) -> Deps {
+        self.union(&why.as_why());
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.where_.is_empty() && self.why.is_empty()
+    }
+}
+
+/// A container shared by the names bound to it (a value's elements change
+/// through any of them). A mutex rather than a `RefCell` so that a session
+/// can move between threads; the replay is single-threaded, and a poisoned
+/// lock (a panic elsewhere) still gives its data.
+#[derive(Debug, Default)]
+pub(crate) struct Shared<T>(Arc<Mutex<T>>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Arc::new(Mutex::new(value)))
+    }
+
+    pub fn borrow(&self) -> MutexGuard<'_, T> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn borrow_mut(&self) -> MutexGuard<'_, T> {
+        self.borrow()
+    }
+
+    /// Identifies the container (for cycles).
+    pub fn key(&self) -> *const () {
+        Arc::as_ptr(&self.0) as *const ()
+    }
+
+    pub fn ptr_eq(a: &Shared<T>, b: &Shared<T>) -> bool {
+        Arc::ptr_eq(&a.0, &b.0)
+    }
+}
+
+/// A list, tuple or set: its elements, and what decided which elements
+/// there are (its structure).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Sequence {
+    pub items: Vec<Value>,
+    pub structure: Deps,
+}
+
+/// A dict: its items by key (the key's `repr`), and its structure.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Mapping {
+    pub items: Vec<(String, Value)>,
+    pub structure: Deps,
+}
+
+/// An object of a library (a frame, an array, a model): what it depends
+/// on, the input it came from (its parts are named after it) and the parts
+/// read so far (`df['a']`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Object {
+    pub deps: Deps,
+    pub origin: Option<InputId>,
+    pub parts: Vec<(String, Value)>,
+}
+
+/// An abstract value.
+#[derive(Debug, Clone)]
+pub(crate) enum Value {
+    /// A number, string, bool, `None`...
+    Scalar(Deps),
+    Sequence(Shared<Sequence>),
+    Mapping(Shared<Mapping>),
+    Object(Shared<Object>),
+    /// `range(...)`: its elements are positions, decided by its arguments.
+    Range(Deps),
+    /// A user function.
+    Function(Arc<Function>),
+    /// A module or a name in one (`numpy`, `numpy.random.rand`).
+    Module(String),
+}
+
+impl Value {
+    pub fn scalar(deps: Deps) -> Value {
+        Value::Scalar(deps)
+    }
+
+    pub fn constant() -> Value {
+        Value::Scalar(Deps::default())
+    }
+
+    pub fn sequence(items: Vec<Value>, structure: Deps) -> Value {
+        Value::Sequence(Shared::new(Sequence { items, structure }))
+    }
+
+    pub fn mapping(items: Vec<(String, Value)>, structure: Deps) -> Value {
+        Value::Mapping(Shared::new(Mapping { items, structure }))
+    }
+
+    pub fn object(deps: Deps, origin: Option<InputId>) -> Value {
+        Value::Object(Shared::new(Object {
+            deps,
+            origin,
+            parts: Vec::new(),
+        }))
+    }
+
+    /// Everything the value depends on, as one set: for a container, its
+    /// elements' dependencies (where and why) and its structure (why).
+    pub fn deps(&self) -> Deps {
+        let mut seen = Vec::new();
+        self.deps_seen(&mut seen)
+    }
+
+    fn deps_seen(&self, seen: &mut Vec<*const ()>) -> Deps {
+        match self {
+            Value::Scalar(d) | Value::Range(d) => d.clone(),
+            Value::Sequence(s) => {
+                let key = s.key();
+                if seen.contains(&key) {
+                    return Deps::default();
+                }
+                seen.push(key);
+                let s = s.borrow();
+                let mut d = s.structure.as_why();
+                for item in &s.items {
+                    d.union(&item.deps_seen(seen));
+                }
+                d
+            }
+            Value::Mapping(m) => {
+                let key = m.key();
+                if seen.contains(&key) {
+                    return Deps::default();
+                }
+                seen.push(key);
+                let m = m.borrow();
+                let mut d = m.structure.as_why();
+                for (_, item) in &m.items {
+                    d.union(&item.deps_seen(seen));
+                }
+                d
+            }
+            Value::Object(o) => {
+                let key = o.key();
+                if seen.contains(&key) {
+                    return Deps::default();
+                }
+                seen.push(key);
+                o.borrow().deps.clone()
+            }
+            Value::Function(_) | Value::Module(_) => Deps::default(),
+        }
+    }
+
+    /// The value with `why` added to what decided it (a copy for scalars; a
+    /// container shares its elements and gets `why` in its structure).
+    pub fn with_why(&self, why: &Deps) -> Value {
+        if why.is_empty() {
+            return self.clone();
+        }
+        match self {
+            Value::Scalar(d) => Value::Scalar(d.clone().with_why(why)),
+            Value::Range(d) => Value::Range(d.clone().with_why(why)),
+            Value::Sequence(s) => {
+                s.borrow_mut().structure.union(&why.as_why());
+                self.clone()
+            }
+            Value::Mapping(m) => {
+                m.borrow_mut().structure.union(&why.as_why());
+                self.clone()
+            }
+            Value::Object(o) => {
+                o.borrow_mut().deps.union(&why.as_why());
+                self.clone()
+            }
+            Value::Function(_) | Value::Module(_) => self.clone(),
+        }
+    }
+
+    /// The elements iterating over the value yields, when it holds them.
+    pub fn elements(&self) -> Option<Vec<Value>> {
+        match self {
+            Value::Sequence(s) => Some(s.borrow().items.clone()),
+            Value::Mapping(m) => {
+                let m = m.borrow();
+                Some(
+                    m.items
+                        .iter()
+                        .map(|(k, _)| Value::Scalar(key_deps(k, &m.structure)))
+                        .collect(),
+                )
+            }
+            _ => None,
+        }
+    }
+
+    /// What decides how many elements iterating yields.
+    pub fn structure(&self) -> Deps {
+        match self {
+            Value::Sequence(s) => s.borrow().structure.clone(),
+            Value::Mapping(m) => m.borrow().structure.clone(),
+            Value::Range(d) => d.clone(),
+            other => other.deps(),
+        }
+    }
+}
+
+/// A dict's key as a value: it came with the dict.
+fn key_deps(_key: &str, structure: &Deps) -> Deps {
+    structure.clone()
+}

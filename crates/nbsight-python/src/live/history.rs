@@ -1,0 +1,181 @@
+//! The live session's side of the history (`nbsight-history`): the wall
+//! clock of each run (this crate is the edge that may read it), the
+//! session row, each execution written after its run, the view the front
+//! end synced; and the one rule on failure: the history is dropped, one
+//! line says so, the kernel goes on.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use nbsight_history::{History, HistoryError, SessionId};
+use nbsight_lineage::Lineage;
+
+/// Seconds since the Unix epoch now (0 for a clock set before it).
+pub(crate) fn now() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+/// An open history and how far the lineage's log is written to it.
+struct Open {
+    history: History,
+    session: SessionId,
+    /// The executions of the lineage's log written so far.
+    written: usize,
+}
+
+/// What the session keeps for its history, open or not.
+#[derive(Default)]
+pub(crate) struct Recorder {
+    open: Option<Open>,
+    /// When the run in progress started, and when it ended.
+    run_started: f64,
+    run_ended: f64,
+    /// Start and duration of every execution of the lineage's log, kept so
+    /// a history opened later gets the runs before it.
+    times: Vec<(f64, f64)>,
+    /// The last view the front end synced: the executions before it, and
+    /// the cells.
+    view: Option<(u32, Vec<(String, String)>)>,
+}
+
+/// The one line said when the history cannot be written.
+pub(crate) fn failure(path: &Path, error: &HistoryError) -> String {
+    let reason = match error {
+        // The error names the file already: say only what went wrong.
+        HistoryError::Sqlite { source, .. } => source.to_string(),
+        HistoryError::Folder { source, path } => {
+            format!("cannot create the folder {}: {source}", path.display())
+        }
+        other => other.to_string(),
+    };
+    format!(
+        "nbsight: cannot write the history to {} ({reason}); going on without it",
+        path.display()
+    )
+}
+
+impl Recorder {
+    /// The file written to, when one is open.
+    pub(crate) fn path(&self) -> Option<&Path> {
+        self.open.as_ref().map(|o| o.history.path())
+    }
+
+    /// Opens the history at `path` (closing the one open), starts a session
+    /// and writes the runs and view the lineage had before; the failure's
+    /// line on error (the history is then off).
+    pub(crate) fn open(
+        &mut self,
+        path: &Path,
+        notebook: Option<&str>,
+        python: &str,
+        lineage: &Lineage,
+    ) -> Result<PathBuf, String> {
+        self.open = None;
+        let result = (|| -> Result<Open, HistoryError> {
+            let mut history = History::open(path)?;
+            let session =
+                history.start_session(notebook, python, env!("CARGO_PKG_VERSION"), now())?;
+            Ok(Open {
+                history,
+                session,
+                written: 0,
+            })
+        })();
+        let open = result.map_err(|e| failure(path, &e))?;
+        self.open = Some(open);
+        // The runs before, and the view as it was synced.
+        self.write_executions(lineage)?;
+        if let Some((after, cells)) = self.view.take() {
+            let written = self.write_view(after, &cells);
+            self.view = Some((after, cells));
+            written?;
+        }
+        Ok(path.to_path_buf())
+    }
+
+    /// Stops writing (the file stays).
+    pub(crate) fn close(&mut self) {
+        self.open = None;
+    }
+
+    /// A run is starting.
+    pub(crate) fn begin(&mut self) {
+        self.run_started = now();
+    }
+
+    /// The run has ended (its record is next).
+    pub(crate) fn end(&mut self) {
+        self.run_ended = now();
+    }
+
+    /// The lineage recorded a run: writes it; the failure's line, once.
+    pub(crate) fn ran(&mut self, lineage: &Lineage) -> Option<String> {
+        let count = lineage.executions().len();
+        if self.times.len() < count {
+            let seconds = (self.run_ended - self.run_started).max(0.0);
+            self.times.resize(count, (self.run_started, seconds));
+        }
+        self.write_executions(lineage).err()
+    }
+
+    /// The front end synced its view after `after` executions.
+    pub(crate) fn synced(&mut self, after: u32, cells: &[(String, String)]) -> Option<String> {
+        self.view = Some((after, cells.to_vec()));
+        self.write_view(after, cells).err()
+    }
+
+    /// The notebook the session runs, learned from the front end.
+    pub(crate) fn set_notebook(&mut self, notebook: &str) -> Option<String> {
+        let open = self.open.as_mut()?;
+        let result = open.history.set_notebook(open.session, notebook);
+        self.fail_on(result).err()
+    }
+
+    /// Writes the log's executions not yet written.
+    fn write_executions(&mut self, lineage: &Lineage) -> Result<(), String> {
+        let Some(open) = self.open.as_mut() else {
+            return Ok(());
+        };
+        let executions = lineage.executions();
+        let mut result = Ok(());
+        while open.written < executions.len() {
+            let i = open.written;
+            let (started, seconds) = self.times.get(i).copied().unwrap_or((0.0, 0.0));
+            result = open.history.record_execution(
+                open.session,
+                i as u32,
+                &executions[i],
+                started,
+                seconds,
+            );
+            if result.is_err() {
+                break;
+            }
+            open.written += 1;
+        }
+        self.fail_on(result)
+    }
+
+    fn write_view(&mut self, after: u32, cells: &[(String, String)]) -> Result<(), String> {
+        let Some(open) = self.open.as_mut() else {
+            return Ok(());
+        };
+        let result = open.history.record_view(open.session, after, cells);
+        self.fail_on(result)
+    }
+
+    /// On an error: the history is dropped and the line saying so returned.
+    fn fail_on(&mut self, result: Result<(), HistoryError>) -> Result<(), String> {
+        result.map_err(|error| {
+            let path = self
+                .open
+                .take()
+                .map(|o| o.history.path().to_path_buf())
+                .unwrap_or_default();
+            failure(&path, &error)
+        })
+    }
+}
