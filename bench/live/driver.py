@@ -6,7 +6,8 @@ with the benchmark's own virtualenv; never imported by it).
     driver.py status OUT.json [--cells 1000 --run 400]
 
 `replay` makes an in-process IPython shell, loads MODE (plain: nothing;
-nbsight: `%load_ext nbsight`; ipyflow: `%load_ext ipyflow`), tells it the
+nbsight: `%load_ext nbsight`; nbsight-prov: `%load_ext nbsight` then
+`nbsight.record_provenance(True)`; ipyflow: `%load_ext ipyflow`), tells it the
 notebook's cells as a front end would (nbsight.sync_notebook; ipyflow's cell
 positions), then runs every code cell with
 `shell.run_cell(source, store_history=True, cell_id=ID)` and writes one JSON
@@ -14,6 +15,17 @@ line per cell: time (perf_counter around run_cell), success, error, and a
 fingerprint of what the cell showed (stdout and the displayed result, with
 memory addresses and prompt numbers masked). Network access is refused in
 the process (socket connect and name lookup raise OSError at once).
+
+Outside each cell's timed `run_cell`: under nbsight, `nbsight.backward_slice`
+and `nbsight.forward_slice` of the cell just run are timed (with the slice's
+length and the number of distinct cells run so far); under nbsight-prov,
+`nbsight.provenance(name)` is timed for each name the cell bound (a name
+new in `user_ns`, or bound to another object than before the cell), and the
+session's provenance-replay error, if any, is recorded.
+
+nbsight's history is on in every nbsight mode: `NBSIGHT_HISTORY` is set to
+`.nbsight/history.sqlite` in the process's own temporary working directory
+(never the corpus folder); the file's path and size are recorded at the end.
 """
 
 from __future__ import annotations
@@ -34,6 +46,9 @@ import tempfile
 import time
 
 NETWORK_MESSAGE = "network access disabled by the benchmark"
+NBSIGHT_MODES = ("nbsight", "nbsight-prov")
+# At most this many names per cell are asked for their provenance.
+PROVENANCE_NAMES_PER_CELL = 20
 
 
 # ----- the process ---------------------------------------------------------
@@ -72,6 +87,11 @@ def make_workdir(data: str | None) -> str:
     os.environ["SEABORN_DATA"] = os.path.join(work, "seaborn-data")
     os.environ["SCIKIT_LEARN_DATA"] = os.path.join(work, "sklearn-data")
     os.environ["IPYTHONDIR"] = os.path.join(work, ".ipython")
+    # nbsight's history ON, in this process's own temporary directory: never
+    # beside the (read-only) notebook, whatever the caller's environment says.
+    os.environ["NBSIGHT_HISTORY"] = os.path.join(work, ".nbsight", "history.sqlite")
+    os.environ.pop("NBSIGHT_NOTEBOOK", None)
+    os.environ.pop("JPY_SESSION_NAME", None)
     os.chdir(work)
     # A kernel has its working directory on sys.path (01.07 imports the
     # module it writes with %%file, 05.08 imports helpers_05_08).
@@ -108,13 +128,19 @@ def load_mode(shell, mode: str) -> float:  # type: ignore[no-untyped-def]
     if mode == "plain":
         return 0.0
     t0 = time.perf_counter()
-    shell.run_line_magic("load_ext", mode)
+    shell.run_line_magic("load_ext", "nbsight" if mode in NBSIGHT_MODES else mode)
+    if mode == "nbsight-prov":
+        import nbsight
+
+        nbsight.record_provenance(True)
     elapsed = time.perf_counter() - t0
-    if mode == "nbsight":
+    if mode in NBSIGHT_MODES:
         from nbsight import _api
 
         if not _api._loaded:
             raise SystemExit("driver: %load_ext nbsight did not load nbsight")
+        if mode == "nbsight-prov" and not next(iter(_api._loaded.values())).provenance_on:
+            raise SystemExit("driver: nbsight.record_provenance(True) did not turn recording on")
     elif mode == "ipyflow":
         if "IPyflow" not in type(shell).__name__ and "ipyflow" not in type(shell).__module__:
             raise SystemExit(f"driver: %load_ext ipyflow did not load ipyflow (shell is {type(shell)})")
@@ -126,7 +152,7 @@ def sync_cells(mode: str, cells: list[tuple[str, str]]) -> float:
     first run: nbsight.sync_notebook, or ipyflow's cell positions (without
     them ipyflow's checker fails on string cell ids in a plain shell)."""
     t0 = time.perf_counter()
-    if mode == "nbsight":
+    if mode in NBSIGHT_MODES:
         import nbsight
 
         nbsight.sync_notebook(cells)
@@ -140,7 +166,7 @@ def sync_cells(mode: str, cells: list[tuple[str, str]]) -> float:
 def traced_symbols(mode: str) -> int | None:
     """How many symbols the tool knows after the run (proof it traced)."""
     try:
-        if mode == "nbsight":
+        if mode in NBSIGHT_MODES:
             from nbsight import _api
 
             live = next(iter(_api._loaded.values()))
@@ -152,6 +178,84 @@ def traced_symbols(mode: str) -> int | None:
     except Exception as error:  # noqa: BLE001
         print(f"driver: cannot count {mode}'s symbols: {error!r}", file=sys.__stderr__)
     return None
+
+
+def history_facts(mode: str) -> dict | None:  # type: ignore[type-arg]
+    """Where nbsight's history went and how big it is (file + WAL)."""
+    if mode not in NBSIGHT_MODES:
+        return None
+    try:
+        import nbsight
+
+        path = nbsight.history_path()
+    except Exception as error:  # noqa: BLE001
+        return {"path": None, "error": repr(error)}
+    facts: dict = {"path": path, "wanted": os.environ.get("NBSIGHT_HISTORY")}  # type: ignore[type-arg]
+    if path:
+        facts["bytes"] = sum(
+            os.path.getsize(path + suffix) for suffix in ("", "-wal") if os.path.exists(path + suffix)
+        )
+        facts["exists"] = os.path.exists(path)
+    return facts
+
+
+# ----- slices and provenance, outside the cells' timing ----------------------
+
+_IPYTHON_NAMES = {"In", "Out", "exit", "quit", "get_ipython"}
+
+
+def bindings(user_ns: dict) -> dict[str, int]:  # type: ignore[type-arg]
+    return {k: id(v) for k, v in user_ns.items() if not k.startswith("_") and k not in _IPYTHON_NAMES}
+
+
+def time_slices(cell_id: str, executed: int) -> dict:  # type: ignore[type-arg]
+    """Times nbsight.backward_slice / forward_slice of the cell just run."""
+    import nbsight
+
+    out: dict = {"executed": executed}  # type: ignore[type-arg]
+    for key, fn in (("backward", nbsight.backward_slice), ("forward", nbsight.forward_slice)):
+        t = time.perf_counter()
+        try:
+            cells = fn(cell_id)
+            out[key + "_seconds"] = time.perf_counter() - t
+            out[key + "_len"] = len(cells)
+        except Exception as error:  # noqa: BLE001
+            out[key + "_seconds"] = time.perf_counter() - t
+            out[key + "_error"] = describe(error)
+    return out
+
+
+def time_provenance(names: list[str]) -> list[dict]:  # type: ignore[type-arg]
+    """Times nbsight.provenance(name) for each name the cell bound."""
+    import nbsight
+
+    found = []
+    for name in names[:PROVENANCE_NAMES_PER_CELL]:
+        t = time.perf_counter()
+        try:
+            report = nbsight.provenance(name)
+            found.append(
+                {
+                    "name": name,
+                    "seconds": time.perf_counter() - t,
+                    "where": len(report.get("where", ())),
+                    "why": len(report.get("why", ())),
+                    "files": len(report.get("files", ())),
+                    "recorded": report.get("recorded"),
+                }
+            )
+        except Exception as error:  # noqa: BLE001
+            found.append({"name": name, "seconds": time.perf_counter() - t, "error": describe(error)})
+    return found
+
+
+def provenance_error() -> str | None:
+    try:
+        from nbsight import _api
+
+        return next(iter(_api._loaded.values())).session.provenance_error()
+    except Exception as error:  # noqa: BLE001
+        return f"driver: cannot ask provenance_error: {error!r}"
 
 
 # ----- fingerprints ----------------------------------------------------------
@@ -237,11 +341,13 @@ def replay(args: argparse.Namespace) -> None:
     )
     signal.signal(signal.SIGALRM, _on_alarm)
     skip = dict(item.split("=", 1) for item in args.skip)
+    executed: set[str] = set()
     for index, (cell_id, source) in enumerate(cells):
         if cell_id in skip:
             emit({"kind": "cell", "index": index, "id": cell_id, "skipped": skip[cell_id]})
             continue
         print(f"### cell {cell_id}", file=real_stderr, flush=True)
+        before = bindings(shell.user_ns) if args.mode == "nbsight-prov" else None
         captured_out, captured_err = io.StringIO(), io.StringIO()
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = captured_out, captured_err
@@ -253,13 +359,39 @@ def replay(args: argparse.Namespace) -> None:
             elapsed = time.perf_counter() - t
             signal.setitimer(signal.ITIMER_REAL, 0)
             sys.stdout, sys.stderr = saved
+        # IPython runs nothing for a blank cell (no pre/post_run_cell): no
+        # execution for nbsight to know, so not counted and not sliced.
+        blank = not source.strip()
+        if not blank:
+            executed.add(cell_id)
         stdout, stderr = captured_out.getvalue(), captured_err.getvalue()
+        # Outside the cell's timing (and with nbsight's output to stderr
+        # still captured, so that it does not count as the cell's).
+        extra: dict = {}  # type: ignore[type-arg]
+        extra_err = io.StringIO()
+        sys.stdout, sys.stderr = io.StringIO(), extra_err
+        signal.setitimer(signal.ITIMER_REAL, args.cell_timeout)
+        try:
+            if args.mode == "nbsight" and not blank:
+                extra["slice"] = time_slices(cell_id, len(executed))
+            elif args.mode == "nbsight-prov":
+                after = bindings(shell.user_ns)
+                bound = sorted(k for k, v in after.items() if before.get(k) != v)  # type: ignore[union-attr]
+                extra["bound"] = len(bound)
+                extra["provenance"] = time_provenance(bound)
+                extra["provenance_error"] = provenance_error()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            sys.stdout, sys.stderr = saved
+        if extra_err.getvalue():
+            real_stderr.write("### after cell (slice/provenance calls): " + extra_err.getvalue().rstrip("\n") + "\n")
         if stderr:
             real_stderr.write(stderr if stderr.endswith("\n") else stderr + "\n")
             real_stderr.flush()
         error = result.error_before_exec or result.error_in_exec
         emit(
             {
+                **extra,
                 "kind": "cell",
                 "index": index,
                 "id": cell_id,
@@ -273,7 +405,18 @@ def replay(args: argparse.Namespace) -> None:
                 "stderr_chars": len(stderr),
             }
         )
-    emit({"kind": "end", "symbols": traced_symbols(args.mode)})
+    if args.mode == "nbsight":
+        # Once the whole notebook has run: every cell's slices again (a
+        # forward slice right after its cell ran in notebook order can hold
+        # only that cell).
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = io.StringIO(), io.StringIO()
+        try:
+            for cell_id in [c for c, _ in cells if c in executed]:
+                emit({"kind": "slice_at_end", "id": cell_id, **time_slices(cell_id, len(executed))})
+        finally:
+            sys.stdout, sys.stderr = saved
+    emit({"kind": "end", "symbols": traced_symbols(args.mode), "history": history_facts(args.mode)})
     out.close()
     os.chdir("/")
     shutil.rmtree(work, ignore_errors=True)
@@ -296,7 +439,7 @@ def probe_tracing(shell, mode: str) -> bool:  # type: ignore[no-untyped-def]
     sync_cells(mode, cells + [asked] if mode == "ipyflow" else cells)
     for cell_id, source in cells:
         shell.run_cell(source, store_history=True, cell_id=cell_id)
-    if mode == "nbsight":
+    if mode in NBSIGHT_MODES:
         import nbsight
 
         parents = [p["symbol"] for p in nbsight.deps("b")["parents"]]
@@ -317,7 +460,14 @@ def load(args: argparse.Namespace) -> None:
     traced = probe_tracing(shell, args.mode)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(
-            {"mode": args.mode, "shell_seconds": shell_seconds, "load_seconds": load_seconds, "traced": traced}, f
+            {
+                "mode": args.mode,
+                "shell_seconds": shell_seconds,
+                "load_seconds": load_seconds,
+                "traced": traced,
+                "history": history_facts(args.mode),
+            },
+            f,
         )
     os._exit(0)
 
@@ -399,6 +549,7 @@ def status(args: argparse.Namespace) -> None:
                 "stale_cells": len(st["stale_cells"]),
                 "fresh_cells": len(st["fresh_cells"]),
                 "stale_symbols": len(st["stale_symbols"]),
+                "history": history_facts("nbsight"),
             },
             f,
         )
@@ -410,14 +561,14 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("replay")
     p.add_argument("notebook")
-    p.add_argument("mode", choices=("plain", "nbsight", "ipyflow"))
+    p.add_argument("mode", choices=("plain", "nbsight", "nbsight-prov", "ipyflow"))
     p.add_argument("out")
     p.add_argument("--data")
     p.add_argument("--cell-timeout", type=float, default=300.0)
     p.add_argument("--skip", action="append", default=[], metavar="CELL_ID=REASON", help="a cell not to run")
     p.set_defaults(func=replay)
     p = sub.add_parser("load")
-    p.add_argument("mode", choices=("plain", "nbsight", "ipyflow"))
+    p.add_argument("mode", choices=("plain", "nbsight", "nbsight-prov", "ipyflow"))
     p.add_argument("out")
     p.set_defaults(func=load)
     p = sub.add_parser("status")

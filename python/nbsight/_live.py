@@ -12,10 +12,11 @@ in one line, stops tracing that cell and lets it run.
 
 The history (docs/history.md): each run is written to an SQLite file, by
 default ``.nbsight/<notebook>.sqlite`` beside the notebook when the kernel
-knows it (``NBSIGHT_NOTEBOOK``, Jupyter Server's ``JPY_SESSION_NAME``, or a
-``notebook_path`` comm message), else ``.nbsight/history.sqlite`` in the
-working directory; ``NBSIGHT_HISTORY`` (a path, or ``off``) and ``%nbsight
-history`` choose another. A history that cannot be written is said once, in
+knows it (``NBSIGHT_NOTEBOOK``, Jupyter Server's ``JPY_SESSION_NAME`` or the
+``__session__`` ipykernel puts in the namespace, VS Code's
+``__vsc_ipynb_file__``, or a ``notebook_path`` comm message), else
+``.nbsight/history.sqlite`` in the working directory; ``NBSIGHT_HISTORY`` (a
+path, or ``off``) and ``%nbsight history`` choose another. A history that cannot be written is said once, in
 one line, and the kernel goes on without it.
 """
 
@@ -43,6 +44,9 @@ COMM_TARGET = "nbsight"
 HISTORY_ENV = "NBSIGHT_HISTORY"
 NOTEBOOK_ENV = "NBSIGHT_NOTEBOOK"
 HISTORY_FOLDER = ".nbsight"
+# Names front ends put in the namespace with the notebook's path: VS Code's,
+# and ipykernel's copy of Jupyter Server's JPY_SESSION_NAME.
+NOTEBOOK_NAMES = ("__vsc_ipynb_file__", "__session__")
 
 
 def _absolute_notebook(path: str) -> str:
@@ -117,6 +121,8 @@ class Live:
         self.cell_id: str | None = None
         self.comms: list[Any] = []
         self.notebook: str | None = notebook_from_env()
+        # The namespace's notebook path last seen (NOTEBOOK_NAMES).
+        self._namespace_notebook: str | None = None
         # The history's place was chosen (NBSIGHT_HISTORY, %nbsight history):
         # learning the notebook later does not move it.
         self.history_chosen = False
@@ -168,6 +174,7 @@ class Live:
         if self._notice is not None:
             print(self._notice, file=sys.stderr, flush=True)
             self._notice = None
+        self._notebook_from_namespace()
         if self.mode == "off":
             return
         try:
@@ -211,6 +218,21 @@ class Live:
             unwritten = self.session.post_run(self.shell.user_ns, result.error_in_exec, events)
             if unwritten is not None:
                 print(unwritten, file=sys.stderr, flush=True)
+            if self.recorder.overflowed:
+                print(
+                    "nbsight: provenance not recorded in this cell (it logged too many decisions); "
+                    "the values it wrote are their own inputs",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            unfollowed = self.session.provenance_error() if events is not None else None
+            if unfollowed is not None:
+                print(
+                    f"nbsight: provenance not followed in this cell ({unfollowed}); "
+                    "the values it wrote are their own inputs",
+                    file=sys.stderr,
+                    flush=True,
+                )
         except Exception as error:
             self._fail(error)
             return
@@ -282,7 +304,30 @@ class Live:
         else:
             self._notice = line
 
+    def _notebook_from_namespace(self) -> None:
+        """Follows the notebook path a front end put in the namespace
+        (NOTEBOOK_NAMES), unless ``NBSIGHT_NOTEBOOK`` names the notebook."""
+        if os.environ.get(NOTEBOOK_ENV, "").strip():
+            return
+        try:
+            for name in NOTEBOOK_NAMES:
+                value = self.shell.user_ns.get(name)
+                if isinstance(value, str) and value.endswith(".ipynb"):
+                    if value != self._namespace_notebook:
+                        self._namespace_notebook = value
+                        self.set_notebook(value)
+                    return
+        except Exception as error:  # nbsight's own failure: the cell still runs
+            self._say(f"nbsight: cannot follow the notebook's path ({error})")
+
     def _open_history_at_load(self) -> None:
+        if not os.environ.get(NOTEBOOK_ENV, "").strip():
+            for name in NOTEBOOK_NAMES:
+                value = self.shell.user_ns.get(name)
+                if isinstance(value, str) and value.endswith(".ipynb"):
+                    self._namespace_notebook = value
+                    self.notebook = _absolute_notebook(value)
+                    break
         chosen = os.environ.get(HISTORY_ENV, "").strip()
         if chosen:
             self.history_chosen = True

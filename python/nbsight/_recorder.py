@@ -30,45 +30,61 @@ RECORDER = "__nbsight_recorder__"
 Event = tuple[str, int, int, Any]
 
 
+LIMIT = 1_000_000
+"""Events one cell run may log; past it the run is not recorded (its values
+become inputs of their own) and its memory is given back."""
+
+
 class Recorder:
     """The run-time log of one recorded cell run."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.on = False
+        self.overflowed = False
 
     def start(self) -> None:
         self.events = []
         self.on = True
+        self.overflowed = False
 
-    def stop(self) -> list[Event]:
+    def stop(self) -> list[Event] | None:
+        """The run's events; None when it logged more than ``LIMIT``."""
         self.on = False
         events, self.events = self.events, []
-        return events
+        return None if self.overflowed else events
+
+    def _log(self, event: Event) -> None:
+        if len(self.events) < LIMIT:
+            self.events.append(event)
+        else:
+            self.on = False
+            self.overflowed = True
+            self.events = []
 
     def decide(self, line: int, col: int, value: Any) -> bool:
         taken = bool(value)
         if self.on:
-            self.events.append(("d", line, col, taken))
+            self._log(("d", line, col, taken))
         return taken
 
     def truth(self, line: int, col: int, value: Any) -> Any:
         if self.on:
-            self.events.append(("d", line, col, bool(value)))
+            self._log(("d", line, col, bool(value)))
         return value
 
     def iterate(self, line: int, col: int, iterable: Iterable[Any]) -> Iterator[Any]:
         for item in iterable:
             if self.on:
-                self.events.append(("i", line, col, None))
+                self._log(("i", line, col, None))
             yield item
         if self.on:
-            self.events.append(("x", line, col, None))
+            self._log(("x", line, col, None))
 
     def key(self, line: int, col: int, key: Any) -> Any:
         if self.on:
             shown = repr(key) if isinstance(key, (int, str)) and not isinstance(key, bool) else None
-            self.events.append(("k", line, col, shown))
+            self._log(("k", line, col, shown))
         return key
 
 
@@ -165,5 +181,9 @@ class Transformer(ast.NodeTransformer):
     def visit(self, node: ast.AST) -> ast.AST:
         if not self.enabled:
             return node
+        # The cell's own code only: magics that compile code of their own
+        # (`%timeit`, `%time`, `%%timeit`) transform it again, and the replay
+        # sees them as magics, not as code that logs.
+        self.enabled = False
         node = Instrument().visit(node)
         return ast.fix_missing_locations(node)

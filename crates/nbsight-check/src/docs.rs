@@ -50,6 +50,15 @@ fn demote_headings(markdown: &str) -> String {
     out
 }
 
+/// The footer of the rules section: how to suppress findings, from the doc
+/// comment of `suppress.rs` (which implements the comments).
+fn suppression_section() -> String {
+    format!(
+        "\n## Suppressing findings\n\n{}\n",
+        doc_comment(include_str!("suppress.rs"))
+    )
+}
+
 /// `on`, `off` or `—` (what-if only), as the tables show the default.
 fn default_text(row: &RuleMeta) -> &'static str {
     match (row.reported_by, row.default_on) {
@@ -60,7 +69,8 @@ fn default_text(row: &RuleMeta) -> &'static str {
 }
 
 /// The generated part of `docs/rules.md`: the table of every rule, then
-/// each rule's documentation under `## CODE `name``.
+/// each rule's documentation under `## CODE `name``, then how to suppress
+/// findings.
 pub fn rules_section() -> String {
     let mut out = format!("{NOTICE}\n\n| code | name | default | severity |\n|---|---|---|---|\n");
     for row in &REGISTRY {
@@ -92,6 +102,7 @@ pub fn rules_section() -> String {
             demote_headings(&row.doc())
         );
     }
+    out.push_str(&suppression_section());
     out
 }
 

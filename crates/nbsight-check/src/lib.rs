@@ -16,8 +16,10 @@ mod finding;
 mod hidden;
 pub mod rules;
 mod selection;
+pub mod suppress;
 
 pub use check::{check_model, check_notebook};
 pub use finding::{Finding, Severity};
 pub use rules::{REGISTRY, Rule, RuleMeta};
 pub use selection::{RuleSet, UnknownSelector, validate_selectors};
+pub use suppress::Suppressions;

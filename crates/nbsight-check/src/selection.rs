@@ -18,8 +18,9 @@ fn specificity(selector: &str, rule: Rule) -> Option<usize> {
     if selector.eq_ignore_ascii_case("ALL") {
         return Some(0);
     }
+    // A name is its code: as specific, wherever a code is accepted.
     if selector == rule.name() {
-        return Some(usize::MAX);
+        return Some(rule.code().len());
     }
     let upper = selector.to_ascii_uppercase();
     rule.code().starts_with(&upper).then_some(upper.len())
@@ -83,6 +84,21 @@ impl RuleSet {
         extend_select: &[String],
         ignore: &[String],
     ) -> Result<Self, UnknownSelector> {
+        RuleSet::resolve_over(RuleSet::default(), select, extend_select, ignore)
+    }
+
+    /// One layer of ruff's resolution over the rules `base` enables (the
+    /// defaults, or what the configuration resolved to when the command line
+    /// is the layer): `select` replaces `base`, `extend_select` adds,
+    /// `ignore` removes; within the layer the most specific selector decides
+    /// and `ignore` wins a tie. So a command-line `--select NBS101`
+    /// re-enables a rule the configuration ignores.
+    pub fn resolve_over(
+        base: RuleSet,
+        select: Option<&[String]>,
+        extend_select: &[String],
+        ignore: &[String],
+    ) -> Result<Self, UnknownSelector> {
         let all = select
             .into_iter()
             .flatten()
@@ -98,7 +114,7 @@ impl RuleSet {
             .filter(|&rule| {
                 let base = match select {
                     Some(select) => best(select, rule),
-                    None => rule.enabled_by_default().then_some(0),
+                    None => base.contains(rule).then_some(0),
                 };
                 let on = base.max(best(extend_select, rule));
                 match (on, best(ignore, rule)) {
@@ -145,6 +161,51 @@ mod tests {
         let set = RuleSet::resolve(Some(&strings(&["ALL"])), &[], &[]).unwrap();
         assert_eq!(set, RuleSet::all());
         assert!(!set.contains(Rule::StaleStateRisk), "what-if only");
+        assert!(RuleSet::resolve(Some(&strings(&["NBS"])), &[], &[]).is_ok());
         assert!(RuleSet::resolve(Some(&strings(&["NBX"])), &[], &[]).is_err());
+    }
+
+    #[test]
+    fn names_and_codes_are_interchangeable() {
+        for (select, ignore) in [
+            ("NBS101", "preprocessing-leakage"),
+            ("preprocessing-leakage", "NBS101"),
+        ] {
+            let set =
+                RuleSet::resolve(Some(&strings(&[select])), &[], &strings(&[ignore])).unwrap();
+            assert!(
+                !set.contains(Rule::PreprocessingLeakage),
+                "ignore wins a tie"
+            );
+        }
+        let set = RuleSet::resolve(
+            Some(&strings(&["preprocessing-leakage"])),
+            &[],
+            &strings(&["NBS1"]),
+        )
+        .unwrap();
+        assert!(
+            set.contains(Rule::PreprocessingLeakage),
+            "a name is as specific as its code"
+        );
+    }
+
+    #[test]
+    fn a_layer_starts_from_the_one_below() {
+        let config = RuleSet::resolve(None, &[], &strings(&["NBS101"])).unwrap();
+        assert!(!config.contains(Rule::PreprocessingLeakage));
+        let cli = RuleSet::resolve_over(config, Some(&strings(&["NBS101"])), &[], &[]).unwrap();
+        assert_eq!(
+            cli.iter().collect::<Vec<_>>(),
+            vec![Rule::PreprocessingLeakage]
+        );
+        let cli =
+            RuleSet::resolve_over(config, None, &strings(&["preprocessing-leakage"]), &[]).unwrap();
+        assert!(cli.contains(Rule::PreprocessingLeakage) && cli.contains(Rule::UndefinedOnRunAll));
+        let cli = RuleSet::resolve_over(config, None, &[], &strings(&["NBS0"])).unwrap();
+        assert_eq!(
+            cli.iter().collect::<Vec<_>>(),
+            vec![Rule::OverlapLeakage, Rule::MultiTestLeakage]
+        );
     }
 }

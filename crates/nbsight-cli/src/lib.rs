@@ -20,6 +20,7 @@ mod flow;
 mod history;
 mod provenance;
 mod slice;
+mod stack;
 mod whatif;
 
 use std::ffi::OsString;
@@ -48,6 +49,10 @@ enum Command {
     /// Check notebooks for hidden-state and data-leakage problems (exit 1 when
     /// something is found).
     Check(check::CheckArgs),
+    /// Estimate the information flows between cells (CRABS) for a notebook
+    /// run top to bottom once: each cell's inputs and outputs, the flows
+    /// between cells and the ambiguities left; score them against truth
+    /// files with --truth / --truth-dir.
     Flow(flow::FlowArgs),
     /// Slice the notebook from a cell: the cells (or statements) its result
     /// needs, or those depending on it; --gather writes the backward slice as
@@ -79,7 +84,15 @@ pub enum Outcome {
 /// returning, since a host that outlives the call never runs Rust's exit-time
 /// flush.
 pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
-    let code = match Cli::try_parse_from(args).and_then(validate) {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let code = stack::on_big_stack(move || parse_and_run(args));
+    let _ = std::io::stdout().flush();
+    code
+}
+
+/// Parses the arguments and runs the command (on the big stack).
+fn parse_and_run(args: Vec<OsString>) -> u8 {
+    match Cli::try_parse_from(args).and_then(validate) {
         Ok(cli) => run(cli),
         Err(error) => {
             // Help and version go to stdout with code 0, usage errors to
@@ -87,9 +100,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             let _ = error.print();
             u8::try_from(error.exit_code()).unwrap_or(2)
         }
-    };
-    let _ = std::io::stdout().flush();
-    code
+    }
 }
 
 /// What the parser cannot check, reported as its errors are.
@@ -114,17 +125,44 @@ fn run(cli: Cli) -> u8 {
         Ok(Outcome::Clean) => 0,
         Ok(Outcome::Problems) => 1,
         Err(error) => {
-            eprintln!("nbsight: error: {error:#}");
+            eprintln!("nbsight: error: {}", message_chain(&error));
             2
         }
     }
+}
+
+/// An error and its causes, each said once: a cause whose text the message
+/// already holds (an OS error a load error names) is not repeated.
+fn message_chain(error: &anyhow::Error) -> String {
+    let mut text = error.to_string();
+    for cause in error.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 #[cfg(test)]
 mod tests {
     use clap::Parser;
 
-    use super::{Cli, main_with_args};
+    use super::{Cli, main_with_args, message_chain};
+
+    #[test]
+    fn causes_are_said_once() {
+        let os = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let error = anyhow::Error::new(nbsight_notebook::LoadError::Io {
+            path: "x.ipynb".into(),
+            source: os,
+        });
+        let text = message_chain(&error);
+        assert_eq!(text.matches("not found").count(), 1, "{text}");
+        let error = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(message_chain(&error), "outer: inner");
+    }
 
     #[test]
     fn usage_says_nbsight_whatever_the_program_path() {

@@ -1,149 +1,237 @@
-//! `nbsight provenance DB_OR_NOTEBOOK SYMBOL`: the provenance a live kernel
-//! recorded for a symbol's value (the latest recorded), read from its
-//! history: where the value came from, why (the values that decided it),
-//! the files it derives from.
+//! `nbsight provenance DB_OR_NOTEBOOK SYMBOL [--session N]`: the
+//! provenance of a value as a live kernel answered `nbsight.provenance`
+//! at the end of its session, from its history: the session's runs are
+//! replayed by the lineage's provenance engine (`nbsight-history`), with
+//! the events the kernel recorded and its library-effects files.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use nbsight_dataflow::Effects;
+use nbsight_history::{History, InputRef, SessionId, SessionProvenance, SessionRow};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::Outcome;
 use crate::cells::Format;
 use crate::history::time::{rfc3339, utc};
-use crate::history::{DB_OR_NOTEBOOK_HELP, open};
+use crate::history::{DB_OR_NOTEBOOK_HELP, check_session, open};
 
 /// Arguments of `nbsight provenance`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The provenance is the one the kernel recorded last for SYMBOL (a name, or a path such as `res[0]`, `d['k']`, `df['a']`), as the execution that left it: `where` lists the inputs copied or computed into the value, `why` those read by the decisions that let them in or kept others out (each an input symbol with the cell that made it), `files` the files it derives from. Provenance is recorded for the cells run with `%nbsight provenance on`.\n\nExit status: 0 when a provenance was found, 2 on usage or input errors (no history there, a file that is not one, no provenance recorded for SYMBOL)."
+    after_help = "The answer is the one `nbsight.provenance(SYMBOL)` gave in the kernel at the end of its session (SYMBOL a name, or a path such as `res[0]`, `d['k']`, `df['a']`): the session's runs are replayed from the history as the kernel replayed them. `where` lists the inputs copied or computed into the value, `why` those read by the decisions that let them in or kept others out (each an input symbol with the cell that made it), `files` the files it derives from. Provenance is computed for the cells run with recording on (`%nbsight provenance on`); a value computed by a run that was not recorded is its own input (`recorded: false`).\n\nThe session is the latest in which SYMBOL was bound at its end, unless --session says. The library-effects files the kernel read (NBSIGHT_EFFECTS) are read again; one that is gone is said on standard error and the built-in knowledge base is used.\n\nExit status: 0 when the value was found, 2 on usage or input errors (no history there, a file that is not one, an unknown session, a symbol bound in no session)."
 )]
 pub struct ProvenanceArgs {
     #[arg(value_name = "DB_OR_NOTEBOOK", help = DB_OR_NOTEBOOK_HELP)]
     pub history: PathBuf,
     /// The symbol whose value's provenance to show.
     pub symbol: String,
+    /// The session (default: the latest in which SYMBOL was bound at its end).
+    #[arg(long, value_name = "N", value_parser = crate::history::parse_session_id)]
+    pub session: Option<SessionId>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
 
-/// The JSON report: the execution that left the value, then the stored
-/// provenance's own keys (`where`, `why`, `files`, ...).
+/// An input, as `nbsight.provenance` gives it.
 #[derive(Debug, Serialize)]
-struct ProvenanceJson<'a> {
+struct InputJson<'a> {
+    /// `null`: made out of nbsight's sight.
+    cell: Option<&'a str>,
     symbol: &'a str,
-    history: String,
-    session: i64,
-    /// The execution that left the value (index in its session's log).
+}
+
+/// The execution that last set the value's root name.
+#[derive(Debug, Serialize)]
+struct LastSetJson<'a> {
     execution: u32,
     cell: &'a str,
     execution_count: Option<u32>,
     counter: u32,
     time: Option<String>,
-    #[serde(flatten)]
-    provenance: &'a Map<String, Value>,
 }
 
-/// An input as people read it: `symbol (cell C)`.
-fn input(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        Value::Object(map) => match (map.get("symbol"), map.get("cell")) {
-            (Some(Value::String(symbol)), Some(Value::String(cell))) => {
-                format!("{symbol} (cell {cell})")
-            }
-            (Some(Value::String(symbol)), _) => symbol.clone(),
-            _ => value.to_string(),
-        },
-        other => other.to_string(),
+/// A recorded execution whose replay gave up.
+#[derive(Debug, Serialize)]
+struct GaveUpJson<'a> {
+    execution: u32,
+    reason: &'a str,
+}
+
+/// The JSON contract of `nbsight provenance --format json`: the keys of
+/// `nbsight.provenance` (`where`, `why`, `files`, `recorded`) and where the
+/// answer comes from.
+#[derive(Debug, Serialize)]
+struct ProvenanceJson<'a> {
+    symbol: &'a str,
+    history: String,
+    session: i64,
+    #[serde(rename = "where")]
+    where_: Vec<InputJson<'a>>,
+    why: Vec<InputJson<'a>>,
+    files: &'a [String],
+    recorded: bool,
+    last_set: Option<LastSetJson<'a>>,
+    replay_gave_up: Vec<GaveUpJson<'a>>,
+}
+
+fn inputs_json(list: &[InputRef]) -> Vec<InputJson<'_>> {
+    list.iter()
+        .map(|i| InputJson {
+            cell: i.cell.as_deref(),
+            symbol: &i.symbol,
+        })
+        .collect()
+}
+
+/// A list of inputs as one line: `numbers[2] (cell c1), ...`, `(none)`.
+fn inputs_text(list: &[InputRef]) -> String {
+    if list.is_empty() {
+        return "(none)".to_string();
     }
+    list.iter()
+        .map(|i| match &i.cell {
+            Some(cell) => format!("{} (cell {cell})", i.symbol),
+            None => i.symbol.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-/// A list of the stored JSON as one line, `(none)` when empty or absent.
-fn inputs(list: Option<&Value>) -> String {
-    match list {
-        Some(Value::Array(items)) if !items.is_empty() => {
-            items.iter().map(input).collect::<Vec<_>>().join(", ")
+/// The knowledge base the session's kernel read: the built-in one and its
+/// files; the built-in one alone (said once) when a file cannot be read.
+fn session_effects(session: &SessionRow) -> Effects {
+    if session.effects.is_empty() {
+        return Effects::builtin();
+    }
+    let files: Vec<PathBuf> = session.effects.iter().map(PathBuf::from).collect();
+    match Effects::with_user_files(&files) {
+        Ok(effects) => effects,
+        Err(error) => {
+            eprintln!(
+                "nbsight: warning: the library-effects files of session {} cannot be read again ({error}); using the built-in knowledge base",
+                session.id
+            );
+            Effects::builtin()
         }
-        Some(Value::Array(_)) | None | Some(Value::Null) => "(none)".to_string(),
-        Some(other) => input(other),
     }
+}
+
+/// The provenance of `symbol` in `session`, or in the latest session in
+/// which it was bound at the end.
+fn find(
+    history: &History,
+    session: Option<SessionId>,
+    symbol: &str,
+) -> anyhow::Result<Option<SessionProvenance>> {
+    let sessions = history.sessions()?;
+    let rows: HashMap<SessionId, &SessionRow> = sessions.iter().map(|s| (s.id, s)).collect();
+    let candidates: Vec<SessionId> = match session {
+        Some(id) => {
+            check_session(history, id)?;
+            vec![id]
+        }
+        None => sessions.iter().rev().map(|s| s.id).collect(),
+    };
+    let mut effects: HashMap<&[String], Effects> = HashMap::new();
+    for id in candidates {
+        let Some(row) = rows.get(&id) else {
+            continue;
+        };
+        let kb = effects
+            .entry(row.effects.as_slice())
+            .or_insert_with(|| session_effects(row));
+        if let Some(found) = history.provenance(id, symbol, kb)? {
+            return Ok(Some(found));
+        }
+    }
+    Ok(None)
 }
 
 pub fn run(args: &ProvenanceArgs) -> anyhow::Result<Outcome> {
     let history = open(&args.history)?;
     let path = history.path().display().to_string();
-    let Some(found) = history.provenance(&args.symbol)? else {
-        bail!(
-            "no provenance was recorded for `{}` in the history {path} (it is recorded for the cells run with `%nbsight provenance on`)",
-            args.symbol
-        );
+    let symbol = args.symbol.as_str();
+    let Some(found) = find(&history, args.session, symbol)? else {
+        match args.session {
+            Some(session) => bail!(
+                "`{symbol}` was not bound at the end of session {session} of the history {path}"
+            ),
+            None => {
+                bail!("`{symbol}` was not bound at the end of any session of the history {path}")
+            }
+        }
     };
-    let stored: Map<String, Value> = match serde_json::from_str(&found.json) {
-        Ok(Value::Object(map)) => map,
-        Ok(_) => bail!(
-            "{path}: the provenance stored for `{}` is not a JSON object",
-            args.symbol
-        ),
-        Err(error) => bail!(
-            "{path}: the provenance stored for `{}` is not JSON ({error})",
-            args.symbol
-        ),
-    };
-    let e = &found.execution;
+    let report = &found.report;
     match args.format {
         Format::Json => {
-            // The report's own keys win over stored ones of the same name.
-            let mut stored = stored.clone();
-            for key in [
-                "symbol",
-                "history",
-                "session",
-                "execution",
-                "cell",
-                "execution_count",
-                "counter",
-                "time",
-            ] {
-                stored.remove(key);
-            }
-            let report = ProvenanceJson {
-                symbol: &args.symbol,
+            let json = ProvenanceJson {
+                symbol,
                 history: path,
-                session: e.session.0,
-                execution: e.index,
-                cell: &e.cell_id,
-                execution_count: e.execution_count,
-                counter: e.counter,
-                time: rfc3339(e.started),
-                provenance: &stored,
+                session: found.session.0,
+                where_: inputs_json(&report.where_),
+                why: inputs_json(&report.why),
+                files: &report.files,
+                recorded: report.recorded,
+                last_set: found.last_set.as_ref().map(|e| LastSetJson {
+                    execution: e.index,
+                    cell: &e.cell_id,
+                    execution_count: e.execution_count,
+                    counter: e.counter,
+                    time: rfc3339(e.started),
+                }),
+                replay_gave_up: found
+                    .gave_up
+                    .iter()
+                    .map(|(execution, reason)| GaveUpJson {
+                        execution: *execution,
+                        reason,
+                    })
+                    .collect(),
             };
-            let out = serde_json::to_string_pretty(&report).context("cannot write JSON")?;
+            let out = serde_json::to_string_pretty(&json).context("cannot write JSON")?;
             println!("{out}");
         }
         Format::Text => {
-            let run = match e.execution_count {
-                Some(count) => format!("[{count}]"),
-                None => format!("counter {}", e.counter),
-            };
-            let own = if stored.get("recorded") == Some(&Value::Bool(false)) {
-                " (not recorded: it is its own input)"
-            } else {
-                ""
+            let set = match &found.last_set {
+                Some(e) => {
+                    let run = match e.execution_count {
+                        Some(count) => format!("[{count}]"),
+                        None => format!("counter {}", e.counter),
+                    };
+                    format!(
+                        ", last set by cell {} (run {run} at {} UTC)",
+                        e.cell_id,
+                        utc(e.started)
+                    )
+                }
+                None => String::new(),
             };
             println!(
-                "`{}`{own}, as cell {} left it (session {}, run {run} at {} UTC)",
-                args.symbol,
-                e.cell_id,
-                e.session,
-                utc(e.started)
+                "provenance of `{symbol}` at the end of session {} of {path}{set}",
+                found.session
             );
-            println!("  where: {}", inputs(stored.get("where")));
-            println!("  why:   {}", inputs(stored.get("why")));
-            println!("  files: {}", inputs(stored.get("files")));
+            if !report.recorded {
+                println!(
+                    "  not recorded: the run that computed it was not recorded, it is its own input"
+                );
+            }
+            println!("  where: {}", inputs_text(&report.where_));
+            println!("  why:   {}", inputs_text(&report.why));
+            let files = if report.files.is_empty() {
+                "(none)".to_string()
+            } else {
+                report.files.join(", ")
+            };
+            println!("  files: {files}");
+            for (execution, reason) in &found.gave_up {
+                println!(
+                    "  note: the replay of execution {execution} gave up ({reason}); what it wrote is its own input"
+                );
+            }
         }
     }
     Ok(Outcome::Clean)

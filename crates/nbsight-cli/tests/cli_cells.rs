@@ -263,3 +263,49 @@ fn user_effects_file_is_merged() {
         .code(2)
         .stderr(predicate::str::contains("bad.toml"));
 }
+
+/// `tests/fixtures/real_runs.ipynb`: constructs whose summaries were checked
+/// against what IPython really does (docs/dynamic-truth.md).
+#[test]
+fn summaries_match_real_runs() {
+    let report = json_of("tests/fixtures/real_runs.ipynb");
+    let cells = report["cells"].as_array().expect("cells");
+    let cell = |i: usize, key: &str| strings(&cells[i][key]);
+    // `%timeit` / `%%timeit` read the namespace and bind nothing.
+    assert_eq!((cell(2, "uses"), cell(2, "defs")), (vec!["x"], vec![]));
+    assert_eq!(cell(2, "builtins"), ["sum"]);
+    assert_eq!(
+        (cell(3, "uses"), cell(3, "defs")),
+        (vec!["log", "x"], vec![])
+    );
+    assert_eq!(cell(3, "mutated"), ["log"]);
+    // `%time` / `%%time` bind.
+    assert_eq!(cell(4, "defs"), ["w"]);
+    assert_eq!(cell(5, "defs"), ["v"]);
+    // Indented cells and pasted prompts run: no syntax error.
+    for cell in &cells[6..=8] {
+        assert!(
+            cell["errors"].as_array().expect("errors").is_empty(),
+            "{cell}"
+        );
+    }
+    assert_eq!(cell(6, "dead"), ["a", "b"]);
+    assert_eq!(
+        (cell(7, "uses"), cell(7, "defs")),
+        (vec!["b", "x"], vec!["c", "i"])
+    );
+    assert_eq!(
+        (cell(8, "uses"), cell(8, "dead")),
+        (vec!["c"], vec!["e", "f"])
+    );
+    // `finally` runs on every way out; names bound on every normal path are DEAD.
+    assert_eq!(cell(9, "dead"), ["g"]);
+    assert_eq!(cell(10, "dead"), ["done", "g2", "g3"]);
+    assert_eq!(cell(11, "dead"), ["k"]);
+    // A class body in a class body reads the global `p`.
+    assert_eq!(cell(12, "uses"), ["p"]);
+    // `outer` does not call `inner`: it writes no global.
+    let outer = &cells[13]["functions"]["outer"];
+    assert!(strings(&outer["writes"]).is_empty(), "{outer}");
+    insta::assert_json_snapshot!(report);
+}

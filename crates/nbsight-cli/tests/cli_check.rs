@@ -83,23 +83,30 @@ fn short_help() {
     insta::assert_snapshot!(stdout_of(&assert), @r"
     Check notebooks for hidden-state and data-leakage problems (exit 1 when something is found)
 
-    Usage: nbsight check [OPTIONS] <NOTEBOOK_OR_DIR>...
+    Usage: nbsight check [OPTIONS] [NOTEBOOK_OR_DIR]...
 
     Arguments:
-      <NOTEBOOK_OR_DIR>...  Notebooks (.ipynb files or percent scripts) and directories, which are scanned recursively for .ipynb files
+      [NOTEBOOK_OR_DIR]...  Notebooks (.ipynb files or percent scripts) and directories, which are scanned recursively for .ipynb files (default: the current directory); `-` reads one notebook from standard input
 
     Options:
-          --format <FORMAT>       Output format: text for people; json, a list of findings; sarif, SARIF 2.1.0 for GitHub code scanning [default: text] [possible values: text, json, sarif]
-          --select <RULE>         Rules to run instead of the configured or default ones: ALL, rule names, codes or code prefixes (NBS1). Comma-separated, repeatable
-          --extend-select <RULE>  Rules to run in addition to the selected ones
-          --ignore <RULE>         Rules not to run
-          --effects <FILE>        Extra library-effects file (TOML, see docs/effects.md); repeatable. Also read from NBSIGHT_EFFECTS (paths separated by ':')
-          --config <PYPROJECT>    The pyproject.toml to read [tool.nbsight] from, instead of searching from the current directory upwards
-          --no-progress           Never show the progress bar (shown on a terminal when checking more than one notebook)
-      -h, --help                  Print help (see more with '--help')
+          --output-format <FORMAT>    Output format [default: full] [alias: --format] [possible values: full, concise, json, json-lines, sarif, github, gitlab]
+          --select <RULE>             Rules to run instead of the configured or default ones: ALL, rule names, codes or code prefixes (NBS1). Comma-separated, repeatable
+          --extend-select <RULE>      Rules to run in addition to the selected ones
+          --ignore <RULE>             Rules not to run
+          --exclude <PATTERN>         Files and folders not to scan, replacing the defaults (.venv, venv, node_modules, build, dist, site-packages, .ipynb_checkpoints): glob patterns, comma-separated, repeatable
+          --extend-exclude <PATTERN>  Files and folders not to scan, in addition to the excluded ones
+          --stdin-filename <PATH>     The name of the notebook read from standard input (`-`): its format (.ipynb or percent script), the configuration that applies to it and the name in the output
+          --effects <FILE>            Extra library-effects file (TOML, see docs/effects.md); repeatable. Also read from NBSIGHT_EFFECTS (paths separated by ':')
+          --config <PYPROJECT>        The pyproject.toml to read [tool.nbsight] from for every notebook, instead of the nearest one above each notebook
+          --statistics                Print how many findings each rule has instead of the findings
+          --exit-zero                 Exit 0 even when there are findings (input and usage errors still exit 2)
+      -q, --quiet                     Print the findings only: no summary line, no warnings
+          --color <WHEN>              Colour the text output [default: auto] [possible values: auto, always, never]
+          --no-progress               Never show the progress bar (shown on a terminal when checking more than one notebook)
+      -h, --help                      Print help (see more with '--help')
 
     Exit status:
-      0  no findings
+      0  no findings (or --exit-zero)
       1  findings, or notebooks with syntax errors or other load errors (printed
          on stderr as file:cell N:line:col: message)
       2  usage errors (unknown rule selector, unreadable or invalid configuration)
@@ -108,9 +115,15 @@ fn short_help() {
          still checked
 
     Configuration: the [tool.nbsight] table of the nearest pyproject.toml that has
-    one, from the current directory upwards (or --config), with the keys select,
-    extend-select and ignore (lists of selectors). --select replaces the
-    configured select; --extend-select and --ignore add to the configured lists.
+    one, from each notebook's directory upwards (else from the current directory
+    upwards; or --config for all), with the keys select, extend-select, ignore
+    (lists of selectors), per-file-ignores (glob = [selectors]), exclude and
+    extend-exclude (glob patterns). --select replaces the configured rules;
+    --extend-select and --ignore add to and remove from them.
+
+    Suppression: `# noqa` or `# noqa: NBS001,unused-definition` on a line; as the
+    first line of a cell, `# noqa[: CODES]` or `# nbsight: noqa[: CODES]` for the
+    cell; `# nbsight: noqa-file[: CODES]` on its own line for the notebook.
     ");
 }
 
@@ -156,8 +169,12 @@ fn missing_path_exits_2_naming_it() {
         stderr.contains("1 of 2 inputs could not be read"),
         "{stderr}"
     );
-    // The readable input was still checked.
-    assert_eq!(summary_line(&stdout_of(&assert)), "All checks passed.");
+    // The readable input was still checked, and the run does not say that
+    // all checks passed.
+    assert_eq!(
+        summary_line(&stdout_of(&assert)),
+        "Found 0 findings in 0 notebooks (1 checked). 1 input could not be read (listed on stderr)."
+    );
 }
 
 #[test]
@@ -315,11 +332,13 @@ fn fixture_directory_scan_is_deterministic() {
     let summary = summary_line(&stdout);
     assert!(is_summary(summary), "{summary}");
     assert!(
-        summary.contains(&format!(" in {} notebooks.", inputs - 3)),
+        summary.contains(&format!(" notebooks ({} checked).", inputs - 3)),
         "{summary}"
     );
     assert!(
-        summary.ends_with(" have errors (listed on stderr)."),
+        summary.ends_with(
+            " have errors (listed on stderr). 3 inputs could not be read (listed on stderr)."
+        ),
         "{summary}"
     );
     // No progress bar when stderr is not a terminal.

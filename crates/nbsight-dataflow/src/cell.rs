@@ -8,7 +8,7 @@ use nbsight_notebook::{Cell, CodeForm, Notebook, ParsedCell, SyntaxIssue};
 use crate::build::Context;
 use crate::effects::Effects;
 use crate::imports::ImportEnv;
-use crate::summarize::{ModuleAnalysis, analyze_module};
+use crate::summarize::{ModuleAnalysis, analyze_module, analyze_timed_module};
 
 /// The analysis of one cell of a notebook.
 #[derive(Debug, Clone)]
@@ -76,7 +76,11 @@ pub fn analyze_cell(cell: &Cell, parsed: &ParsedCell, ctx: Context<'_>) -> Modul
         source: parsed.source(),
         ..ctx
     };
-    analyze_module(&parsed.module.body, ctx, capture_variable(&cell.form))
+    let body = &parsed.module.body;
+    match cell.form.cell_magic() {
+        Some(magic) if magic.name == "timeit" => analyze_timed_module(body, ctx),
+        _ => analyze_module(body, ctx, capture_variable(&cell.form)),
+    }
 }
 
 /// The variable `%%capture [options] out` stores the cell's output in.

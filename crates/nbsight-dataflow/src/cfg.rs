@@ -37,6 +37,10 @@ pub struct Cfg {
     pub calls: Vec<CallSite>,
     /// The `for` loops, for analyses that assume a loop runs at least once.
     pub loops: Vec<LoopEdges>,
+    /// Ranges `[start, end)` of nodes that are extra copies of code walked
+    /// more than once (a `finally` body, once per way out of its `try`):
+    /// their accesses repeat the original's, at the same source ranges.
+    pub copies: Vec<(NodeId, NodeId)>,
 }
 
 /// Where a `for` loop's zero-iteration path goes: from `entry` into `head`,
@@ -65,7 +69,15 @@ impl Cfg {
             nodes: IndexVec::from_raw(vec![Node::default(), Node::default(), Node::default()]),
             calls: Vec::new(),
             loops: Vec::new(),
+            copies: Vec::new(),
         }
+    }
+
+    /// Is `node` in an extra copy of code ([`Cfg::copies`])?
+    pub fn is_copy(&self, node: NodeId) -> bool {
+        self.copies
+            .iter()
+            .any(|&(start, end)| (start..end).contains(&node))
     }
 
     /// Adds an empty node.

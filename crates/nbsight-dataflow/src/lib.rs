@@ -34,6 +34,6 @@ pub use imports::ImportEnv;
 /// The library-effects knowledge base (its own crate, `nbsight-effects`).
 pub use nbsight_effects as effects;
 pub use nbsight_effects::Effects;
-pub use summarize::{CellSummary, ModuleAnalysis, analyze_module};
+pub use summarize::{CellSummary, ModuleAnalysis, analyze_module, analyze_timed_module};
 pub use symbol::Symbol;
 pub use symbol_set::SymbolSet;

@@ -85,7 +85,11 @@ pub fn statement_summaries(analysis: &ModuleAnalysis, parsed: &ParsedCell) -> Ve
     // Innermost unit holding each access: units are in source order and a
     // nested unit comes after the units it is nested in, so the last unit
     // whose range holds the access is the innermost one.
-    for node in &analysis.cfg.nodes {
+    for (id, node) in analysis.cfg.nodes.iter_enumerated() {
+        // A copy of a `finally` body repeats the original's accesses.
+        if analysis.cfg.is_copy(id) {
+            continue;
+        }
         for access in &node.accesses {
             let Some(unit) = units
                 .iter_mut()
@@ -318,6 +322,18 @@ mod tests {
           Simple 12-12: Read i, BaseRead lst, Read i, MayWrite lst[*], Mutate lst (implied)
         Expression 13-13: Read lst, Read y, Mutate lst
         Definition 14-15: Read d, Write f
+        ");
+    }
+
+    #[test]
+    fn a_finally_body_walked_several_times_is_one_statement() {
+        insta::assert_snapshot!(render(
+            "while True:\n    try:\n        x = f()\n        break\n    finally:\n        n = g(x)\n"
+        ), @r"
+        Header 1-1: 
+            Simple 3-3: Read f, Write x
+            Simple 4-4: 
+            Simple 6-6: Read g, Read x, Write n
         ");
     }
 }

@@ -77,7 +77,22 @@ pub fn analyze_module(body: &[Stmt], ctx: Context<'_>, captured: Option<&str>) -
     if let Some(name) = captured {
         builder.bind_at_end(name);
     }
-    let builder = builder.finish();
+    module_analysis(builder.finish())
+}
+
+/// Analyses the body of a `%%timeit` cell: IPython runs it inside a
+/// function, so it reads the namespace (and may change objects in place)
+/// but binds nothing in it.
+pub fn analyze_timed_module(body: &[Stmt], ctx: Context<'_>) -> ModuleAnalysis {
+    let mut builder =
+        ScopeBuilder::new(ctx, ScopeKind::Module, ScopeChain::default(), String::new());
+    builder.reserve(body);
+    builder.timed_code(body, true);
+    module_analysis(builder.finish())
+}
+
+/// Solves a built module scope and makes its summary.
+fn module_analysis(builder: ScopeBuilder<'_>) -> ModuleAnalysis {
     let sets = ScopeSets::of(&builder.cfg, &builder.table, Dead::Compute);
 
     let mut summary = CellSummary {
@@ -133,6 +148,18 @@ pub(crate) fn function_summary(
     body: &[Stmt],
     lambda_body: Option<&Expr>,
 ) -> FunctionSummary {
+    function_summary_and_builtins(ctx, chain, params, body, lambda_body).0
+}
+
+/// [`function_summary`], with the builtin names the body reads (left out
+/// of its `reads`).
+pub(crate) fn function_summary_and_builtins(
+    ctx: Context<'_>,
+    chain: ScopeChain,
+    params: Vec<Param>,
+    body: &[Stmt],
+    lambda_body: Option<&Expr>,
+) -> (FunctionSummary, Vec<Symbol>) {
     let mut builder = ScopeBuilder::new(ctx, ScopeKind::Function, chain, String::new());
     builder.params = params;
     let builder = match lambda_body {
@@ -140,12 +167,10 @@ pub(crate) fn function_summary(
         None => builder.build(body),
     };
     let sets = ScopeSets::of(&builder.cfg, &builder.table, Dead::Skip);
+    let (builtins, reads): (Vec<Symbol>, Vec<Symbol>) =
+        sets.live.into_iter().partition(|s| is_builtin(root(s)));
     let mut summary = FunctionSummary {
-        reads: sets
-            .live
-            .into_iter()
-            .filter(|s| !is_builtin(root(s)))
-            .collect(),
+        reads: SymbolSet::from_sorted(reads),
         always_writes: sets
             .written
             .iter()
@@ -157,8 +182,12 @@ pub(crate) fn function_summary(
         may_mutate: sets.may_mutate,
         mutated_params: Vec::new(),
     };
-    for (_, nested) in &builder.functions {
-        summary.absorb(nested);
+    // A nested function runs only when this one calls it (or hands it on):
+    // its effects are this function's only if its name is used here.
+    for (name, nested) in &builder.functions {
+        if lambda_body.is_some() || name.starts_with('<') || references(body, root_name(name)) {
+            summary.absorb(nested);
+        }
     }
     // A nested function's parameters are not this function's.
     summary.mutated_params = builder
@@ -167,7 +196,50 @@ pub(crate) fn function_summary(
         .filter(|p| builder.mutated_params.contains(&p.name))
         .cloned()
         .collect();
-    summary
+    (summary, builtins)
+}
+
+/// The function or class a nested definition's qualified name starts with
+/// (`K` for the method `K.m`).
+fn root_name(qualified: &str) -> &str {
+    qualified.split('.').next().unwrap_or(qualified)
+}
+
+/// Does `body` read `name` outside the definition of a function of that
+/// name (its own recursive calls do not count)?
+fn references(body: &[Stmt], name: &str) -> bool {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct Finder<'n> {
+        name: &'n str,
+        found: bool,
+    }
+    impl<'a> Visitor<'a> for Finder<'_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if self.found {
+                return;
+            }
+            match stmt {
+                Stmt::FunctionDef(def) if def.name.as_str() == self.name => {
+                    for decorator in &def.decorator_list {
+                        self.visit_decorator(decorator);
+                    }
+                }
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Name(n) if n.id.as_str() == self.name && n.ctx.is_load() => {
+                    self.found = true;
+                }
+                _ if !self.found => visitor::walk_expr(self, expr),
+                _ => {}
+            }
+        }
+    }
+    let mut finder = Finder { name, found: false };
+    finder.visit_body(body);
+    finder.found
 }
 
 /// What a class body exports to the scope that defines it.

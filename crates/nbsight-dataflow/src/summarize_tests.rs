@@ -555,3 +555,135 @@ fn written_does_not_assume_an_empty_range_runs() {
     );
     assert_eq!(s.written, set(&["k", "z"]));
 }
+
+/// Analyses `src` as the body of a `%%timeit` cell.
+fn timed_summary(src: &str) -> CellSummary {
+    let parsed = nbsight_notebook::parse_python(src);
+    assert!(!parsed.has_errors(), "{:?}", parsed.errors);
+    let effects = Effects::builtin();
+    let imports = ImportEnv::collect([&parsed.module]);
+    let ctx = Context {
+        effects: &effects,
+        imports: &imports,
+        source: src,
+    };
+    analyze_timed_module(&parsed.module.body, ctx).summary
+}
+
+#[test]
+fn timeit_reads_the_namespace_and_binds_nothing() {
+    let s = summary("%timeit y = sum(x)\n");
+    assert_eq!(s.uses, set(&["x"]));
+    assert_eq!(s.builtins, set(&["sum"]));
+    assert!(s.defs.is_empty() && s.dead.is_empty(), "{:?}", s.defs);
+    let s = summary("%timeit -n 3 -r 1 lst.append(v)\n");
+    assert_eq!(s.uses, set(&["lst", "v"]));
+    assert_eq!(s.mutated, set(&["lst"]), "a change in place is still one");
+    assert!(s.defs.is_empty());
+    // `%time` runs in the namespace: it binds.
+    let s = summary("%time w = x + 1\n");
+    assert_eq!((s.uses, s.defs), (set(&["x"]), set(&["w"])));
+    // A cell magic: the whole body is one function's.
+    let s = timed_summary("z = x + 1\nw = z * k\nfor i in range(n):\n    acc = i\n");
+    assert_eq!(s.uses, set(&["k", "n", "x"]), "z is the function's local");
+    assert!(s.defs.is_empty() && s.dead.is_empty(), "{:?}", s.defs);
+    let s = timed_summary("global g\ng = x\n");
+    assert_eq!(s.defs, set(&["g"]), "only `global` binds in the namespace");
+}
+
+#[test]
+fn finally_runs_on_every_way_out() {
+    // The exception path re-raises: the normal exit has `g`.
+    let s = summary("try:\n    g = h()\nfinally:\n    close()\n");
+    assert_eq!(s.uses, set(&["close", "h"]));
+    assert_eq!(s.dead, set(&["g"]));
+    let s = summary(
+        "try:\n    g = h()\nexcept ValueError:\n    raise\nelse:\n    pass\nfinally:\n    done = 1\n",
+    );
+    assert_eq!(s.dead, set(&["done", "g"]));
+    // A handler that ends normally skips the binding.
+    let s = summary("try:\n    g = h()\nexcept ValueError:\n    pass\nfinally:\n    close()\n");
+    assert!(s.dead.is_empty(), "{:?}", s.dead);
+    // `break` leaves through the finally body.
+    let s = summary("while True:\n    try:\n        break\n    finally:\n        k = 1\n");
+    assert_eq!(s.dead, set(&["k"]));
+    let s = summary("while c:\n    try:\n        break\n    finally:\n        k = 1\n");
+    assert!(s.dead.is_empty(), "the loop may not run: {:?}", s.dead);
+    // `continue` too: the read after the loop sees the finally's binding.
+    let s = summary(
+        "while True:\n    try:\n        if c:\n            continue\n        break\n    finally:\n        k = 1\nm = k\n",
+    );
+    assert_eq!(s.uses, set(&["c"]));
+    // `return`: the function always binds its global.
+    let s = summary(
+        "def f():\n    global a\n    try:\n        return 1\n    finally:\n        a = 2\n",
+    );
+    assert_eq!(s.functions["f"].always_writes, set(&["a"]));
+    // A `break` of a loop inside the try does not leave it.
+    let s = summary("try:\n    for x in xs:\n        break\nfinally:\n    k = 1\n");
+    assert_eq!(s.dead, set(&["k"]));
+}
+
+#[test]
+fn nested_try_runs_the_inner_finally_before_the_outer_handler() {
+    let s = summary(
+        "try:\n    try:\n        x = f()\n    finally:\n        close()\nexcept ValueError:\n    x = 0\n",
+    );
+    assert_eq!(s.dead, set(&["x"]));
+    assert_eq!(s.uses, set(&["close", "f"]));
+    let s = summary(
+        "try:\n    try:\n        x = f()\n    finally:\n        close()\nexcept ValueError:\n    pass\n",
+    );
+    assert!(
+        s.dead.is_empty(),
+        "x is skipped when f raises: {:?}",
+        s.dead
+    );
+    let s = summary(
+        "try:\n    try:\n        x = f()\n    finally:\n        close()\nfinally:\n    done()\n",
+    );
+    assert_eq!(s.dead, set(&["x"]));
+    // `break` runs both finally bodies, the inner one first.
+    let s = summary(
+        "while True:\n    try:\n        try:\n            break\n        finally:\n            a = 1\n    finally:\n        b = a\nm = a + b\n",
+    );
+    assert_eq!(s.dead, set(&["a", "b", "m"]));
+}
+
+#[test]
+fn nested_class_bodies_do_not_see_the_enclosing_class() {
+    let s = summary("class A:\n    p = 1\n    class B:\n        q = p\n");
+    assert_eq!(s.uses, set(&["p"]), "B's `p` is the global");
+    let s = summary("class A:\n    p = 1\n    q = p\n");
+    assert!(s.uses.is_empty(), "{:?}", s.uses);
+    let s = summary("class A:\n    p = 1\n    class B:\n        p = 2\n        q = p\n");
+    assert!(s.uses.is_empty(), "{:?}", s.uses);
+    // A function's locals are seen, as the class body is in its scope.
+    let s = summary("def f():\n    p = 1\n    class B:\n        q = p\n");
+    assert!(s.functions["f"].reads.is_empty());
+    let s = summary("class A:\n    p = 1\n    class B:\n        class C:\n            q = p\n");
+    assert_eq!(s.uses, set(&["p"]));
+}
+
+#[test]
+fn a_nested_functions_global_is_its_own() {
+    let s = summary(
+        "def outer():\n    def inner():\n        global G\n        G = x\n    return 2\nouter()\n",
+    );
+    assert!(s.functions["outer"].writes.is_empty());
+    assert!(s.functions["outer"].reads.is_empty());
+    assert!(!s.defs.contains("G"));
+    let s =
+        summary("def outer():\n    def inner():\n        global G\n        G = x\n    inner()\n");
+    assert_eq!(s.functions["outer"].writes, set(&["G"]));
+    assert_eq!(s.functions["outer"].reads, set(&["x"]));
+    // Handing it on counts as a call; its own recursion does not.
+    let s = summary(
+        "def outer():\n    def inner():\n        global G\n        G = 1\n    return inner\n",
+    );
+    assert_eq!(s.functions["outer"].writes, set(&["G"]));
+    let s = summary(
+        "def outer():\n    def inner():\n        global G\n        G = 1\n        inner()\n",
+    );
+    assert!(s.functions["outer"].writes.is_empty());
+}

@@ -15,11 +15,11 @@ cells on stdin and writes, for each cell, tab-separated lines on stdout:
     MOD REACH     names bound in reachable module-level code
     MOD UNREACH   names bound in unreachable module-level code
     MOD ANNOT     names only annotated (`x: int`, which binds nothing)
-    FN <name> G       symtable: names the function (or a nested scope)
+    FN <name> G       symtable: names the function (or a nested scope it uses)
                       references that resolve to module level, builtins removed
                       (class-body names read by LOAD_NAME are included: they fall
                       back to globals when the class has not bound them yet)
-    FN <name> W       symtable: names it (or a nested scope) binds while
+    FN <name> W       symtable: names it (or a nested scope it uses) binds while
                       declared global
     FN <name> LIVE    liveness walk: names read before being bound on some path
                       (reachable code, evaluated code only)
@@ -40,7 +40,9 @@ can see a value from before the function or cell ran, mirroring nbsight's
 control-flow graph: straight-line definite assignment, code after
 return/raise/break/continue (and after `while True:` without `break`) is
 unreachable, annotations of local variables in function bodies are not
-evaluated, bodies of nested functions and lambdas count whatever runs them.
+evaluated, bodies of nested functions and lambdas count whatever runs them
+(a function nested in a function counts only if the enclosing one loads its
+name: calls it or hands it on).
 """
 
 import ast
@@ -110,14 +112,19 @@ class Acc:
 class Ctx:
     """The scope code is walked in."""
 
-    def __init__(self, table, kind, acc, qual):
+    def __init__(self, table, kind, acc, qual, outer=None):
         self.table = table
         self.kind = kind  # module | function | class | comp
         self.acc = acc
         # Prefix of function names registered from here (`C.`), or None inside
-        # a function (nested functions are absorbed into it).
+        # a function (nested functions are absorbed into it when it uses them).
         self.qual = qual
         self.id = table.get_id()
+        # Inside a function: its body (None for a lambda) and the class (in
+        # it) the code is in, to decide whether a nested definition is used.
+        self.fn_body = outer.fn_body if outer is not None else None
+        self.in_lambda = outer.in_lambda if outer is not None else False
+        self.class_root = outer.class_root if outer is not None else None
 
     def resolve(self, name):
         """'G' for a global, ('C', id) for a class-body local, None otherwise."""
@@ -141,6 +148,8 @@ class Walker:
         self.line_starts = line_starts(source)
         self.data = source.encode("utf-8")
         self.aliases = {}
+        # Tables of nested functions their enclosing function never uses.
+        self.unused_tables = set()
 
     def kids(self, table):
         key = table.get_id()
@@ -322,7 +331,9 @@ class Walker:
                 d = self.expr(keyword.value, ctx, d)
             table = self.kids(ctx.table).take(s.name, s.lineno)
             qual = None if ctx.qual is None else f"{ctx.qual}{s.name}."
-            inner = Ctx(table, "class", ctx.acc, qual)
+            inner = Ctx(table, "class", ctx.acc, qual, ctx)
+            if ctx.qual is None and inner.class_root is None:
+                inner.class_root = s.name
             # The class body runs now; the global names it binds are not
             # carried on (nbsight's class summary exports no bindings).
             self.body(s.body, inner, None if d is None else set(d), [])
@@ -349,14 +360,24 @@ class Walker:
         """Walks a def's or lambda's body as a scope of its own."""
         acc = Acc()
         inner = Ctx(table, "function", acc, None)
+        inner.fn_body = body
+        inner.in_lambda = lambda_body is not None
         if lambda_body is not None:
             self.expr(lambda_body, inner, set())
         else:
             self.body(body, inner, set(), [])
         if ctx.qual is not None:
             self.register(f"{ctx.qual}{name}", acc, table)
-        else:
+        elif (
+            ctx.in_lambda
+            or (ctx.class_root is None and name.startswith("<"))
+            or references(ctx.fn_body or [], ctx.class_root or name)
+        ):
+            # A nested function counts only where the enclosing one calls
+            # it or hands it on.
             ctx.acc.absorb(acc)
+        else:
+            self.unused_tables.add(table.get_id())
 
     def pattern_reads(self, pattern, ctx, d):
         for node in ast.walk(pattern):
@@ -447,7 +468,7 @@ class Walker:
             first = e.generators[0]
             d = self.expr(first.iter, ctx, d, cond, annotation)
             table = self.kids(ctx.table).take(COMP_NAMES[type(e)], e.lineno)
-            inner = Ctx(table, "comp", ctx.acc, ctx.qual)
+            inner = Ctx(table, "comp", ctx.acc, ctx.qual, ctx)
             c = d
             for i, gen in enumerate(e.generators):
                 if i > 0:
@@ -520,10 +541,26 @@ def line_starts(source):
 # ----- symtable's side ------------------------------------------------------
 
 
-def subtree(table):
+def subtree(table, unused=frozenset()):
+    """`table` and the tables nested in it, but for the `unused` ones (nested
+    functions the enclosing one never uses) and theirs."""
     yield table
     for child in table.get_children():
-        yield from subtree(child)
+        if child.get_id() not in unused:
+            yield from subtree(child, unused)
+
+
+def references(body, name):
+    """Does `body` load `name`, outside a `def` of that name's own body?"""
+
+    def walk(node):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return any(walk(d) for d in node.decorator_list)
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            return True
+        return any(walk(child) for child in ast.iter_child_nodes(node))
+
+    return any(walk(stmt) for stmt in body)
 
 
 def definition_time(table):
@@ -599,7 +636,7 @@ def analyse(src):
     for name in sorted(walker.functions):
         entry = walker.functions[name]
         facc = entry["acc"]
-        tables = [t for root in entry["tables"] for t in subtree(root)]
+        tables = [t for root in entry["tables"] for t in subtree(root, walker.unused_tables)]
         aug = facc.aug - BUILTINS
         lines.append(("FN", name, "G", globals_referenced(tables) | aug))
         lines.append(("FN", name, "W", globals_assigned(tables)))

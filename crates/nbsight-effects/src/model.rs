@@ -25,6 +25,12 @@ pub struct Effect {
     pub returns: Returns,
     /// ML and I/O roles, for the leakage and reproducibility analyses.
     pub roles: Vec<Role>,
+    /// Keyword arguments that make a `stateless` transformer learn from the
+    /// rows (`min_df`, `max_features`): a constructor with this list is
+    /// stateless unless the call passes one of them (a default
+    /// `CountVectorizer` learns only which tokens exist, which no model can
+    /// use to see a fold's test rows; a count threshold learns how often).
+    pub stateful_with: Vec<String>,
     /// Types the entry is meant for (informational only).
     pub on: Vec<String>,
     /// Free-text remark, e.g. on a method name whose meaning depends on the

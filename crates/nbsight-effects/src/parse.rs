@@ -50,6 +50,8 @@ struct RawEffect {
     #[serde(default)]
     roles: Vec<Spanned<String>>,
     #[serde(default)]
+    stateful_with: Vec<Spanned<String>>,
+    #[serde(default)]
     on: Vec<String>,
     #[serde(default)]
     note: Option<String>,
@@ -179,11 +181,32 @@ fn convert(raw: RawEffect) -> Result<Effect, (Range<usize>, String)> {
         .iter()
         .map(parse_spanned::<Role>)
         .collect::<Result<Vec<_>, _>>()?;
+    let mut stateful_with = Vec::with_capacity(raw.stateful_with.len());
+    for name in raw.stateful_with {
+        if !is_identifier(name.get_ref()) {
+            return Err((
+                name.span(),
+                format!(
+                    "`stateful_with` must list keyword arguments (Python identifiers), not `{}`",
+                    name.get_ref()
+                ),
+            ));
+        }
+        if !roles.contains(&Role::Stateless) {
+            return Err((
+                name.span(),
+                "`stateful_with` needs the `stateless` role (it says when the entry is not stateless)"
+                    .to_owned(),
+            ));
+        }
+        stateful_with.push(name.into_inner());
+    }
     Ok(Effect {
         mutates: dedup(mutates),
         inplace,
         returns,
         roles: dedup(roles),
+        stateful_with,
         on: raw.on,
         note: raw.note,
     })

@@ -1277,3 +1277,39 @@ fn stateless_transformers_are_marked() {
         .expect("entry");
     assert!(!scaler.has_role(Role::Stateless));
 }
+
+#[test]
+fn stateful_with_names_the_keywords_that_make_a_stateless_entry_learn() {
+    let effects = Effects::builtin();
+    let vectorizer = function(&effects, "sklearn.feature_extraction.text.CountVectorizer");
+    assert!(vectorizer.has_role(Role::Stateless));
+    assert_eq!(
+        vectorizer.stateful_with,
+        ["min_df", "max_df", "max_features"]
+    );
+    let encoder = function(&effects, "sklearn.preprocessing.OneHotEncoder");
+    assert_eq!(encoder.stateful_with, ["min_frequency", "max_categories"]);
+    assert!(
+        function(&effects, "sklearn.preprocessing.StandardScaler")
+            .stateful_with
+            .is_empty()
+    );
+
+    let mut user = Effects::empty();
+    let ok = "[functions]\n\"m.Vec\" = { roles = [\"transformer\", \"stateless\"], stateful_with = [\"min_count\"] }\n";
+    user.merge_toml(ok, "ok.toml").expect("valid");
+    let without_stateless =
+        "[functions]\n\"m.Vec\" = { roles = [\"transformer\"], stateful_with = [\"min_count\"] }\n";
+    let error = Effects::empty()
+        .merge_toml(without_stateless, "bad.toml")
+        .expect_err("stateful_with needs stateless");
+    assert!(
+        error.to_string().contains("needs the `stateless` role"),
+        "{error}"
+    );
+    let not_a_keyword = "[functions]\n\"m.Vec\" = { roles = [\"transformer\", \"stateless\"], stateful_with = [\"min-count\"] }\n";
+    let error = Effects::empty()
+        .merge_toml(not_a_keyword, "bad.toml")
+        .expect_err("not an identifier");
+    assert!(error.to_string().contains("Python identifiers"), "{error}");
+}

@@ -1,9 +1,10 @@
 //! The live mode's history in SQLite (`docs/history.md`): every execution a
 //! kernel recorded (cell, counter, time, status, source, the symbols it read
-//! and wrote, the executions it depended on), the notebook order the front
-//! end showed, and the provenance of symbols, in a file that outlives the
-//! kernel; and the answers read back from it (sessions, executions, dynamic
-//! slices, provenance) for the command line.
+//! and wrote, the executions it depended on, the provenance events it
+//! recorded), the notebook order the front end showed, in a file that
+//! outlives the kernel; and the answers read back from it (sessions,
+//! executions, dynamic slices, value provenance replayed as the kernel did)
+//! for the command line.
 //!
 //! Invariants: the only crate that touches a history database; it knows the
 //! schema (versioned by `PRAGMA user_version`, migrated forward on open, a
@@ -13,6 +14,7 @@
 //! mode: a killed kernel loses at most the cell that was running.
 
 mod error;
+mod events;
 mod locate;
 mod read;
 mod schema;
@@ -24,9 +26,13 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 pub use error::HistoryError;
+pub use events::RecordedEvents;
 pub use locate::{DEFAULT_FILE, FOLDER, beside_notebook, locate, under_dir};
-pub use read::{ExecutionRow, Provenance, RunStatus, SessionRow, View};
+/// The provenance answer, as the lineage gives it.
+pub use nbsight_lineage::{InputRef, ProvenanceReport};
+pub use read::{ExecutionRow, RunStatus, SessionProvenance, SessionRow, View};
 pub use schema::SCHEMA_VERSION;
+pub use write::RunProvenance;
 
 /// A session: one kernel's run, from the history's opening to its end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -65,6 +71,13 @@ impl History {
             conn,
             path: path.to_path_buf(),
         };
+        // A foreign or newer file is refused before anything is changed
+        // (switching to WAL would change it).
+        history
+            .conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| history.error(e))?;
+        schema::check(&history.conn, path)?;
         history.configure()?;
         schema::prepare(&mut history.conn, path, true, true)?;
         Ok(history)

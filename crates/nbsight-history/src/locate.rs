@@ -29,18 +29,25 @@ pub fn under_dir(dir: &Path) -> PathBuf {
     dir.join(FOLDER).join(DEFAULT_FILE)
 }
 
+/// The extensions that name a database, whatever the file holds.
+const DATABASE_EXTENSIONS: &[&str] = &["sqlite", "sqlite3", "db"];
+
 /// The history file a `DB_OR_NOTEBOOK` argument names: for a notebook (a
 /// path ending in `.ipynb`, or an existing file that is not an SQLite
-/// database, such as a percent script) the history beside it; for a folder
-/// the one under it; otherwise the path itself.
+/// database and is not named as one (`.sqlite`, `.sqlite3`, `.db`), such as
+/// a percent script) the history beside it; for a folder the one under it;
+/// otherwise the path itself.
 pub fn locate(arg: &Path) -> PathBuf {
     if arg.is_dir() {
         return under_dir(arg);
     }
-    let ipynb = arg
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("ipynb"));
-    if ipynb || (arg.is_file() && !looks_like_sqlite(arg)) {
+    let extension = |names: &[&str]| {
+        arg.extension()
+            .is_some_and(|e| names.iter().any(|n| e.eq_ignore_ascii_case(n)))
+    };
+    let ipynb = extension(&["ipynb"]);
+    let database = extension(DATABASE_EXTENSIONS);
+    if ipynb || (arg.is_file() && !database && !looks_like_sqlite(arg)) {
         return beside_notebook(arg);
     }
     arg.to_path_buf()

@@ -1,15 +1,19 @@
 //! Reading a history back: sessions, executions as plain rows, the
 //! notebook order of a session, dynamic slices (the stored log rebuilt as
 //! `nbsight_lineage::Execution`s and sliced by the lineage's own functions)
-//! and the latest provenance of a symbol. Every value read is checked.
+//! and the provenance of a value (the session's runs replayed by the
+//! lineage's provenance engine, as the kernel did). Every value read is
+//! checked.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use nbsight_lineage::{Execution, slice_history};
-use rusqlite::{OptionalExtension, Row, params};
+use nbsight_dataflow::Effects;
+use nbsight_lineage::provenance::Provenance;
+use nbsight_lineage::{Execution, ProvenanceReport, slice_history};
+use rusqlite::{OptionalExtension, Row};
 
-use crate::{History, HistoryError, SessionId};
+use crate::{History, HistoryError, RecordedEvents, SessionId};
 
 /// How an execution ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +45,8 @@ pub struct SessionRow {
     pub started: f64,
     /// How many executions it recorded.
     pub executions: u32,
+    /// The user library-effects files the kernel read (paths).
+    pub effects: Vec<String>,
 }
 
 /// An execution as stored.
@@ -76,15 +82,18 @@ pub struct View {
     pub cells: Vec<(String, String)>,
 }
 
-/// The provenance stored for a symbol.
+/// The provenance of a value, as the session's kernel answered it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Provenance {
-    pub symbol: String,
-    /// The execution that left the symbol with this provenance.
-    pub execution: ExecutionRow,
-    /// `{"where": [{"cell", "symbol"}], "why": [...], "files": [...]}`, as
-    /// recorded (not checked here).
-    pub json: String,
+pub struct SessionProvenance {
+    pub session: SessionId,
+    /// What `nbsight.provenance(symbol)` answered at the session's end.
+    pub report: ProvenanceReport,
+    /// The latest execution that set or changed the value's root name.
+    pub last_set: Option<ExecutionRow>,
+    /// The recorded executions whose replay gave up (what they wrote is
+    /// then its own input) and that set the value's root name or one of
+    /// its inputs, with the reason: `(index, reason)`.
+    pub gave_up: Vec<(u32, String)>,
 }
 
 /// A count or index read from the file: a `u32`, or the file is damaged.
@@ -153,7 +162,7 @@ impl History {
             .conn
             .prepare(
                 "SELECT s.id, s.notebook, s.python, s.nbsight_version, s.started,
-                        (SELECT count(*) FROM executions e WHERE e.session = s.id)
+                        (SELECT count(*) FROM executions e WHERE e.session = s.id), s.effects
                  FROM sessions s ORDER BY s.id",
             )
             .map_err(sql)?;
@@ -166,12 +175,14 @@ impl History {
                     row.get::<_, String>(3)?,
                     row.get::<_, f64>(4)?,
                     row.get::<_, i64>(5)?,
+                    row.get::<_, String>(6)?,
                 ))
             })
             .map_err(sql)?;
         let mut sessions = Vec::new();
         for row in rows {
-            let (id, notebook, python, nbsight_version, started, count) = row.map_err(sql)?;
+            let (id, notebook, python, nbsight_version, started, count, effects) =
+                row.map_err(sql)?;
             sessions.push(SessionRow {
                 id: SessionId(id),
                 notebook,
@@ -179,6 +190,11 @@ impl History {
                 nbsight_version,
                 started,
                 executions: index(&self.path, count, "execution count of a session")?,
+                effects: effects
+                    .split('\n')
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_string)
+                    .collect(),
             });
         }
         Ok(sessions)
@@ -366,36 +382,142 @@ impl History {
             .find(|e| e.index == execution))
     }
 
-    /// The latest provenance recorded for `symbol` (the newest session's
-    /// latest execution that recorded one).
-    pub fn provenance(&self, symbol: &str) -> Result<Option<Provenance>, HistoryError> {
-        let sql = |e| HistoryError::sqlite(&self.path, e);
-        let found: Option<(i64, i64, String)> = self
+    /// What each execution of the session left for provenance, by index.
+    fn run_provenance(
+        &self,
+        session: SessionId,
+    ) -> Result<HashMap<u32, crate::RunProvenance>, HistoryError> {
+        let path = &self.path;
+        let sql = |e| HistoryError::sqlite(path, e);
+        let mut out: HashMap<u32, crate::RunProvenance> = HashMap::new();
+        let mut stmt = self
             .conn
-            .query_row(
-                "SELECT session, execution, json FROM provenance WHERE symbol = ?1
-                 ORDER BY session DESC, execution DESC LIMIT 1",
-                params![symbol],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-            )
-            .optional()
+            .prepare_cached("SELECT execution, events FROM recordings WHERE session = ?1")
             .map_err(sql)?;
-        let Some((session, execution, json)) = found else {
+        let rows = stmt
+            .query_map([session.0], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })
+            .map_err(sql)?;
+        for row in rows {
+            let (execution, events) = row.map_err(sql)?;
+            let execution = index(path, execution, "execution index")?;
+            out.entry(execution).or_default().events = Some(RecordedEvents::from_stored(events));
+        }
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT execution, name FROM unbound WHERE session = ?1 ORDER BY execution, name",
+            )
+            .map_err(sql)?;
+        let rows = stmt
+            .query_map([session.0], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })
+            .map_err(sql)?;
+        for row in rows {
+            let (execution, name) = row.map_err(sql)?;
+            let execution = index(path, execution, "execution index")?;
+            out.entry(execution).or_default().unbound.push(name);
+        }
+        Ok(out)
+    }
+
+    /// The provenance of the value at `symbol` (`total`, `res[0]`,
+    /// `d['k']`) at the end of the session, as `nbsight.provenance` answered
+    /// it in the kernel: the session's runs replayed in order by the
+    /// lineage's provenance engine with `effects` (the kernel's knowledge
+    /// base: the built-in one and the session's `effects` files). `None`
+    /// when the value was not bound at the end of the session.
+    pub fn provenance(
+        &self,
+        session: SessionId,
+        symbol: &str,
+        effects: &Effects,
+    ) -> Result<Option<SessionProvenance>, HistoryError> {
+        let rows = self.executions(session)?;
+        let mut extras = self.run_provenance(session)?;
+        let mut engine = Provenance::default();
+        let mut gave_up = Vec::new();
+        for row in &rows {
+            let extra = extras.remove(&row.index).unwrap_or_default();
+            let events = extra
+                .events
+                .map(|e| {
+                    e.decode().map_err(|what| {
+                        HistoryError::corrupt(
+                            &self.path,
+                            format!(
+                                "the provenance events of execution {} of session {session}: {what}",
+                                row.index
+                            ),
+                        )
+                    })
+                })
+                .transpose()?;
+            let failed = row.status == RunStatus::Error;
+            let error = engine.after_run(
+                &row.cell_id,
+                &row.source,
+                events.as_deref(),
+                failed,
+                &row.writes,
+                &extra.unbound,
+                effects,
+            );
+            if let Some(reason) = error
+                && events.is_some()
+            {
+                gave_up.push((row, reason));
+            }
+        }
+        // Inputs bound out of sight: the cell of the latest run that set
+        // that symbol (the kernel asks its symbol graph the same).
+        let report = engine.report(symbol, |input| {
+            rows.iter()
+                .rev()
+                .find(|r| r.writes.iter().any(|w| w == input))
+                .map(|r| r.cell_id.clone())
+        });
+        let Some(report) = report else {
             return Ok(None);
         };
-        let execution = index(&self.path, execution, "execution index")?;
-        let Some(execution) = self.execution(SessionId(session), execution)? else {
-            return Err(HistoryError::corrupt(
-                &self.path,
-                format!(
-                    "the provenance of `{symbol}` names execution {execution} of session {session}, which is not recorded"
-                ),
-            ));
-        };
-        Ok(Some(Provenance {
-            symbol: symbol.to_string(),
-            execution,
-            json,
+        let root = nbsight_dataflow::symbol::root(symbol);
+        // The replays that gave up and matter here: those that set the
+        // value's root name or an input it names.
+        let inputs: Vec<(&str, &str)> = report
+            .where_
+            .iter()
+            .chain(&report.why)
+            .filter_map(|i| {
+                let cell = i.cell.as_deref()?;
+                Some((cell, nbsight_dataflow::symbol::root(&i.symbol)))
+            })
+            .collect();
+        let gave_up: Vec<(u32, String)> = gave_up
+            .into_iter()
+            .filter(|(row, _)| {
+                row.writes.iter().any(|w| {
+                    let written = nbsight_dataflow::symbol::root(w);
+                    written == root || inputs.contains(&(row.cell_id.as_str(), written))
+                })
+            })
+            .map(|(row, reason)| (row.index, reason))
+            .collect();
+        let last_set = rows
+            .iter()
+            .rev()
+            .find(|r| {
+                r.writes
+                    .iter()
+                    .any(|w| nbsight_dataflow::symbol::root(w) == root)
+            })
+            .cloned();
+        Ok(Some(SessionProvenance {
+            session,
+            report,
+            last_set,
+            gave_up,
         }))
     }
 }

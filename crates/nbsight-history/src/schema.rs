@@ -10,7 +10,7 @@ use rusqlite::{Connection, TransactionBehavior};
 use crate::HistoryError;
 
 /// The version this nbsight writes (and the newest it reads).
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// The whole schema at [`SCHEMA_VERSION`], for a new file.
 const CREATE: &str = "
@@ -19,7 +19,8 @@ CREATE TABLE sessions (
     notebook        TEXT,
     python          TEXT NOT NULL,
     nbsight_version TEXT NOT NULL,
-    started         REAL NOT NULL
+    started         REAL NOT NULL,
+    effects         TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE executions (
     session         INTEGER NOT NULL REFERENCES sessions (id),
@@ -70,20 +71,47 @@ CREATE TABLE view_cells (
     source   TEXT NOT NULL,
     PRIMARY KEY (session, position)
 ) WITHOUT ROWID;
-CREATE TABLE provenance (
+CREATE TABLE recordings (
     session   INTEGER NOT NULL,
     execution INTEGER NOT NULL,
-    symbol    TEXT NOT NULL,
-    json      TEXT NOT NULL,
-    PRIMARY KEY (session, execution, symbol),
+    events    TEXT NOT NULL,
+    PRIMARY KEY (session, execution),
     FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
 ) WITHOUT ROWID;
-CREATE INDEX provenance_symbol ON provenance (symbol, session, execution);
+CREATE TABLE unbound (
+    session   INTEGER NOT NULL,
+    execution INTEGER NOT NULL,
+    name      TEXT NOT NULL,
+    PRIMARY KEY (session, execution, name),
+    FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
+) WITHOUT ROWID;
 ";
 
 /// The migrations: `MIGRATIONS[i]` takes a file from version `i + 1` to
-/// `i + 2`. Empty while version 1 is the only one.
-const MIGRATIONS: &[&str] = &[];
+/// `i + 2`.
+const MIGRATIONS: &[&str] = &[
+    // 1 -> 2: provenance is replayed from the recorded events (and the
+    // kernel's effects files) instead of stored per symbol; version 1's
+    // per-symbol reports cannot be replayed and are dropped.
+    "
+ALTER TABLE sessions ADD COLUMN effects TEXT NOT NULL DEFAULT '';
+DROP TABLE provenance;
+CREATE TABLE recordings (
+    session   INTEGER NOT NULL,
+    execution INTEGER NOT NULL,
+    events    TEXT NOT NULL,
+    PRIMARY KEY (session, execution),
+    FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
+) WITHOUT ROWID;
+CREATE TABLE unbound (
+    session   INTEGER NOT NULL,
+    execution INTEGER NOT NULL,
+    name      TEXT NOT NULL,
+    PRIMARY KEY (session, execution, name),
+    FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
+) WITHOUT ROWID;
+",
+];
 
 const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION - 1);
 
@@ -139,7 +167,7 @@ pub(crate) fn prepare(
 
 /// The file's schema version, when nbsight can work with it (0: an empty
 /// file).
-fn check(conn: &Connection, path: &Path) -> Result<i64, HistoryError> {
+pub(crate) fn check(conn: &Connection, path: &Path) -> Result<i64, HistoryError> {
     let sql = |e| HistoryError::sqlite(path, e);
     let version: i64 = conn
         .query_row("PRAGMA user_version", [], |row| row.get(0))

@@ -1,11 +1,23 @@
 //! Writing a history: a session per kernel, one transaction per execution
-//! (its row, reads, writes and dependences), the notebook view the front end
-//! synced, and provenance rows.
+//! (its row, reads, writes, dependences, and what the provenance replay
+//! needs: the recorded events and the names it left unbound), and the
+//! notebook view the front end synced.
 
 use nbsight_lineage::Execution;
 use rusqlite::params;
 
-use crate::{History, HistoryError, SessionId};
+use crate::{History, HistoryError, RecordedEvents, SessionId};
+
+/// What a run leaves for value provenance beside the lineage's log: what
+/// `nbsight_lineage::provenance::Provenance::after_run` takes, so that a
+/// reader replays the session as the kernel did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunProvenance {
+    /// The events the recorder logged (`None`: the run was not recorded).
+    pub events: Option<RecordedEvents>,
+    /// The names the run left unbound.
+    pub unbound: Vec<String>,
+}
 
 impl History {
     /// Starts a session: a kernel (`python` its version) with nbsight
@@ -18,12 +30,29 @@ impl History {
         nbsight_version: &str,
         started: f64,
     ) -> Result<SessionId, HistoryError> {
+        self.start_session_with_effects(notebook, python, nbsight_version, started, &[])
+    }
+
+    /// [`History::start_session`] for a kernel that reads the user
+    /// library-effects files `effects` (their paths, kept so that a reader
+    /// replays provenance with the same knowledge).
+    pub fn start_session_with_effects(
+        &mut self,
+        notebook: Option<&str>,
+        python: &str,
+        nbsight_version: &str,
+        started: f64,
+        effects: &[String],
+    ) -> Result<SessionId, HistoryError> {
+        let effects = effects.join("\n");
         self.conn
             .prepare_cached(
-                "INSERT INTO sessions (notebook, python, nbsight_version, started)
-                 VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO sessions (notebook, python, nbsight_version, started, effects)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
             )
-            .and_then(|mut stmt| stmt.execute(params![notebook, python, nbsight_version, started]))
+            .and_then(|mut stmt| {
+                stmt.execute(params![notebook, python, nbsight_version, started, effects])
+            })
             .map_err(|e| self.error(e))?;
         Ok(SessionId(self.conn.last_insert_rowid()))
     }
@@ -40,14 +69,15 @@ impl History {
 
     /// Records execution `index` of the session's log (its position, what
     /// later executions' `depends_on` refer to), which started at `started`
-    /// (Unix seconds) and took `seconds`, in one transaction.
+    /// (Unix seconds) and took `seconds`, with what it left for provenance,
+    /// in one transaction.
     pub fn record_execution(
         &mut self,
         session: SessionId,
         index: u32,
         execution: &Execution,
-        started: f64,
-        seconds: f64,
+        (started, seconds): (f64, f64),
+        provenance: &RunProvenance,
     ) -> Result<(), HistoryError> {
         let path = self.path.clone();
         let sql = |e| HistoryError::sqlite(&path, e);
@@ -112,6 +142,23 @@ impl History {
                     .execute(params![session.0, index, on])
                     .map_err(sql)?;
             }
+            if let Some(events) = &provenance.events {
+                tx.prepare_cached(
+                    "INSERT INTO recordings (session, execution, events) VALUES (?1, ?2, ?3)",
+                )
+                .and_then(|mut stmt| stmt.execute(params![session.0, index, events.as_str()]))
+                .map_err(sql)?;
+            }
+            let mut unbound = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO unbound (session, execution, name) VALUES (?1, ?2, ?3)",
+                )
+                .map_err(sql)?;
+            for name in &provenance.unbound {
+                unbound
+                    .execute(params![session.0, index, name])
+                    .map_err(sql)?;
+            }
         }
         tx.commit().map_err(sql)
     }
@@ -150,26 +197,5 @@ impl History {
             }
         }
         tx.commit().map_err(sql)
-    }
-
-    /// The provenance of `symbol` as execution `index` of the session left
-    /// it: `json` is `{"where": [{"cell", "symbol"}], "why": [...],
-    /// "files": [...]}` (kept as given; the reader checks it). Replaces an
-    /// earlier row for the same execution and symbol.
-    pub fn record_provenance(
-        &mut self,
-        session: SessionId,
-        index: u32,
-        symbol: &str,
-        json: &str,
-    ) -> Result<(), HistoryError> {
-        self.conn
-            .prepare_cached(
-                "INSERT OR REPLACE INTO provenance (session, execution, symbol, json)
-                 VALUES (?1, ?2, ?3, ?4)",
-            )
-            .and_then(|mut stmt| stmt.execute(params![session.0, index, symbol, json]))
-            .map_err(|e| self.error(e))?;
-        Ok(())
     }
 }

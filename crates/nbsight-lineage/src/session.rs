@@ -326,33 +326,21 @@ impl Lineage {
         }
         // Value provenance: replay the recorded run, or take what it wrote
         // as inputs.
-        let mut roots: Vec<String> = writes.iter().map(|w| root(w).to_string()).collect();
-        roots.sort_unstable();
-        roots.dedup();
-        let mut unbound = Vec::new();
-        for (name, id) in &run.bindings {
-            if id.is_none() {
-                unbound.push(name.clone());
-            }
-        }
-        roots.retain(|r| !unbound.contains(r));
-        for name in &unbound {
-            self.provenance.forget(name);
-        }
-        self.provenance_error = match (&run.provenance, run.failed) {
-            (Some(events), false) => self
-                .provenance
-                .replay(&run.cell_id, &run.source, events, &roots, &self.effects)
-                .err(),
-            (Some(_), true) => {
-                self.provenance.unrecorded(&run.cell_id, &roots);
-                Some("the run raised an exception".into())
-            }
-            (None, _) => {
-                self.provenance.unrecorded(&run.cell_id, &roots);
-                None
-            }
-        };
+        let unbound: Vec<String> = run
+            .bindings
+            .iter()
+            .filter(|(_, id)| id.is_none())
+            .map(|(name, _)| name.clone())
+            .collect();
+        self.provenance_error = self.provenance.after_run(
+            &run.cell_id,
+            &run.source,
+            run.provenance.as_deref(),
+            run.failed,
+            &writes,
+            &unbound,
+            &self.effects,
+        );
         // The run's live symbols: the static ones its statements read, and
         // the globals of the functions it called.
         let mut live: Vec<(Symbol, bool)> = facts
@@ -547,21 +535,14 @@ impl Lineage {
 
     /// The provenance of the value at `symbol` (`None`: not bound).
     pub fn provenance(&mut self, symbol: &str) -> Option<ProvenanceReport> {
-        let mut report = self.provenance.query(symbol)?;
         // Inputs bound out of sight: the cell that last set them.
-        for input in report.where_.iter_mut().chain(report.why.iter_mut()) {
-            if input.cell.is_none()
-                && let Some(sym) = self.graph.get(&input.symbol)
-            {
-                input.cell = self
-                    .graph
-                    .node(sym)
-                    .set_by
-                    .and_then(|e| self.cell_of(e))
-                    .map(str::to_string);
-            }
-        }
-        Some(report)
+        let graph = &self.graph;
+        let executions = &self.executions;
+        self.provenance.report(symbol, |input| {
+            let sym = graph.get(input)?;
+            let exec = graph.node(sym).set_by?;
+            executions.get(exec as usize).map(|e| e.cell_id.clone())
+        })
     }
 
     /// Why the replay of the latest recorded run gave up (its results are

@@ -546,3 +546,20 @@ fn reactive_reruns_readers_of_what_changed_each_once_in_notebook_order() {
     }
     assert_eq!(order, ids(&["c2", "c3"]));
 }
+
+#[test]
+fn list_insert_shifts_the_elements_after_its_position() {
+    // `list.insert` moves every element at or after its position one up:
+    // what c2 set as `lst[1]` is `lst[2]` after c3's insert.
+    let mut k = Kernel::new();
+    k.run("c1", "lst = [1, 2, 3]");
+    k.run("c2", "lst[1] = 20");
+    k.run("c3", "lst.insert(0, 5)");
+    k.run("c4", "y = lst[2]");
+    let slice = k.lineage.backward_slice("c4").expect("ran");
+    assert!(slice.contains(&"c2".to_string()), "{slice:?}");
+    assert!(slice.contains(&"c3".to_string()), "{slice:?}");
+    k.run("c5", "z = lst[0]");
+    let slice = k.lineage.backward_slice("c5").expect("ran");
+    assert!(slice.contains(&"c3".to_string()), "{slice:?}");
+}

@@ -11,12 +11,14 @@
 //! it knows of ML roles comes from `nbsight-dataflow`'s effects knowledge
 //! base.
 
+pub mod aliases;
 pub mod functions;
 mod model;
 pub mod paths;
 pub mod program;
 pub mod reads;
 mod sites;
+pub mod slice_split;
 pub mod testing;
 pub mod vars;
 

@@ -51,6 +51,10 @@ pub struct Call {
     pub method: bool,
     pub roles: SmallVec<[Role; 2]>,
     pub receiver: Op,
+    /// The receiver is an attribute of a variable (`search.best_estimator_`
+    /// in `search.best_estimator_.fit(X, y)`), not the variable's object:
+    /// what the variable is (a CV search) says nothing of what it holds.
+    pub receiver_attribute: bool,
     /// Positional and keyword arguments (data the call consumes).
     pub args: SmallVec<[Op; 3]>,
     /// `random_state=` / `inplace=`... passed (keyword names).
@@ -365,6 +369,14 @@ impl StmtCompiler<'_> {
             let call = self.call(c, accesses);
             self.program.calls.push(call);
         }
+        let strong = stmt
+            .writes
+            .iter()
+            .filter(|(_, kind)| *kind == WriteKind::Strong)
+            .count();
+        if calls.is_empty() && strong >= 2 {
+            self.slice_split(&mut stmt, accesses);
+        }
         stmt.calls = first_call..self.program.calls.len() as u32;
         let offset = accesses
             .first()
@@ -377,9 +389,60 @@ impl StmtCompiler<'_> {
         self.program.stmts.push(stmt);
     }
 
+    /// `X_train, X_test = X[:n], X[n:]`: a call with the `split` role on the
+    /// data sliced, and the targets ordered train, held-out per data (the
+    /// order a split's targets have).
+    fn slice_split(&mut self, stmt: &mut Stmt, accesses: &[nbsight_dataflow::access::Access]) {
+        let Some(first) = accesses.first() else {
+            return;
+        };
+        let Some(split) =
+            crate::slice_split::slice_split_at(&self.parsed.module.body, first.range.start())
+        else {
+            return;
+        };
+        let mut ordered: SmallVec<[(Var, WriteKind); 2]> = SmallVec::new();
+        for (train, test) in &split.pairs {
+            for name in [train, test] {
+                let var = self.vars.intern(name);
+                if !stmt.writes.contains(&(var, WriteKind::Strong)) {
+                    return;
+                }
+                ordered.push((var, WriteKind::Strong));
+            }
+        }
+        for &write in &stmt.writes {
+            if !ordered.contains(&write) {
+                ordered.push(write);
+            }
+        }
+        stmt.writes = ordered;
+        let args = split
+            .bases
+            .iter()
+            .map(|base| Op::Var(self.vars.intern(base)))
+            .collect();
+        let (line, column) = self.parsed.line_column(split.at);
+        self.program.calls.push(Call {
+            callee: CompactString::const_new("slicing"),
+            method: false,
+            roles: SmallVec::from_slice(&[Role::Split]),
+            receiver: Op::Reads(SmallVec::new()),
+            receiver_attribute: false,
+            args,
+            keywords: SmallVec::new(),
+            first_str: None,
+            consumed: false,
+            constructor: false,
+            line,
+            column,
+        });
+    }
+
     fn call(&mut self, c: usize, accesses: &[nbsight_dataflow::access::Access]) -> Call {
         let site = &self.analysis.cfg.calls[c];
         let receiver = self.op(&site.receiver, accesses);
+        let receiver_attribute = matches!(&site.receiver, Operand::Symbol(symbol) if root(symbol).len() < symbol.len() && symbol.as_bytes().get(root(symbol).len()) == Some(&b'.'));
         let args = site
             .args
             .iter()
@@ -393,6 +456,7 @@ impl StmtCompiler<'_> {
             method: site.method,
             roles: site.roles.clone(),
             receiver,
+            receiver_attribute,
             args,
             keywords: site
                 .keywords

@@ -9,6 +9,7 @@ use crate::form::{CodeForm, classify};
 use crate::language::Language;
 use crate::magic::{blank_cell_magic, uncomment_percent_magics};
 use crate::parse::{ParsedCell, parse_python};
+use crate::transform::ipython_cleanup;
 
 /// The nbformat cell type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -98,8 +99,10 @@ impl Cell {
     }
 
     /// The Python text of a Python code cell, line-for-line with `source`: a Python
-    /// cell magic line (`%%time`) is blanked to an empty line, and in percent
-    /// scripts jupytext-commented magics (`# %matplotlib inline`) are uncommented.
+    /// cell magic line (`%%time`) is blanked to an empty line, in percent
+    /// scripts jupytext-commented magics (`# %matplotlib inline`) are uncommented,
+    /// and what IPython strips before running a cell (common indentation,
+    /// `>>> ` and `In [N]: ` prompts) is stripped ([`ipython_cleanup`]).
     /// `None` for every other cell.
     pub fn python_source(&self) -> Option<Cow<'_, str>> {
         if !self.is_python() {
@@ -109,9 +112,13 @@ impl Cell {
             CellOrigin::Ipynb => Cow::Borrowed(self.source.as_str()),
             CellOrigin::Percent { .. } => uncomment_percent_magics(&self.source),
         };
-        Some(match text {
+        let text = match text {
             Cow::Borrowed(text) => blank_cell_magic(text),
             Cow::Owned(text) => Cow::Owned(blank_cell_magic(&text).into_owned()),
+        };
+        Some(match text {
+            Cow::Borrowed(text) => ipython_cleanup(text),
+            Cow::Owned(text) => Cow::Owned(ipython_cleanup(&text).into_owned()),
         })
     }
 
@@ -166,6 +173,37 @@ mod tests {
         );
         assert_eq!(c.python_source().as_deref(), Some("\nx = 1"));
         assert!(c.parse().is_some_and(|p| !p.has_errors()));
+    }
+
+    #[test]
+    fn python_source_is_cleaned_up_as_ipython_does() {
+        let plain = CodeForm::Python { cell_magic: None };
+        let c = cell("  a = 1\n  b = a", plain.clone(), CellOrigin::Ipynb);
+        assert_eq!(c.python_source().as_deref(), Some("a = 1\nb = a"));
+        assert!(c.parse().is_some_and(|p| !p.has_errors()));
+        let c = cell(">>> a = 1\n>>> b = a", plain.clone(), CellOrigin::Ipynb);
+        assert!(c.parse().is_some_and(|p| !p.has_errors()));
+        let c = cell(
+            "In [1]: a = (1,\n   ...:      2)",
+            plain.clone(),
+            CellOrigin::Ipynb,
+        );
+        assert!(c.parse().is_some_and(|p| !p.has_errors()));
+        // A real indentation error stays one.
+        let c = cell("a = 1\n  b = a", plain, CellOrigin::Ipynb);
+        assert!(c.parse().is_some_and(|p| p.has_errors()));
+        let magic = CellMagic {
+            name: "time".into(),
+            args: String::new(),
+        };
+        let c = cell(
+            "%%time\n    x = 1",
+            CodeForm::Python {
+                cell_magic: Some(magic),
+            },
+            CellOrigin::Ipynb,
+        );
+        assert_eq!(c.python_source().as_deref(), Some("\nx = 1"));
     }
 
     #[test]

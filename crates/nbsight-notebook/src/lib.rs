@@ -14,7 +14,8 @@
 //! are [`LoadError`]s. Nothing here panics on bad input.
 //!
 //! Python cells are parsed with ruff's parser in IPython mode ([`Cell::parse`],
-//! [`parse_python`]); syntax errors become [`SyntaxIssue`]s with 1-based line and
+//! [`parse_python`]), after the clean-up IPython does before running a cell
+//! (common indentation and pasted prompts removed, [`ipython_cleanup`]); syntax errors become [`SyntaxIssue`]s with 1-based line and
 //! column and never stop the other cells from being parsed.
 //!
 //! Numbers say their base in their type: a cell's position in the full cell
@@ -42,6 +43,7 @@ mod nesting;
 mod notebook;
 mod parse;
 mod percent;
+mod transform;
 
 pub use cell::{Cell, CellKind, CellOrigin};
 pub use cell_index::CellIndex;
@@ -50,9 +52,9 @@ pub use discover::{Discovery, find_notebooks, is_ipynb};
 pub use error::LoadError;
 pub use form::{CellMagic, CodeForm, OpaqueReason};
 pub use ids::content_id;
-pub use ipynb::{load_ipynb_bytes, load_ipynb_str};
+pub use ipynb::{IpynbPositions, load_ipynb_bytes, load_ipynb_str};
 pub use language::Language;
-pub use load::load_path;
+pub use load::{has_percent_marker, load_path};
 pub use magic::{PYTHON_CELL_MAGICS, is_python_cell_magic};
 pub use nesting::{MAX_NESTING, nesting_within};
 pub use notebook::{Notebook, SourceFormat};
@@ -61,3 +63,4 @@ pub use percent::load_percent_str;
 /// 1-based lines and columns (ruff's type, re-exported so that the engines
 /// name it without depending on `ruff_source_file`).
 pub use ruff_source_file::OneIndexed;
+pub use transform::ipython_cleanup;

@@ -6,9 +6,12 @@ use crate::error::LoadError;
 use crate::ipynb::load_ipynb_bytes;
 use crate::notebook::Notebook;
 use crate::percent::load_percent_str;
+use crate::percent::marker::parse_marker;
 
 /// Load a notebook file: `.ipynb` (any letter case) as Jupyter JSON, anything else
-/// as a percent script (which must be UTF-8 text; a leading BOM is ignored).
+/// as a percent script (which must be UTF-8 text with at least one `# %%` cell
+/// marker; a leading BOM is ignored). A text file without a marker is not a
+/// notebook ([`LoadError::NotANotebook`]), not a script read as one cell.
 pub fn load_path(path: &Path) -> Result<Notebook, LoadError> {
     let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
@@ -22,12 +25,23 @@ pub fn load_path(path: &Path) -> Result<Notebook, LoadError> {
         return load_ipynb_bytes(path, &bytes);
     }
     match std::str::from_utf8(&bytes) {
+        Ok(text) if !has_percent_marker(text) => Err(LoadError::NotANotebook {
+            path: path.to_path_buf(),
+            reason: "neither an .ipynb file nor a percent script (no `# %%` cell marker)"
+                .to_string(),
+        }),
         Ok(text) => Ok(load_percent_str(path, text)),
         Err(e) => Err(LoadError::NotUtf8 {
             path: path.to_path_buf(),
             offset: e.valid_up_to(),
         }),
     }
+}
+
+/// Does `text` have a line that is a percent cell marker?
+pub fn has_percent_marker(text: &str) -> bool {
+    text.lines()
+        .any(|line| parse_marker(line.trim_start_matches('\u{feff}')).is_some())
 }
 
 #[cfg(test)]
@@ -63,5 +77,9 @@ mod tests {
             load_path(&bin),
             Err(LoadError::NotUtf8 { offset: 6, .. })
         ));
+        let plain = dir.path().join("plain.py");
+        std::fs::write(&plain, "print(1)\n").unwrap();
+        let err = load_path(&plain).unwrap_err();
+        assert!(matches!(err, LoadError::NotANotebook { .. }), "{err}");
     }
 }

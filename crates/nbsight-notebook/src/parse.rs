@@ -85,7 +85,22 @@ pub fn parse_python(source: &str) -> ParsedCell {
         return cell;
     }
     let options = ParseOptions::from(Mode::Ipython).with_target_version(PythonVersion::latest());
-    let parsed = parse_unchecked(source, options);
+    // Ruff's parser has inputs it panics on (IPython mode: `{) \n,` reaches
+    // an `unreachable!`); such a cell is a syntax issue, not a crash.
+    let parsed = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        parse_unchecked(source, options)
+    })) {
+        Ok(parsed) => parsed,
+        Err(_) => {
+            cell.errors.push(SyntaxIssue {
+                line: OneIndexed::MIN,
+                column: OneIndexed::MIN,
+                message: "cannot be parsed (the Python parser failed on this cell)".to_string(),
+                range: TextRange::default(),
+            });
+            return cell;
+        }
+    };
     let mut issues: Vec<(TextRange, String)> = parsed
         .errors()
         .iter()
@@ -169,6 +184,9 @@ mod tests {
 
     #[test]
     fn too_deep_is_an_issue_not_a_crash() {
+        let panicking = parse_python("{) \n,");
+        assert_eq!(panicking.errors.len(), 1, "{:?}", panicking.errors);
+        assert!(panicking.errors[0].message.contains("cannot be parsed"));
         let deep = format!("x = {}1\n", "lambda: ".repeat(MAX_NESTING + 1));
         let p = parse_python(&deep);
         assert!(p.module.body.is_empty());

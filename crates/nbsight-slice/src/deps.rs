@@ -25,7 +25,7 @@
 //!   it does (the model's `FunctionsByName`), and a call `f(train)` changes
 //!   `train` when `f`'s body changes that parameter in place;
 //! - an in-place change of a name perhaps changes its aliases
-//!   ([`super::alias`]);
+//!   ([`nbsight_model::aliases`]);
 //! - a read nothing in the notebook defines on some path (a name from
 //!   `from m import *` or `%run`) depends on the statements that may bind
 //!   names nbsight cannot see before it.
@@ -45,9 +45,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use nbsight_model::{Compiled, FunctionsByName};
 
-use super::alias::Aliases;
 use super::path::Paths;
 use super::units::{Layout, UnitId};
+use nbsight_model::aliases::Aliases;
 
 /// Attributes that are never data fields, even when assigned: a pandas
 /// frame's `columns` and `index` name all of its items (`df.columns = [...]`

@@ -26,7 +26,6 @@
 //! deterministic and offline, no I/O (`gather` returns the text), never panics
 //! on user input; a gathered slice parses.
 
-mod alias;
 mod calls;
 mod deps;
 mod error;

@@ -13,8 +13,8 @@ use std::ops::Range;
 
 use nbsight_dataflow::build::magic_code;
 
-use super::alias::{Fact, alias_facts};
 use super::calls::calls_of;
+use nbsight_model::aliases::{Fact, alias_facts};
 use nbsight_model::{CellStatus, NamedCall};
 use nbsight_notebook::{OneIndexed, ParsedCell};
 use ruff_python_ast::{self as ast, Expr, IpyEscapeKind, Stmt};
@@ -109,7 +109,7 @@ pub(crate) struct Layout {
     pub path: String,
     pub cells: Vec<CellLayout>,
     pub units: Vec<Unit>,
-    /// Names that may refer to the same objects ([`super::alias`]).
+    /// Names that may refer to the same objects ([`nbsight_model::aliases`]).
     pub aliases: Vec<Fact>,
 }
 

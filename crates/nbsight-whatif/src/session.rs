@@ -11,7 +11,7 @@ use nbsight_notebook::{Cell, CellIndex, Notebook, OneIndexed};
 use crate::consequences::{ConsequenceCache, Relation, explore_candidate};
 use crate::domain::{Alarm, AlarmKind, Domain};
 use crate::engine::{Bounds, Start, Visit, explore};
-use crate::rerun::rerun_plan;
+use crate::rerun::{RerunFacts, rerun_plan};
 use crate::state::{Domains, History, NotebookState};
 use nbsight_model::vars::VarSet;
 use nbsight_model::{CellStatus, NotebookModel};
@@ -151,6 +151,8 @@ pub struct WhatIfSession<'n> {
     state: NotebookState,
     /// Candidate next cells' consequences on `state`.
     consequences: ConsequenceCache,
+    /// What the re-run plans read off the cells, made at the first query.
+    rerun_facts: std::sync::OnceLock<std::sync::Arc<RerunFacts>>,
 }
 
 impl<'n> WhatIfSession<'n> {
@@ -175,6 +177,7 @@ impl<'n> WhatIfSession<'n> {
             history,
             state,
             consequences: ConsequenceCache::default(),
+            rerun_facts: std::sync::OnceLock::new(),
         })
     }
 
@@ -220,7 +223,18 @@ impl<'n> WhatIfSession<'n> {
                 return Err(WhatIfError::NotCode { cell });
             }
         }
-        let query = Query::new(self.notebook, self.effects, base, event, &self.history);
+        let facts = self
+            .rerun_facts
+            .get_or_init(|| std::sync::Arc::new(RerunFacts::of(base)))
+            .clone();
+        let query = Query::new(
+            self.notebook,
+            self.effects,
+            base,
+            event,
+            &self.history,
+            facts,
+        );
         let model = query.model();
         let mut before = match (&query.owned, event) {
             (Some(_), Event::Insert { .. } | Event::Delete(_)) => {
@@ -406,7 +420,14 @@ fn answer(
         event,
         event_cell,
         &query.extra,
-        &query.old_mutated,
+        query.old_cell.map(|c| &*query.base.cells[c]),
+        &query.rerun_facts,
+        // Variables keep their ids in the session's model and in an edit
+        // made in place.
+        matches!(
+            query.relation,
+            Some(Relation::Same | Relation::Edited { .. })
+        ),
     )
     .into_iter()
     .map(|c| query.report_index(c))
@@ -465,8 +486,11 @@ struct Query<'m> {
     source: Option<usize>,
     /// What the event changes besides the source's outputs.
     extra: VarSet,
-    /// In-place changes of the cell's old version (edit, delete, repeated execution).
-    old_mutated: VarSet,
+    /// The event cell as it ran in the history, in the base model's indices
+    /// (edit, delete, repeated execution; `None`: it never ran).
+    old_cell: Option<usize>,
+    /// The session's re-run facts.
+    rerun_facts: std::sync::Arc<RerunFacts>,
     /// A deleted cell's index (indices at or after it are shifted back).
     deleted: Option<usize>,
     /// How the event's model relates to the session's (`None`: cells were
@@ -512,16 +536,12 @@ impl<'m> Query<'m> {
         base: &'m NotebookModel,
         event: &Event,
         history: &[usize],
+        facts: std::sync::Arc<RerunFacts>,
     ) -> Self {
         let language = &notebook.language;
         let old = |cell: usize| {
-            let info = &base.cells[cell];
-            let mutated = info
-                .compiled
-                .as_deref()
-                .map(|c| c.mutated.clone())
-                .unwrap_or_default();
-            (info.computed.clone(), mutated)
+            let ran = history.contains(&cell);
+            (base.cells[cell].computed.clone(), ran.then_some(cell))
         };
         let reindex = |cells: &mut Vec<Cell>| {
             for (i, c) in cells.iter_mut().enumerate() {
@@ -535,13 +555,14 @@ impl<'m> Query<'m> {
                 history: history.to_vec(),
                 source: event.cell(),
                 extra: VarSet::new(),
-                old_mutated: event.cell().map(|c| old(c).1).unwrap_or_default(),
+                old_cell: event.cell().and_then(|c| old(c).1),
+                rerun_facts: facts.clone(),
                 deleted: None,
                 relation: Some(Relation::Same),
             },
             Event::Edit { cell, source } => {
                 let edited = notebook.cells[*cell].edited(source, language);
-                let (mut outputs, mutated) = old(*cell);
+                let (mut outputs, old_cell) = old(*cell);
                 let (model, relation) = match base.edit_in_place(*cell, &edited, effects) {
                     Some(model) => (model, Some(Relation::Edited { cell: *cell })),
                     None => (
@@ -556,7 +577,8 @@ impl<'m> Query<'m> {
                     history: history.to_vec(),
                     source: Some(*cell),
                     extra: outputs.clone(),
-                    old_mutated: mutated,
+                    old_cell,
+                    rerun_facts: facts.clone(),
                     deleted: None,
                     relation,
                 }
@@ -574,7 +596,8 @@ impl<'m> Query<'m> {
                         .collect(),
                     source: Some(*cell),
                     extra: VarSet::new(),
-                    old_mutated: VarSet::new(),
+                    old_cell: None,
+                    rerun_facts: facts.clone(),
                     deleted: None,
                     relation: None,
                 }
@@ -583,7 +606,7 @@ impl<'m> Query<'m> {
                 let mut cells = notebook.cells.clone();
                 cells.remove(*cell);
                 reindex(&mut cells);
-                let (outputs, mutated) = old(*cell);
+                let (outputs, old_cell) = old(*cell);
                 Query {
                     base,
                     owned: Some(base.with_cells(&cells, effects)),
@@ -594,7 +617,8 @@ impl<'m> Query<'m> {
                         .collect(),
                     source: None,
                     extra: outputs.clone(),
-                    old_mutated: mutated,
+                    old_cell,
+                    rerun_facts: facts.clone(),
                     deleted: Some(*cell),
                     relation: None,
                 }

@@ -1,6 +1,8 @@
 //! ## What it reports
 //! The same test split evaluates a second model, or a model trained in a
-//! loop over hyper-parameters: the test set is being used to choose.
+//! loop over hyper-parameters: the test set is being used to choose. A split
+//! is made by `train_test_split` and the like, or by slicing the same data
+//! into a head and a tail (`X_train, X_test = X[:n], X[n:]`, `df.iloc[:n]`).
 //! Reported at the evaluation that makes the test set a chooser (the second
 //! model's, or the one inside the loop).
 //!
@@ -52,3 +54,15 @@
 //!   same predictions): nothing is chosen.
 //! - Candidates compared by cross-validation on the training split, the
 //!   chosen one scored on the test set once.
+//! - Candidates compared on a validation split (early stopping, a
+//!   hyper-parameter loop): a split of another split's training side, or
+//!   one whose held-out side is named as validation data (`X_val`,
+//!   `y_valid`, `X_validation`, `X_dev`). The final model scored on the test
+//!   set once is the recommended practice.
+//! - The same model refit on the same data (a re-run, `fit` again after
+//!   `compile`): the object trained before, on the same rows, is not another
+//!   model. A model rebuilt under the same name is.
+//! - Models fitted on different label variables (a denoiser fitted to
+//!   reproduce `X_train` and a classifier of `y_train`): they are not
+//!   candidates for the same choice. Labels copied under a new name
+//!   (`y_train_expanded`) count as another target too, a known miss.

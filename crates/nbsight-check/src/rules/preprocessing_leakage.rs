@@ -5,7 +5,10 @@
 //! is evaluated (`predict`, `score`, a metric) on the test part: both parts
 //! carry the test rows' statistics. Also cross-validation
 //! (`cross_val_score`, `GridSearchCV.fit`, `LassoCV.fit`) on data transformed
-//! that way. Reported at the evaluation or cross-validation call.
+//! that way, or with statistics fitted on the whole training side of a split
+//! (`MinMaxScaler().fit(X_train)`, then `GridSearchCV(...).fit(X_train_scaled,
+//! y_train)`): every fold's validation rows shaped them. Reported at the
+//! evaluation or cross-validation call.
 //!
 //! Checked along notebook order (what Run All does) and along the saved
 //! execution order; `nbsight whatif` explores the other orders too. The
@@ -49,9 +52,17 @@
 //! the model in one `Pipeline`.
 //!
 //! ## Not reported
-//! - Transformers fitted on the training split, and `Pipeline`s fitted on it
-//!   or cross-validated.
-//! - Stateless transformers (`PolynomialFeatures`, `HashingVectorizer`).
+//! - Transformers fitted on the training split, when the model is evaluated
+//!   on the test split (not cross-validated on the training split), and
+//!   `Pipeline`s fitted on it or cross-validated.
+//! - Stateless transformers (`PolynomialFeatures`, `HashingVectorizer`), and
+//!   a default `CountVectorizer` or `OneHotEncoder`: they learn which tokens
+//!   or categories exist, which no model can use to see a test row (with
+//!   `min_df`, `max_df`, `max_features`, `min_frequency` or `max_categories`
+//!   they count rows, and are reported). A composite holding one stateful
+//!   step is stateful.
+//! - A plain fit of an estimator a search holds
+//!   (`search.best_estimator_.fit(X, y)`): it does not cross-validate.
 //! - Preprocessing of data that is never split and evaluated.
 //! - A leak that only another execution order shows (NBLyzer's Figure 1):
 //!   `nbsight whatif` finds those.

@@ -187,12 +187,14 @@ fn message(
     location: (OneIndexed, OneIndexed),
 ) -> Finding {
     let name = model.vars.name(v);
-    // A cell below that binds it (not one that only changes it in place).
-    let later = model.cells.iter().skip(cell.index + 1).find(|c| {
-        c.compiled.as_deref().is_some_and(|x| {
-            x.defs.contains(v) || (c.outputs.contains(v) && !x.mutated.contains(v))
-        })
-    });
+    // A cell below that binds it without needing it first: not one that
+    // only changes it in place (`v[0] = 1`, `v.update()`), deletes it, or
+    // reads it before binding it (`v += 1`), which would fail as well.
+    let later = model
+        .cells
+        .iter()
+        .skip(cell.index + 1)
+        .find(|c| c.compiled.as_deref().is_some_and(|x| first_binds(c, x, v)));
     let reading = match via {
         Some(f) => format!("calls `{}`, which reads `{name}`", model.vars.name(f)),
         None => format!("reads `{name}`"),
@@ -214,4 +216,29 @@ fn message(
         message,
         vec![cell.index],
     )
+}
+
+/// `cell` can be the cell that first binds `v` on Run All: it binds it (an
+/// assignment, an import, a `def`, a call of a function that sets the global)
+/// and does not read it first.
+fn first_binds(cell: &CellInfo, compiled: &nbsight_model::Compiled, v: Var) -> bool {
+    use nbsight_model::program::WriteKind;
+    if compiled.unbound_reads.contains(v) {
+        return false;
+    }
+    let mut written = false;
+    for stmt in &compiled.program.stmts {
+        for &(w, kind) in &stmt.writes {
+            if w == v {
+                if kind == WriteKind::Strong {
+                    return true;
+                }
+                written = true;
+            }
+        }
+    }
+    // Bound out of the statements' sight (through a call): the summary says.
+    !written
+        && (compiled.defs.contains(v)
+            || (cell.outputs.contains(v) && !compiled.mutated.contains(v)))
 }

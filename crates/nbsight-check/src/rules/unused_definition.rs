@@ -28,6 +28,7 @@
 //! ## Not reported
 //! - Names starting with `_`.
 //! - Function definitions.
+//! - `from __future__ import ...`: a compiler directive, never read.
 //! - A name the cell itself reads anywhere, also in the statement that
 //!   binds it (`total = total + x`), or that the body of a user function,
 //!   method or lambda reads (a class read only inside another class's
@@ -56,6 +57,15 @@ fn unused_definitions(model: &NotebookModel, findings: &mut Vec<Finding>) {
         for v in compiled.defs.iter() {
             let name = model.vars.name(v);
             if name.starts_with('_') || model.functions.contains_key(&v) {
+                continue;
+            }
+            // `from __future__ import division` is a compiler directive,
+            // not a name to read.
+            let future = compiled
+                .imports
+                .iter()
+                .any(|(x, qualified)| *x == v && qualified.starts_with("__future__."));
+            if future {
                 continue;
             }
             let read_here = compiled.program.stmts.iter().any(|s| s.reads.contains(&v));

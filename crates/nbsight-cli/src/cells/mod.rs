@@ -16,6 +16,9 @@ use crate::effects_args::EffectsArgs;
 
 /// Arguments of `nbsight cells`.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Cell numbers are 0-based positions in the notebook's cell list, markdown included.\n\nExit status: 0 when every cell was analysed, 1 when the notebook has cells with syntax errors (or other load errors, printed on stderr as file:cell N:line:col: message; the other cells are still shown), 2 on usage or input errors (a file that cannot be read, or is neither an .ipynb file nor a `# %%` script)."
+)]
 pub struct CellsArgs {
     /// The notebook: an .ipynb file or a percent-format script (`# %%` cells).
     pub notebook: PathBuf,

@@ -1,42 +1,68 @@
 //! Checking the notebooks: each is loaded and checked on rayon's thread pool
-//! (`nbsight_check::check_notebook`), then the results are gathered into a
-//! [`Report`] in a deterministic order.
+//! (`nbsight_check::check_notebook`) with the rules its own configuration
+//! enables, its suppression comments applied; then the results are gathered
+//! into a [`Report`] in a deterministic order.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use indicatif::ProgressBar;
-use nbsight_check::{RuleSet, check_notebook};
+use nbsight_check::{Suppressions, check_notebook};
 use nbsight_dataflow::Effects;
-use nbsight_notebook::{LoadError, load_path};
+use nbsight_notebook::{IpynbPositions, Notebook, SourceFormat};
 use rayon::prelude::*;
 
+use super::inputs::{Input, load};
 use super::report::{Checked, Located, Report, problems_of};
+use super::settings::Resolver;
 
-/// Checks one notebook file.
-pub fn check_file(path: &Path, effects: &Effects, rules: RuleSet) -> Result<Checked, LoadError> {
-    let notebook = load_path(path)?;
-    let findings = check_notebook(&notebook, effects, rules)
-        .into_iter()
-        .map(|finding| Located::new(finding, &notebook))
-        .collect();
-    Ok(Checked {
-        findings,
-        problems: problems_of(&notebook),
-    })
+/// Checks one loaded notebook; `text` is the file's text, which locates
+/// findings in `.ipynb` files.
+pub fn check_loaded(
+    notebook: &Notebook,
+    text: Option<&str>,
+    effects: &Effects,
+    rules: nbsight_check::RuleSet,
+) -> Checked {
+    let mut findings = check_notebook(notebook, effects, rules);
+    let suppressed = Suppressions::of(notebook).retain(&mut findings);
+    let positions = match (notebook.format, text) {
+        (SourceFormat::Ipynb, Some(text)) if !findings.is_empty() => {
+            Some(IpynbPositions::new(text))
+        }
+        _ => None,
+    };
+    Checked {
+        findings: findings
+            .into_iter()
+            .map(|finding| Located::new(finding, notebook, positions.as_ref()))
+            .collect(),
+        problems: problems_of(notebook),
+        suppressed,
+    }
 }
 
-/// Checks every notebook in parallel; files that cannot be loaded end up in
-/// [`Report::unreadable`].
+/// Checks one input.
+fn check_input(input: &Input, effects: &Effects, resolver: &Resolver) -> Result<Checked, String> {
+    let settings = resolver
+        .for_file(input.path())
+        .map_err(|error| format!("{error:#}"))?;
+    let (notebook, text) = load(input).map_err(|error| error.to_string())?;
+    let rules = settings.rules_for(input.path());
+    Ok(check_loaded(&notebook, text.as_deref(), effects, rules))
+}
+
+/// Checks every input in parallel; inputs that cannot be loaded (or whose
+/// configuration is invalid) end up in [`Report::unreadable`].
 pub fn check_all(
-    paths: &[PathBuf],
+    inputs: &[Input],
     effects: &Effects,
-    rules: RuleSet,
+    resolver: &Resolver,
     progress: &ProgressBar,
 ) -> Report {
-    let results: Vec<Result<Checked, LoadError>> = paths
+    let results: Vec<Result<Checked, String>> = inputs
         .par_iter()
-        .map(|path| {
-            let result = check_file(path, effects, rules);
+        .map(|input| {
+            let result = check_input(input, effects, resolver);
             progress.inc(1);
             result
         })
@@ -46,15 +72,26 @@ pub fn check_all(
     for result in results {
         match result {
             Ok(checked) => report.add(checked),
-            Err(error) => report.unreadable.push(error.to_string()),
+            Err(error) => report.unreadable.push(error),
         }
     }
     report.sort();
     report
 }
 
+/// The path shown for an input read from standard input without a name.
+pub const STDIN_NAME: &str = "-";
+
+/// `true` for the `-` argument.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN_NAME
+}
+
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
+    use super::super::selection::CommandLine;
     use super::*;
 
     #[test]
@@ -65,15 +102,13 @@ mod tests {
         let bad = dir.path().join("bad.ipynb");
         std::fs::write(&bad, "{").unwrap();
         let effects = Effects::builtin();
-        let report = check_all(
-            &[bad, good],
-            &effects,
-            RuleSet::all(),
-            &ProgressBar::hidden(),
-        );
+        let resolver = Resolver::new(CommandLine::default(), None, dir.path()).unwrap();
+        let inputs: Vec<Input> = [bad, good].into_iter().map(Input::File).collect();
+        let report = check_all(&inputs, &effects, &resolver, &ProgressBar::hidden());
         assert_eq!(report.notebooks, 1);
         assert_eq!(report.unreadable.len(), 1);
         assert!(report.unreadable[0].contains("bad.ipynb"));
         assert_eq!(report.errors(), 1, "the syntax error");
+        let _ = PathBuf::new();
     }
 }

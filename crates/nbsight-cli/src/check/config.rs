@@ -4,9 +4,13 @@
 //! As in ruff, the configuration is the nearest `pyproject.toml` *that has a
 //! `[tool.nbsight]` table*, searching from the current directory upwards
 //! (files without the table are skipped), unless `--config` names the file.
-//! Its keys are `select`, `extend-select` and `ignore`, each a list of rule
-//! selectors; any other key is an error that names it.
+//! Its keys are `select`, `extend-select` and `ignore` (lists of rule
+//! selectors), `per-file-ignores` (a table from glob patterns, relative to
+//! the file's directory, to lists of selectors), and `exclude` /
+//! `extend-exclude` (lists of glob patterns of files and directories not to
+//! scan); any other key is an error that names it.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -29,6 +33,14 @@ pub struct Config {
     /// Rules turned off.
     #[serde(default)]
     pub ignore: Vec<String>,
+    /// Rules turned off in the files matching a glob pattern.
+    #[serde(default)]
+    pub per_file_ignores: BTreeMap<String, Vec<String>>,
+    /// Replaces the default exclusions of directory scans.
+    pub exclude: Option<Vec<String>>,
+    /// Added to the exclusions of directory scans.
+    #[serde(default)]
+    pub extend_exclude: Vec<String>,
 }
 
 /// The configuration in force and the file it came from (`None`: no file,
@@ -102,6 +114,26 @@ pub fn parse(text: &str) -> anyhow::Result<Option<Config>> {
             if let Err(message) = check_selector(selector) {
                 bail!("[tool.nbsight] {key}: {message}");
             }
+        }
+    }
+    for (pattern, selectors) in &config.per_file_ignores {
+        if let Err(error) = globset::Glob::new(pattern) {
+            bail!("[tool.nbsight] per-file-ignores: {error}");
+        }
+        for selector in selectors {
+            if let Err(message) = check_selector(selector) {
+                bail!("[tool.nbsight] per-file-ignores.\"{pattern}\": {message}");
+            }
+        }
+    }
+    for pattern in config
+        .exclude
+        .iter()
+        .flatten()
+        .chain(&config.extend_exclude)
+    {
+        if let Err(error) = globset::Glob::new(pattern) {
+            bail!("[tool.nbsight] exclude: {error}");
         }
     }
     Ok(Some(config))

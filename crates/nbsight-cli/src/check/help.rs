@@ -8,7 +8,7 @@ use nbsight_check::REGISTRY;
 /// Shown after the options by `-h` and `--help`.
 pub const AFTER_HELP: &str = "\
 Exit status:
-  0  no findings
+  0  no findings (or --exit-zero)
   1  findings, or notebooks with syntax errors or other load errors (printed
      on stderr as file:cell N:line:col: message)
   2  usage errors (unknown rule selector, unreadable or invalid configuration)
@@ -17,9 +17,15 @@ Exit status:
      still checked
 
 Configuration: the [tool.nbsight] table of the nearest pyproject.toml that has
-one, from the current directory upwards (or --config), with the keys select,
-extend-select and ignore (lists of selectors). --select replaces the
-configured select; --extend-select and --ignore add to the configured lists.";
+one, from each notebook's directory upwards (else from the current directory
+upwards; or --config for all), with the keys select, extend-select, ignore
+(lists of selectors), per-file-ignores (glob = [selectors]), exclude and
+extend-exclude (glob patterns). --select replaces the configured rules;
+--extend-select and --ignore add to and remove from them.
+
+Suppression: `# noqa` or `# noqa: NBS001,unused-definition` on a line; as the
+first line of a cell, `# noqa[: CODES]` or `# nbsight: noqa[: CODES]` for the
+cell; `# nbsight: noqa-file[: CODES]` on its own line for the notebook.";
 
 /// `--help`: [`AFTER_HELP`] and the table of the rules `nbsight check`
 /// reports, from the rule registry.

@@ -1,4 +1,4 @@
-//! `--format json`: one JSON list of every notebook's findings, each object
+//! `--output-format json` (and `json-lines`, one object per line): one JSON list of every notebook's findings, each object
 //! a [`FindingJson`] with the keys `file`, `code`, `name`, `message`, `cell`,
 //! `line`, `column`, `path`, `severity` in this order, sorted by file, cell,
 //! line, column and code. A contract other tools read; `nbsight whatif
@@ -52,6 +52,18 @@ pub fn render(report: &Report) -> serde_json::Result<String> {
     serde_json::to_string_pretty(&findings)
 }
 
+/// `--output-format json-lines`: one finding per line, the same objects.
+pub fn render_lines(report: &Report) -> serde_json::Result<String> {
+    let mut out = String::new();
+    for located in &report.findings {
+        out.push_str(&serde_json::to_string(&FindingJson::from(
+            &located.finding,
+        ))?);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
@@ -69,6 +81,7 @@ mod tests {
                 located(finding("a.ipynb", 4, 7, 3, "NBS001"), "x"),
             ],
             problems: Vec::new(),
+            suppressed: 0,
         });
         report.sort();
         let value: Value = serde_json::from_str(&render(&report).unwrap()).unwrap();
@@ -89,5 +102,9 @@ mod tests {
         assert_eq!(value[1]["file"], "b.ipynb");
         assert_eq!(value[1]["severity"], "warning");
         assert_eq!(render(&Report::default()).unwrap(), "[]");
+        let lines = render_lines(&report).unwrap();
+        assert_eq!(lines.lines().count(), 2);
+        let first: Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+        assert_eq!(first, value[0]);
     }
 }

@@ -8,7 +8,9 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use nbsight_check::Finding;
-use nbsight_notebook::{CellIndex, Diagnostic, Notebook, OneIndexed, Severity, SyntaxIssue};
+use nbsight_notebook::{
+    CellIndex, Diagnostic, IpynbPositions, Notebook, OneIndexed, Severity, SyntaxIssue,
+};
 
 /// A finding with the context the output formats need from its notebook.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,13 +20,17 @@ pub struct Located {
     pub cell_id: String,
     /// The cell's source line the finding points at, without its line ending.
     pub source_line: Option<String>,
-    /// The line of the file holding that source line, for percent scripts
-    /// (`None` for `.ipynb` files).
+    /// The line of the file holding that source line: in a percent script
+    /// the script's line, in an `.ipynb` file the line of the JSON text that
+    /// holds it (`None` when it cannot be found).
     pub file_line: Option<OneIndexed>,
+    /// The column of the finding on [`Self::file_line`] (code points).
+    pub file_column: Option<OneIndexed>,
 }
 
 impl Located {
-    pub fn new(finding: Finding, notebook: &Notebook) -> Self {
+    /// `positions` locates the finding in an `.ipynb` file's text.
+    pub fn new(finding: Finding, notebook: &Notebook, positions: Option<&IpynbPositions>) -> Self {
         let cell = notebook.cells.get(finding.cell.index());
         let line = finding.line;
         let source_line = cell.and_then(|cell| {
@@ -35,9 +41,20 @@ impl Located {
                 .nth(line.to_zero_indexed())
                 .map(|l| l.trim_end_matches(['\r', '\n']).to_string())
         });
+        let (file_line, file_column) = match positions {
+            Some(positions) => match positions.locate(finding.cell.index(), line, finding.column) {
+                Some((l, c)) => (Some(l), Some(c)),
+                None => (None, None),
+            },
+            None => {
+                let file_line = cell.and_then(|c| c.file_line(line));
+                (file_line, file_line.map(|_| finding.column))
+            }
+        };
         Located {
             cell_id: cell.map(|c| c.id.clone()).unwrap_or_default(),
-            file_line: cell.and_then(|c| c.file_line(line)),
+            file_line,
+            file_column,
             source_line,
             finding,
         }
@@ -124,6 +141,8 @@ pub fn problems_of(notebook: &Notebook) -> Vec<Problem> {
 pub struct Checked {
     pub findings: Vec<Located>,
     pub problems: Vec<Problem>,
+    /// Findings dropped by suppression comments.
+    pub suppressed: usize,
 }
 
 /// Everything a run found.
@@ -137,12 +156,15 @@ pub struct Report {
     pub problems: Vec<Problem>,
     /// Inputs that could not be read, as messages naming the path.
     pub unreadable: Vec<String>,
+    /// Findings dropped by suppression comments.
+    pub suppressed: usize,
 }
 
 impl Report {
     /// Adds a checked notebook.
     pub fn add(&mut self, checked: Checked) {
         self.notebooks += 1;
+        self.suppressed += checked.suppressed;
         self.findings.extend(checked.findings);
         self.problems.extend(checked.problems);
     }
@@ -164,6 +186,15 @@ impl Report {
             .iter()
             .filter(|p| p.is_error())
             .map(|p| &p.diagnostic.path)
+            .collect::<BTreeSet<_>>()
+            .len()
+    }
+
+    /// How many distinct notebooks have findings.
+    pub fn notebooks_with_findings(&self) -> usize {
+        self.findings
+            .iter()
+            .map(|l| &l.finding.file)
             .collect::<BTreeSet<_>>()
             .len()
     }
@@ -219,6 +250,7 @@ pub mod tests {
             cell_id: format!("cell-{}", finding.cell),
             source_line: Some(source_line.to_string()),
             file_line: None,
+            file_column: None,
             finding,
         }
     }
@@ -231,12 +263,12 @@ pub mod tests {
         );
         let cell = notebook.cells.iter().rposition(|c| c.is_python()).unwrap();
         let mut finding = finding("nb.py", cell, 2, 5, "NBS001");
-        let located = Located::new(finding.clone(), &notebook);
+        let located = Located::new(finding.clone(), &notebook, None);
         assert_eq!(located.source_line.as_deref(), Some("b = undefined_name"));
         assert_eq!(located.file_line, Some(one(6)));
         assert_eq!(located.cell_id, notebook.cells[cell].id);
         finding.line = one(40);
-        assert_eq!(Located::new(finding, &notebook).source_line, None);
+        assert_eq!(Located::new(finding, &notebook, None).source_line, None);
     }
 
     #[test]
@@ -248,6 +280,7 @@ pub mod tests {
                 located(finding("b.ipynb", 0, 2, 1, "NBS001"), ""),
             ],
             problems: Vec::new(),
+            suppressed: 0,
         });
         report.add(Checked {
             findings: vec![
@@ -257,6 +290,7 @@ pub mod tests {
             problems: vec![Problem {
                 diagnostic: Diagnostic::warning(Path::new("a.ipynb"), "w"),
             }],
+            suppressed: 0,
         });
         report.sort();
         let order: Vec<_> = report

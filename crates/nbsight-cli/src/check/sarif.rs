@@ -6,11 +6,18 @@
 //! script running `schemafy_lib`, `syn` and `prettyplease` over the schema)
 //! and adds `strum` and `typed-builder`, for the dozen fields written here.
 //!
-//! A line of an `.ipynb` file means nothing to a reader, so a result's region
-//! is the real file line only for percent scripts; for `.ipynb` files it is
-//! line 1, and the cell and cell line are in the message (`cell 5, line 3:
-//! ...`) and in the result's `properties` (`cell`, `cellLine`, `cellColumn`,
-//! `cellId`, `path`).
+//! A result's region is where the flagged source sits in the file as stored:
+//! in a percent script the script's line and column, in an `.ipynb` file the
+//! line of the JSON text holding the flagged source line and the column of
+//! the flagged character on it (so code scanning shows the alert on that
+//! line of the file); the cell, cell line and column are in the message
+//! (`cell 5, line 3: ...`) and in the result's `properties` (`cell`,
+//! `cellLine`, `cellColumn`, `cellId`, `path`). Addresses are relative to
+//! `%SRCROOT%` (the directory the run started in, given in
+//! `originalUriBaseIds`) when the file is under it. Rules carry their
+//! documentation as help text. Inputs that could not be read and cells that
+//! could not be parsed are `toolExecutionNotifications` of the run's
+//! invocation, which is then not successful.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -35,7 +42,10 @@ const INFORMATION_URI: &str = if env!("CARGO_PKG_REPOSITORY").is_empty() {
 };
 
 /// The key of the fingerprint in `partialFingerprints`.
-const FINGERPRINT_KEY: &str = "nbsightFindingHash/v1";
+const FINGERPRINT_KEY: &str = "nbsightFindingHash/v2";
+
+/// The base of relative artifact URIs.
+const SRCROOT: &str = "%SRCROOT%";
 
 #[derive(Debug, Serialize)]
 struct Log<'a> {
@@ -49,8 +59,32 @@ struct Log<'a> {
 #[serde(rename_all = "camelCase")]
 struct Run<'a> {
     tool: Tool,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    original_uri_base_ids: BTreeMap<&'static str, BaseUri>,
     column_kind: &'static str,
+    invocations: [Invocation; 1],
     results: Vec<SarifResult<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct BaseUri {
+    uri: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    tool_execution_notifications: Vec<Notification>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Notification {
+    level: &'static str,
+    message: Text,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    locations: Vec<Location>,
 }
 
 #[derive(Debug, Serialize)]
@@ -73,7 +107,15 @@ struct RuleDescriptor {
     id: &'static str,
     name: &'static str,
     short_description: Text,
+    full_description: Text,
+    help: Help,
     default_configuration: Configuration,
+}
+
+#[derive(Debug, Serialize)]
+struct Help {
+    text: String,
+    markdown: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -114,8 +156,11 @@ struct PhysicalLocation {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -154,21 +199,31 @@ fn check_rules() -> Vec<Rule> {
         .collect()
 }
 
-/// The SARIF log of `report`; relative URIs are relative to `base` (the
-/// current directory) when a notebook's path is absolute.
+/// The SARIF log of `report`; URIs are relative to `base` (the current
+/// directory, `%SRCROOT%`).
 pub fn render(report: &Report, base: Option<&Path>) -> serde_json::Result<String> {
     let rules = check_rules()
         .iter()
-        .map(|rule| RuleDescriptor {
-            id: rule.code(),
-            name: rule.name(),
-            short_description: Text {
-                text: rule.summary().to_string(),
-            },
-            default_configuration: Configuration {
-                level: level(rule.severity()),
-                enabled: rule.enabled_by_default(),
-            },
+        .map(|rule| {
+            let doc = rule.doc();
+            RuleDescriptor {
+                id: rule.code(),
+                name: rule.name(),
+                short_description: Text {
+                    text: rule.summary().to_string(),
+                },
+                full_description: Text {
+                    text: rule.summary().to_string(),
+                },
+                help: Help {
+                    text: doc.clone(),
+                    markdown: doc,
+                },
+                default_configuration: Configuration {
+                    level: level(rule.severity()),
+                    enabled: rule.enabled_by_default(),
+                },
+            }
         })
         .collect();
     let results = report
@@ -176,6 +231,49 @@ pub fn render(report: &Report, base: Option<&Path>) -> serde_json::Result<String
         .iter()
         .map(|located| result(located, base))
         .collect();
+    let mut notifications: Vec<Notification> = report
+        .unreadable
+        .iter()
+        .map(|message| Notification {
+            level: "error",
+            message: Text {
+                text: message.clone(),
+            },
+            locations: Vec::new(),
+        })
+        .collect();
+    notifications.extend(report.problems.iter().map(|problem| {
+        let d = &problem.diagnostic;
+        Notification {
+            level: if problem.is_error() {
+                "error"
+            } else {
+                "warning"
+            },
+            message: Text {
+                text: problem.to_string(),
+            },
+            locations: vec![Location {
+                physical_location: PhysicalLocation {
+                    artifact_location: artifact_location(&d.path.to_string_lossy(), base),
+                    region: Region {
+                        start_line: 1,
+                        start_column: 1,
+                    },
+                },
+            }],
+        }
+    }));
+    let original_uri_base_ids = base
+        .map(|base| {
+            BTreeMap::from([(
+                SRCROOT,
+                BaseUri {
+                    uri: directory_uri(base),
+                },
+            )])
+        })
+        .unwrap_or_default();
     let log = Log {
         schema: SCHEMA,
         version: VERSION,
@@ -188,7 +286,12 @@ pub fn render(report: &Report, base: Option<&Path>) -> serde_json::Result<String
                     rules,
                 },
             },
+            original_uri_base_ids,
             column_kind: "unicodeCodePoints",
+            invocations: [Invocation {
+                execution_successful: report.unreadable.is_empty(),
+                tool_execution_notifications: notifications,
+            }],
             results,
         }],
     };
@@ -197,13 +300,9 @@ pub fn render(report: &Report, base: Option<&Path>) -> serde_json::Result<String
 
 fn result<'a>(located: &'a Located, base: Option<&Path>) -> SarifResult<'a> {
     let f = &located.finding;
-    let uri = artifact_uri(&f.file, base);
     let rule_index = check_rules().iter().position(|rule| *rule == f.rule);
-    let (start_line, start_column) = match located.file_line {
-        Some(line) => (line.get(), f.column.get()),
-        None => (1, 1),
-    };
-    let fingerprint = fingerprint(&[f.code(), &uri, &located.cell_id, &f.message]);
+    let start_line = located.file_line.map_or(1, |l| l.get());
+    let start_column = located.file_column.map_or(1, |c| c.get());
     SarifResult {
         rule_id: f.code(),
         rule_index,
@@ -213,14 +312,17 @@ fn result<'a>(located: &'a Located, base: Option<&Path>) -> SarifResult<'a> {
         },
         locations: [Location {
             physical_location: PhysicalLocation {
-                artifact_location: ArtifactLocation { uri },
+                artifact_location: artifact_location(&f.file, base),
                 region: Region {
                     start_line,
                     start_column,
                 },
             },
         }],
-        partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, fingerprint)]),
+        partial_fingerprints: BTreeMap::from([(
+            FINGERPRINT_KEY,
+            finding_fingerprint(located, base),
+        )]),
         properties: Properties {
             cell: f.cell.index(),
             cell_line: f.line.get(),
@@ -229,6 +331,44 @@ fn result<'a>(located: &'a Located, base: Option<&Path>) -> SarifResult<'a> {
             path: &f.path,
         },
     }
+}
+
+/// A finding's fingerprint: its rule, file, cell (by id), line and column in
+/// the cell, and message, so that distinct findings differ and a finding
+/// keeps its fingerprint when other cells change.
+pub fn finding_fingerprint(located: &Located, base: Option<&Path>) -> String {
+    let f = &located.finding;
+    fingerprint(&[
+        f.code(),
+        &artifact_uri(&f.file, base),
+        &located.cell_id,
+        &f.cell.index().to_string(),
+        &f.line.to_string(),
+        &f.column.to_string(),
+        &f.message,
+    ])
+}
+
+/// An artifact location: relative to `%SRCROOT%` when it can be.
+fn artifact_location(file: &str, base: Option<&Path>) -> ArtifactLocation {
+    let uri = artifact_uri(file, base);
+    let uri_base_id = (base.is_some() && !uri.starts_with("file:")).then_some(SRCROOT);
+    ArtifactLocation { uri, uri_base_id }
+}
+
+/// The `file://` URI of a directory, ending in `/`.
+fn directory_uri(dir: &Path) -> String {
+    let slashed = dir.to_string_lossy().replace('\\', "/");
+    let rooted = if slashed.starts_with('/') {
+        slashed
+    } else {
+        format!("/{slashed}")
+    };
+    let mut uri = format!("file://{}", encode(&rooted));
+    if !uri.ends_with('/') {
+        uri.push('/');
+    }
+    uri
 }
 
 /// A stable hash of the parts (hex SHA-256, truncated to 128 bits).
@@ -305,6 +445,7 @@ mod tests {
     fn report() -> Report {
         let mut percent = located(finding("nbs/b.py", 3, 2, 5, "NBS001"), "print(y)");
         percent.file_line = nbsight_notebook::OneIndexed::new(14);
+        percent.file_column = nbsight_notebook::OneIndexed::new(5);
         let mut report = Report::default();
         report.add(Checked {
             findings: vec![
@@ -312,6 +453,7 @@ mod tests {
                 located(finding("nbs/my nb.ipynb", 5, 3, 1, "NBS201"), "x = 1"),
             ],
             problems: Vec::new(),
+            suppressed: 0,
         });
         report.sort();
         report
@@ -401,7 +543,7 @@ mod tests {
         assert_eq!(ipynb["ruleIndex"], 5);
         let physical = &ipynb["locations"][0]["physicalLocation"];
         assert_eq!(physical["artifactLocation"]["uri"], "nbs/my%20nb.ipynb");
-        assert_eq!(physical["region"]["startLine"], 1);
+        assert_eq!(physical["region"]["startLine"], 1, "no file position known");
         assert_eq!(
             ipynb["message"]["text"],
             "cell 5, line 3: isolated-cell here"
@@ -410,6 +552,16 @@ mod tests {
 
     #[test]
     fn fingerprints_are_stable_and_distinct() {
+        let mut twice = report();
+        let mut again = twice.findings[0].clone();
+        again.finding.line = nbsight_notebook::OneIndexed::new(3).unwrap();
+        twice.findings.push(again);
+        let log = sarif(&twice);
+        assert_ne!(
+            log["runs"][0]["results"][0]["partialFingerprints"],
+            log["runs"][0]["results"][2]["partialFingerprints"],
+            "the same message on another line"
+        );
         let a = sarif(&report());
         let b = sarif(&report());
         let key = |log: &Value, i: usize| {

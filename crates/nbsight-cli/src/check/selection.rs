@@ -1,8 +1,9 @@
 //! Which rules run: the selectors of the command line merged with those of the
 //! configuration, then resolved by `nbsight-check` with ruff's semantics.
 //!
-//! `--select` replaces the configuration's `select`; `--extend-select` and
-//! `--ignore` are added to the configuration's lists. A selector is `ALL`, a
+//! The command line is a layer over the configuration (ruff's layers):
+//! `--select` replaces what the configuration enabled, `--extend-select`
+//! adds to it and `--ignore` removes from it. A selector is `ALL`, a
 //! rule name (`preprocessing-leakage`), a code or a code prefix (`NBS1`).
 
 use nbsight_check::{RuleSet, validate_selectors};
@@ -28,20 +29,22 @@ pub struct CommandLine {
     pub ignore: Vec<String>,
 }
 
-/// The enabled rules for the command-line selectors over the configuration.
+/// The enabled rules for the command-line selectors over the configuration:
+/// two layers, as ruff resolves them. The configuration's layer starts from
+/// the defaults; the command line's starts from what the configuration
+/// enabled, so `--select NBS101` enables NBS101 even when the configuration
+/// ignores it, and `--ignore` removes from the configured rules.
 pub fn resolve(cli: &CommandLine, config: &Config) -> anyhow::Result<RuleSet> {
-    let select = cli.select.as_ref().or(config.select.as_ref());
-    let extend_select: Vec<String> = config
-        .extend_select
-        .iter()
-        .chain(&cli.extend_select)
-        .cloned()
-        .collect();
-    let ignore: Vec<String> = config.ignore.iter().chain(&cli.ignore).cloned().collect();
-    Ok(RuleSet::resolve(
-        select.map(Vec::as_slice),
-        &extend_select,
-        &ignore,
+    let configured = RuleSet::resolve(
+        config.select.as_deref(),
+        &config.extend_select,
+        &config.ignore,
+    )?;
+    Ok(RuleSet::resolve_over(
+        configured,
+        cli.select.as_deref(),
+        &cli.extend_select,
+        &cli.ignore,
     )?)
 }
 
@@ -99,6 +102,7 @@ mod tests {
             select: Some(strings(&["NBS1"])),
             extend_select: strings(&["isolated-cell"]),
             ignore: strings(&["NBS103"]),
+            ..Config::default()
         };
         let cli = CommandLine {
             select: None,
@@ -108,6 +112,40 @@ mod tests {
         assert_eq!(
             rules(resolve(&cli, &config).unwrap()),
             ["NBS001", "NBS101", "NBS201"]
+        );
+    }
+
+    #[test]
+    fn command_line_select_re_enables_a_configured_ignore() {
+        let config = Config {
+            ignore: strings(&["NBS101"]),
+            ..Config::default()
+        };
+        for selector in ["NBS101", "preprocessing-leakage", "NBS1"] {
+            let cli = CommandLine {
+                select: Some(strings(&[selector])),
+                ..CommandLine::default()
+            };
+            assert!(
+                resolve(&cli, &config)
+                    .unwrap()
+                    .contains(Rule::PreprocessingLeakage),
+                "{selector}"
+            );
+        }
+        let cli = CommandLine {
+            extend_select: strings(&["preprocessing-leakage"]),
+            ..CommandLine::default()
+        };
+        assert!(
+            resolve(&cli, &config)
+                .unwrap()
+                .contains(Rule::PreprocessingLeakage)
+        );
+        assert!(
+            !resolve(&CommandLine::default(), &config)
+                .unwrap()
+                .contains(Rule::PreprocessingLeakage)
         );
     }
 

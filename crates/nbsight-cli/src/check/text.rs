@@ -28,13 +28,19 @@ fn severity_style(severity: Severity) -> Style {
 
 /// Every finding followed by the summary line.
 pub fn render(report: &Report) -> String {
+    let mut out = render_findings(report);
+    out.push_str(&summary(report));
+    out.push('\n');
+    out
+}
+
+/// Every finding, each followed by an empty line (`--quiet`: no summary).
+pub fn render_findings(report: &Report) -> String {
     let mut out = String::new();
     for located in &report.findings {
         render_finding(&mut out, located);
         out.push('\n');
     }
-    out.push_str(&summary(report));
-    out.push('\n');
     out
 }
 
@@ -99,16 +105,20 @@ fn display_width(text: &str) -> usize {
     text.chars().map(|c| c.width().unwrap_or(0)).sum()
 }
 
-/// `All checks passed.`, or `Found N findings in M notebooks.` (plus how many
-/// notebooks have errors such as syntax errors, when some do).
+/// `All checks passed.`, or `Found N findings in M notebooks (K checked).`
+/// (M counts the notebooks with findings), plus how many notebooks have
+/// errors such as syntax errors and how many inputs could not be read, when
+/// some do. A run with unreadable inputs never says all checks passed.
 pub fn summary(report: &Report) -> String {
-    if !report.has_problems() {
+    let unreadable = report.unreadable.len();
+    if !report.has_problems() && unreadable == 0 {
         return "All checks passed.".to_string();
     }
     let mut line = format!(
-        "Found {} in {}.",
+        "Found {} in {} ({} checked).",
         plural(report.findings.len(), "finding", "findings"),
-        plural(report.notebooks, "notebook", "notebooks")
+        plural(report.notebooks_with_findings(), "notebook", "notebooks"),
+        report.notebooks
     );
     let broken = report.notebooks_with_errors();
     if broken > 0 {
@@ -117,6 +127,20 @@ pub fn summary(report: &Report) -> String {
             line,
             " {} {verb} errors (listed on stderr).",
             plural(broken, "notebook", "notebooks")
+        );
+    }
+    if unreadable > 0 {
+        let _ = write!(
+            line,
+            " {} could not be read (listed on stderr).",
+            plural(unreadable, "input", "inputs")
+        );
+    }
+    if report.suppressed > 0 {
+        let _ = write!(
+            line,
+            " {} suppressed.",
+            plural(report.suppressed, "finding", "findings")
         );
     }
     line
@@ -145,6 +169,7 @@ mod tests {
         report.add(Checked {
             findings,
             problems: Vec::new(),
+            suppressed: 0,
         });
         report.sort();
         report
@@ -163,7 +188,7 @@ mod tests {
              \x20 |     ^ preprocessing-leakage\n\
              \x20 = cells: 2 -> 4 -> 5\n\
              \n\
-             Found 1 finding in 1 notebook.\n"
+             Found 1 finding in 1 notebook (1 checked).\n"
         );
         assert!(text.contains("\u{1b}["), "styled before stripping");
     }
@@ -206,16 +231,25 @@ mod tests {
                 diagnostic: Diagnostic::error(Path::new("x.ipynb"), "bad")
                     .in_cell(CellIndex::new(1)),
             }],
+            suppressed: 0,
         });
         assert_eq!(
             summary(&broken),
-            "Found 0 findings in 2 notebooks. 1 notebook has errors (listed on stderr)."
+            "Found 0 findings in 0 notebooks (2 checked). 1 notebook has errors (listed on stderr)."
         );
         let mut two = report(vec![
             located(finding("a.ipynb", 0, 1, 1, "NBS001"), "x"),
             located(finding("a.ipynb", 1, 1, 1, "NBS001"), "x"),
         ]);
         two.add(Checked::default());
-        assert_eq!(summary(&two), "Found 2 findings in 2 notebooks.");
+        assert_eq!(summary(&two), "Found 2 findings in 1 notebook (2 checked).");
+        let mut unreadable = clean.clone();
+        unreadable
+            .unreadable
+            .push("x.ipynb: cannot read file".into());
+        assert_eq!(
+            summary(&unreadable),
+            "Found 0 findings in 0 notebooks (1 checked). 1 input could not be read (listed on stderr)."
+        );
     }
 }

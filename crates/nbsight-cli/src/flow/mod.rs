@@ -109,7 +109,7 @@ pub struct Analysed {
 
 pub fn run(args: &FlowArgs) -> anyhow::Result<Outcome> {
     let effects = args.effects.load()?;
-    let inputs = crate::check::inputs::collect(&args.notebooks);
+    let inputs = crate::check::inputs::collect_files(&args.notebooks);
     for problem in &inputs.unreadable {
         eprintln!("nbsight: {problem}");
     }

@@ -41,8 +41,9 @@ pub struct WhatIfArgs {
     /// Cell N is deleted.
     #[arg(long, value_name = "N")]
     pub delete: Option<usize>,
-    /// The new cell source for --edit and --insert (`-` reads standard input).
-    #[arg(long, value_name = "FILE")]
+    /// The new cell source for --edit and --insert (`-` reads standard input);
+    /// an error with the other events.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["open", "execute", "delete"])]
     pub source: Option<PathBuf>,
     /// The cells already run, in order: `saved` (cells with an execution
     /// count, in count order), `none` (a fresh kernel) or a list such as
@@ -117,6 +118,13 @@ impl WhatIfArgs {
 pub fn run(args: &WhatIfArgs) -> anyhow::Result<Outcome> {
     let effects = args.effects.load()?;
     let notebook = load_path(&args.notebook)?;
+    if !notebook.language.is_python() {
+        eprintln!(
+            "nbsight: warning: {}: the kernel's language is {}, not Python: its code cells are not analysed, so the answer says nothing about them",
+            notebook.path.display(),
+            notebook.language.name()
+        );
+    }
     let event = args.event()?;
     let options = WhatIfOptions {
         history: args.history.clone(),

@@ -14,7 +14,7 @@ use super::ScopeBuilder;
 use crate::access::AccessKind;
 use crate::builtins::is_builtin;
 use crate::call_site::{CallSite, Operand};
-use crate::effects::{Effect, Target};
+use crate::effects::{Effect, Role, Target};
 use crate::symbol::Symbol;
 
 impl ScopeBuilder<'_> {
@@ -34,6 +34,16 @@ impl ScopeBuilder<'_> {
                 let receiver = self.path(&attr.value, AccessKind::Read);
                 let receiver_pending = self.pending(&attr.value);
                 let args = self.arguments(&call.arguments);
+                if matches!(attr.attr.as_str(), "query" | "eval")
+                    && let Some(literal) = args.first_str
+                {
+                    // `df.query("x > @limit")` reads the variable `limit`.
+                    for name in at_names(literal.value.to_str()) {
+                        if self.tracks(name) {
+                            self.emit(name, AccessKind::Read, literal.range());
+                        }
+                    }
+                }
                 match (self.ctx.effects.method(attr.attr.as_str()), receiver) {
                     (Some(effect), receiver) => {
                         if receiver.is_none() && changes_receiver(effect, &args) {
@@ -128,7 +138,12 @@ impl ScopeBuilder<'_> {
             new_statement: self.statement_start,
             callee: CompactString::from(callee),
             method,
-            roles: effect.roles.iter().copied().collect(),
+            roles: effect
+                .roles
+                .iter()
+                .copied()
+                .filter(|&role| role != Role::Stateless || !learns_with(effect, &args))
+                .collect(),
             receiver,
             first_str: args
                 .first_str
@@ -333,5 +348,42 @@ fn is_true_constant(expr: &Expr) -> bool {
         Expr::BooleanLiteral(b) => b.value,
         Expr::NumberLiteral(n) => matches!(&n.value, ast::Number::Int(i) if i.as_u64() != Some(0)),
         _ => false,
+    }
+}
+
+/// A constructor passes one of the keywords that make its `stateless` entry
+/// learn from the rows (`CountVectorizer(min_df=2)`).
+fn learns_with(effect: &Effect, args: &CallArgs<'_>) -> bool {
+    !effect.stateful_with.is_empty()
+        && args.keywords.iter().any(|kw| {
+            kw.name
+                .as_deref()
+                .is_none_or(|name| effect.stateful_with.iter().any(|k| k == name))
+        })
+}
+
+/// The variables a pandas `query`/`eval` expression refers to with `@`
+/// (`@limit`, the root of `@cfg.limit`).
+fn at_names(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices('@').filter_map(move |(at, _)| {
+        let rest = &text[at + 1..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::at_names;
+
+    #[test]
+    fn at_names_are_the_variables_of_a_query() {
+        let names: Vec<&str> =
+            at_names("(births > @mu - 5 * @sig) & (x < @cfg.limit) & (y == '@')").collect();
+        assert_eq!(names, ["mu", "sig", "cfg"]);
+        assert_eq!(at_names("a > 1 and b@2").count(), 0);
     }
 }

@@ -1,8 +1,11 @@
 //! IPython escapes: line magics (`%matplotlib inline`, `%time stmt`), shell
 //! escapes (`!pip install {pkg}`, `x = !ls`), help (`df?`) and autocall. Their
 //! known effects become accesses: `%time`/`%timeit`/`%prun` run Python code,
-//! which is analysed; `{expr}` and `$name` expansions are reads; `df?` reads
-//! `df`. Every magic used is recorded by name.
+//! which is analysed (`%time` and `%prun` in the user namespace, so their
+//! bindings are the cell's; `%timeit` and `%%timeit` inside a function, so
+//! they read the namespace, may change objects in place and bind nothing in
+//! it); `{expr}` and `$name` expansions are reads; `df?` reads `df`. Every
+//! magic used is recorded by name.
 
 use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, IpyEscapeKind, Stmt};
@@ -10,6 +13,9 @@ use ruff_text_size::TextRange;
 
 use super::ScopeBuilder;
 use crate::access::AccessKind;
+use crate::scope::FunctionScope;
+use crate::summarize::function_summary_and_builtins;
+use crate::symbol::root;
 
 /// Line magics whose argument is Python code run in the user namespace.
 const CODE_MAGICS: &[&str] = &["time", "timeit", "prun"];
@@ -37,7 +43,7 @@ impl ScopeBuilder<'_> {
                 self.magics.insert(format!("{prefix}{name}"));
                 if CODE_MAGICS.contains(&name) {
                     let code = strip_magic_options(name, rest);
-                    if self.embedded_code(code, range, is_value) {
+                    if self.embedded_code(code, range, is_value, name == "timeit") {
                         return;
                     }
                 }
@@ -58,15 +64,21 @@ impl ScopeBuilder<'_> {
         }
     }
 
-    /// Analyses Python code given to a magic in place. Returns `false` (and
-    /// analyses nothing) when it does not parse.
-    fn embedded_code(&mut self, code: &str, range: TextRange, is_value: bool) -> bool {
+    /// Analyses Python code given to a magic in place (`timed`: inside a
+    /// function, as `%timeit` runs it). Returns `false` (and analyses
+    /// nothing) when it does not parse.
+    fn embedded_code(&mut self, code: &str, range: TextRange, is_value: bool, timed: bool) -> bool {
         let parsed = nbsight_notebook::parse_python(code);
         if parsed.has_errors() {
             return false;
         }
         let saved = self.range_override.replace(range);
         let body = &parsed.module.body;
+        if timed {
+            self.timed_code(body, false);
+            self.range_override = saved;
+            return true;
+        }
         match body.as_slice() {
             // As a value, or a lone expression: evaluate in the current node.
             [Stmt::Expr(e)] => self.visit_expr(&e.value),
@@ -99,6 +111,48 @@ impl ScopeBuilder<'_> {
             }
             Stmt::Expr(e) => self.visit_expr(&e.value),
             other => self.visit_body(std::slice::from_ref(other)),
+        }
+    }
+
+    /// Code `%timeit` / `%%timeit` runs in a function of its own: the globals
+    /// it reads are read, the objects it changes in place are changed, and
+    /// the names it binds are that function's locals (only a `global`
+    /// declaration binds in the namespace). `own_nodes`: each top-level
+    /// statement gets a node (a `%%timeit` cell); else the accesses go to
+    /// the current node (a line magic).
+    pub(crate) fn timed_code(&mut self, body: &[Stmt], own_nodes: bool) {
+        use ruff_text_size::Ranged;
+        let chain = self.chain.push(FunctionScope::of_function(None, body));
+        for stmt in body {
+            let (summary, builtins) = function_summary_and_builtins(
+                self.ctx,
+                chain.clone(),
+                Vec::new(),
+                std::slice::from_ref(stmt),
+                None,
+            );
+            let range = stmt.range();
+            if own_nodes {
+                self.step(range);
+            }
+            for symbol in summary.reads.iter().chain(&builtins) {
+                self.read_symbol(symbol, range);
+            }
+            for symbol in &summary.writes {
+                if self.tracks(root(symbol)) {
+                    self.emit(symbol, AccessKind::MayWrite, range);
+                }
+            }
+            for symbol in &summary.mutates {
+                if self.tracks(root(symbol)) {
+                    self.emit_mutation(symbol, AccessKind::Mutate, range);
+                }
+            }
+            for symbol in &summary.may_mutate {
+                if self.tracks(root(symbol)) {
+                    self.emit_mutation(symbol, AccessKind::MayMutate, range);
+                }
+            }
         }
     }
 

@@ -121,6 +121,39 @@ struct LoopTargets {
     exit: NodeId,
 }
 
+/// A jump out of the statement being walked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Jump {
+    Return,
+    Break,
+    Continue,
+}
+
+/// A `try` with a `finally` whose body, `else` or handlers are being walked:
+/// a jump leaving it runs the `finally` body first. The nodes each kind of
+/// jump goes to are made when a jump first needs them; the `try` statement
+/// then builds a copy of its `finally` body from each (as CPython does) and
+/// carries on with the jump.
+#[derive(Debug, Clone, Copy, Default)]
+struct FinallyFrame {
+    /// How many loops enclosed the `try`: `break` and `continue` of a loop
+    /// opened inside it do not leave it.
+    loops_depth: usize,
+    returns: Option<NodeId>,
+    breaks: Option<NodeId>,
+    continues: Option<NodeId>,
+}
+
+impl FinallyFrame {
+    fn slot(&mut self, jump: Jump) -> &mut Option<NodeId> {
+        match jump {
+            Jump::Return => &mut self.returns,
+            Jump::Break => &mut self.breaks,
+            Jump::Continue => &mut self.continues,
+        }
+    }
+}
+
 /// Walks one scope and builds its CFG.
 pub(crate) struct ScopeBuilder<'c> {
     ctx: Context<'c>,
@@ -147,6 +180,8 @@ pub(crate) struct ScopeBuilder<'c> {
     loops: Vec<LoopTargets>,
     /// Where an exception raised at this point goes (innermost handler last).
     raise_targets: Vec<NodeId>,
+    /// The `try ... finally` statements being walked (innermost last).
+    finallies: Vec<FinallyFrame>,
     /// Replaces access ranges while walking code parsed out of a magic.
     range_override: Option<TextRange>,
     /// The next access starts a statement appended to a block.
@@ -190,6 +225,7 @@ impl<'c> ScopeBuilder<'c> {
             escaping_reads: BTreeSet::new(),
             loops: Vec::new(),
             raise_targets: Vec::new(),
+            finallies: Vec::new(),
             range_override: None,
             statement_start: false,
             lambda_name: None,
@@ -268,6 +304,40 @@ impl<'c> ScopeBuilder<'c> {
             self.cfg.add_edge(pred, node);
         }
         node
+    }
+
+    /// Leaves the current node by `jump`: through the innermost `finally`
+    /// the jump leaves, else to its target (the exit, or the innermost
+    /// loop's exit or head).
+    fn jump(&mut self, jump: Jump) {
+        let current = self.current;
+        let depth = self.loops.len();
+        let through_finally = self
+            .finallies
+            .last()
+            .is_some_and(|frame| jump == Jump::Return || frame.loops_depth == depth);
+        let target = if through_finally {
+            let existing = self.finallies.last_mut().and_then(|f| *f.slot(jump));
+            match existing {
+                Some(entry) => Some(entry),
+                None => {
+                    let entry = self.cfg.add_node(TextRange::default());
+                    if let Some(frame) = self.finallies.last_mut() {
+                        *frame.slot(jump) = Some(entry);
+                    }
+                    Some(entry)
+                }
+            }
+        } else {
+            match jump {
+                Jump::Return => Some(Cfg::EXIT),
+                Jump::Break => self.loops.last().map(|l| l.exit),
+                Jump::Continue => self.loops.last().map(|l| l.head),
+            }
+        };
+        if let Some(target) = target {
+            self.cfg.add_edge(current, target);
+        }
     }
 
     fn raise_target(&self) -> NodeId {

@@ -6,13 +6,13 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashSet;
 
-use super::{LoopTargets, ScopeBuilder, ScopeKind};
+use super::{FinallyFrame, Jump, LoopTargets, ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
-use crate::cfg::{Cfg, LoopEdges, NodeId};
+use crate::cfg::{LoopEdges, NodeId};
 use crate::imports::bindings_of;
 use crate::scope::{FunctionScope, pattern_bindings};
 use crate::summarize::{class_exports, function_summary};
-use crate::symbol::root;
+use crate::symbol::{Symbol, root};
 
 impl ScopeBuilder<'_> {
     pub(crate) fn visit_body(&mut self, body: &[Stmt]) {
@@ -76,8 +76,7 @@ impl ScopeBuilder<'_> {
                 if let Some(value) = &s.value {
                     self.visit_expr(value);
                 }
-                let current = self.current;
-                self.cfg.add_edge(current, Cfg::EXIT);
+                self.jump(Jump::Return);
                 self.unreachable();
             }
             Stmt::Raise(s) => {
@@ -114,18 +113,12 @@ impl ScopeBuilder<'_> {
             Stmt::Global(_) | Stmt::Nonlocal(_) | Stmt::Pass(_) => {}
             Stmt::Break(s) => {
                 self.begin(s.range);
-                if let Some(targets) = self.loops.last().copied() {
-                    let current = self.current;
-                    self.cfg.add_edge(current, targets.exit);
-                }
+                self.jump(Jump::Break);
                 self.unreachable();
             }
             Stmt::Continue(s) => {
                 self.begin(s.range);
-                if let Some(targets) = self.loops.last().copied() {
-                    let current = self.current;
-                    self.cfg.add_edge(current, targets.head);
-                }
+                self.jump(Jump::Continue);
                 self.unreachable();
             }
             Stmt::If(s) => self.if_statement(s),
@@ -236,11 +229,25 @@ impl ScopeBuilder<'_> {
         else_start
     }
 
+    /// `try`: every statement of the body may raise into the handlers; the
+    /// `finally` body runs on every way out, so it is walked once per way
+    /// (as CPython compiles it): after normal completion (then the code
+    /// carries on), after an exception that escapes (then it is re-raised),
+    /// and before each kind of `return`, `break` or `continue` that leaves
+    /// the statement (then the jump goes on). A name written on every path
+    /// that ends normally is thus written at the normal exit even though an
+    /// exception may leave from the middle.
     fn try_statement(&mut self, s: &ast::StmtTry) {
         let outer_target = self.raise_target();
-        // Where control goes when the try (or a handler) is left.
-        let finally_entry =
-            (!s.finalbody.is_empty()).then(|| self.cfg.add_node(TextRange::default()));
+        let has_finally = !s.finalbody.is_empty();
+        // Where an exception escaping the try (or a handler) goes first.
+        let finally_raise = has_finally.then(|| self.cfg.add_node(TextRange::default()));
+        if has_finally {
+            self.finallies.push(FinallyFrame {
+                loops_depth: self.loops.len(),
+                ..FinallyFrame::default()
+            });
+        }
         let dispatch = self.cfg.add_node(TextRange::default());
         let current = self.current;
         self.cfg.add_edge(current, dispatch);
@@ -250,8 +257,8 @@ impl ScopeBuilder<'_> {
         self.raise_targets.pop();
 
         // Exceptions escaping the handlers (or not caught) go through finally.
-        let escape = finally_entry.unwrap_or(outer_target);
-        if let Some(finally) = finally_entry {
+        let escape = finally_raise.unwrap_or(outer_target);
+        if let Some(finally) = finally_raise {
             self.raise_targets.push(finally);
         }
         self.visit_body(&s.orelse);
@@ -280,25 +287,50 @@ impl ScopeBuilder<'_> {
             self.visit_body(&handler.body);
             ends.push(self.current);
         }
-        if finally_entry.is_some() {
-            self.raise_targets.pop();
-        }
+        let Some(raise_entry) = finally_raise else {
+            self.current = self.join(&ends);
+            return;
+        };
+        self.raise_targets.pop();
+        let frame = self.finallies.pop().unwrap_or_default();
 
-        match finally_entry {
-            Some(finally) => {
-                for end in ends {
-                    self.cfg.add_edge(end, finally);
-                }
-                self.current = finally;
-                self.enter(finally);
-                self.visit_body(&s.finalbody);
-                let end = self.current;
-                // After finally: either carry on, or re-raise what escaped.
-                self.cfg.add_edge(end, outer_target);
-                self.current = self.join(&[end]);
+        // After normal completion: the code carries on after the copy.
+        let normal = self.join(&ends);
+        self.enter(normal);
+        self.visit_body(&s.finalbody);
+        let after = self.current;
+
+        // After an exception: re-raised at the end.
+        self.finally_copy(raise_entry, &s.finalbody, |builder| {
+            let end = builder.current;
+            builder.cfg.add_edge(end, outer_target);
+        });
+        // Before a jump out of the statement: the jump goes on.
+        for (entry, jump) in [
+            (frame.returns, Jump::Return),
+            (frame.breaks, Jump::Break),
+            (frame.continues, Jump::Continue),
+        ] {
+            if let Some(entry) = entry {
+                self.finally_copy(entry, &s.finalbody, |builder| builder.jump(jump));
             }
-            None => self.current = self.join(&ends),
         }
+        self.current = after;
+    }
+
+    /// Walks a copy of a `finally` body from `entry`, then `leave`s it; its
+    /// nodes are marked as a copy ([`crate::cfg::Cfg::copies`]).
+    fn finally_copy(&mut self, entry: NodeId, finalbody: &[Stmt], leave: impl FnOnce(&mut Self)) {
+        let first = self.cfg.nodes.next_index();
+        self.enter(entry);
+        self.visit_body(finalbody);
+        leave(self);
+        self.unreachable();
+        let end = self.cfg.nodes.next_index();
+        self.cfg.copies.push((first, end));
+        self.cfg
+            .copies
+            .push((entry, NodeId::from_u32(entry.as_u32() + 1)));
     }
 
     fn match_statement(&mut self, s: &ast::StmtMatch) {
@@ -431,7 +463,14 @@ impl ScopeBuilder<'_> {
             &class.body,
         );
         for symbol in &exports.reads {
-            if bound.contains(root(symbol)) {
+            let name = root(symbol);
+            if let ScopeKind::Class { bound: outer } = &self.kind
+                && outer.contains(name)
+            {
+                // A class body does not see the names of the class body it
+                // is nested in: the read goes to the module's globals.
+                self.escaping_reads.insert(Symbol::from(symbol.as_str()));
+            } else if bound.contains(name) {
                 // A class attribute read before the class binds it is looked
                 // up in the module's globals, whatever the enclosing scopes.
                 self.emit(symbol, AccessKind::Read, class.range);

@@ -197,6 +197,47 @@ impl Provenance {
         }
     }
 
+    /// A run as the lineage's log has it, the one step
+    /// [`crate::Lineage::after_run`] takes for provenance (and a stored
+    /// history replays, `nbsight-history`): the names the run left unbound
+    /// (`unbound`) are forgotten; the roots of what it wrote (`writes`),
+    /// those excepted, are computed by replaying the recorded `events`, or
+    /// become inputs when the run was not recorded or failed. Returns why
+    /// the replay gave up (or the run failed), if it did.
+    #[allow(clippy::too_many_arguments)]
+    pub fn after_run<S: AsRef<str>>(
+        &mut self,
+        cell_id: &str,
+        source: &str,
+        events: Option<&[Event]>,
+        failed: bool,
+        writes: &[S],
+        unbound: &[String],
+        effects: &Effects,
+    ) -> Option<String> {
+        let mut roots: Vec<String> = writes
+            .iter()
+            .map(|w| nbsight_dataflow::symbol::root(w.as_ref()).to_string())
+            .collect();
+        roots.sort_unstable();
+        roots.dedup();
+        roots.retain(|r| !unbound.contains(r));
+        for name in unbound {
+            self.forget(name);
+        }
+        match (events, failed) {
+            (Some(events), false) => self.replay(cell_id, source, events, &roots, effects).err(),
+            (Some(_), true) => {
+                self.unrecorded(cell_id, &roots);
+                Some("the run raised an exception".into())
+            }
+            (None, _) => {
+                self.unrecorded(cell_id, &roots);
+                None
+            }
+        }
+    }
+
     /// A cell ran without recording: what it wrote is an input.
     pub fn unrecorded(&mut self, cell_id: &str, written: &[String]) {
         for name in written {
@@ -260,6 +301,23 @@ impl Provenance {
             files,
             recorded: self.recorded.contains(root),
         })
+    }
+
+    /// [`Provenance::query`], with the inputs bound out of sight (no cell
+    /// known) named by `set_by`: the cell that last set that symbol, as the
+    /// caller knows it.
+    pub fn report(
+        &mut self,
+        symbol: &str,
+        set_by: impl Fn(&str) -> Option<String>,
+    ) -> Option<ProvenanceReport> {
+        let mut report = self.query(symbol)?;
+        for input in report.where_.iter_mut().chain(report.why.iter_mut()) {
+            if input.cell.is_none() {
+                input.cell = set_by(&input.symbol);
+            }
+        }
+        Some(report)
     }
 
     /// The part `part` (`[2]`, `['k']`, `.a`) of `value`.

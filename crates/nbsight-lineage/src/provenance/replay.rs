@@ -319,8 +319,42 @@ impl<'s> Replay<'s> {
                 }
             }
             Stmt::AugAssign(s) => {
-                let old = self.eval(&s.target, Mode::Control)?;
+                // Python evaluates a subscript or attribute target's object
+                // and key once (the recorder logs the key once).
+                let place = match &*s.target {
+                    Expr::Subscript(sub) => {
+                        let container = self.eval(&sub.value, Mode::Control)?;
+                        let (key, key_deps) = self.key_of(&sub.slice)?;
+                        Some((container, key, key_deps, Some(&*sub.slice)))
+                    }
+                    Expr::Attribute(a) => {
+                        let object = self.eval(&a.value, Mode::Control)?;
+                        Some((object, Some(format!(".{}", a.attr)), Deps::default(), None))
+                    }
+                    _ => None,
+                };
+                let old = match &place {
+                    Some((container, key, key_deps, Some(slice))) => self
+                        .load(container, key.as_deref(), slice)?
+                        .with_why(key_deps),
+                    Some((object, attr, _, None)) => match (object, attr) {
+                        (Value::Object(_), Some(attr)) => self.part(object, attr),
+                        (other, _) => Value::scalar(other.deps()),
+                    },
+                    None => self.eval(&s.target, Mode::Control)?,
+                };
                 let add = self.eval(&s.value, Mode::Data)?;
+                if let Some((container, key, key_deps, _)) = place {
+                    let in_place = matches!((&old, &add), (Value::Sequence(o), Value::Sequence(a)) if !Shared::ptr_eq(o, a));
+                    if !in_place {
+                        let mut deps = old.deps();
+                        deps.union(&add.deps());
+                        let value =
+                            Value::scalar(deps).with_why(&self.control().union_with(&key_deps));
+                        self.store(&container, key, value);
+                        return Ok(Flow::Normal);
+                    }
+                }
                 match (&old, &add) {
                     // `lst += [...]` extends the list in place.
                     (Value::Sequence(o), Value::Sequence(a)) if !Shared::ptr_eq(o, a) => {
@@ -441,8 +475,8 @@ impl<'s> Replay<'s> {
         Ok(Flow::Normal)
     }
 
-    /// Every name `body` may assign (for the implicit flow of a decision
-    /// that skipped it).
+    /// Every name `body` may assign or change in place (for the implicit
+    /// flow of a decision that skipped it).
     fn assigned_names(body: &[Stmt], out: &mut Vec<String>) {
         use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
         struct Names<'o>(&'o mut Vec<String>);
@@ -457,6 +491,26 @@ impl<'s> Replay<'s> {
             fn visit_expr(&mut self, expr: &'a Expr) {
                 match expr {
                     Expr::Name(n) if n.ctx.is_store() => self.0.push(n.id.to_string()),
+                    // What the body would have changed in place: a method
+                    // call's receiver (`out.append(x)`), an element or
+                    // attribute stored to (`out[k] = x`).
+                    Expr::Call(ast::ExprCall { func, .. }) => {
+                        if let Expr::Attribute(a) = &**func
+                            && let Expr::Name(n) = &*a.value
+                        {
+                            self.0.push(n.id.to_string());
+                        }
+                        walk_expr(self, expr);
+                    }
+                    Expr::Subscript(ast::ExprSubscript { value, ctx, .. })
+                    | Expr::Attribute(ast::ExprAttribute { value, ctx, .. })
+                        if ctx.is_store() =>
+                    {
+                        if let Expr::Name(n) = &**value {
+                            self.0.push(n.id.to_string());
+                        }
+                        walk_expr(self, expr);
+                    }
                     Expr::Lambda(_)
                     | Expr::ListComp(_)
                     | Expr::SetComp(_)
@@ -819,15 +873,21 @@ impl<'s> Replay<'s> {
                     let deps = r.eval(key, Mode::Control)?.deps();
                     let shown = r.key(key)?;
                     let v = r.eval(&c.value, Mode::Data)?.with_why(&deps);
-                    keys.push(shown);
+                    keys.push((shown, deps));
                     Ok(vec![v])
                 })?;
+                // The keys are the mapping's structure: what they were
+                // computed from is data of it (`keys()`, iteration).
+                let mut structure = items.1;
+                for (_, deps) in &keys {
+                    structure.union(deps);
+                }
                 Value::mapping(
                     keys.into_iter()
-                        .map(|k| k.unwrap_or_else(|| "?".to_string()))
+                        .map(|(k, _)| k.unwrap_or_else(|| "?".to_string()))
                         .zip(items.0)
                         .collect(),
-                    items.1,
+                    structure,
                 )
             }
             Expr::Subscript(s) => {
@@ -905,7 +965,16 @@ impl<'s> Replay<'s> {
             (Value::Object(_), Some(k)) => self.part(container, &format!("[{k}]")),
             (Value::Sequence(s), None) if matches!(slice, Expr::Slice(_)) => {
                 let s = s.borrow();
-                Value::sequence(s.items.clone(), s.structure.clone())
+                let items = match slice {
+                    Expr::Slice(bounds) => match literal_slice(bounds, s.items.len()) {
+                        Some(positions) => {
+                            positions.into_iter().map(|i| s.items[i].clone()).collect()
+                        }
+                        None => s.items.clone(),
+                    },
+                    _ => s.items.clone(),
+                };
+                Value::sequence(items, s.structure.clone())
             }
             (Value::Object(_), None) => Value::object(container.deps(), None),
             (Value::Module(_), _) | (Value::Function(_), _) => Value::constant(),
@@ -1076,22 +1145,17 @@ impl<'s> Replay<'s> {
                 let f = f.clone();
                 self.call_user(&f, args, keywords)
             }
-            Value::Module(path) if path.starts_with("builtins.") => {
-                let (args, keywords) = self.arguments(c, Mode::Control)?;
-                Ok(builtin(&path["builtins.".len()..], &args, &keywords))
-            }
             Value::Module(path) => {
                 let (args, keywords) = self.arguments(c, Mode::Control)?;
                 let mut deps = Deps::default();
                 for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
                     deps.union(&v.deps());
                 }
-                let roles = self
+                let reads_file = self
                     .effects
                     .function(path)
-                    .map(|e| e.roles.clone())
-                    .unwrap_or_default();
-                if roles.contains(&Role::ReadFile) {
+                    .is_some_and(|e| e.roles.contains(&Role::ReadFile));
+                if reads_file && !opens_for_writing(c) {
                     let file = c.arguments.args.first().and_then(|a| match a {
                         Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
                         _ => None,
@@ -1103,6 +1167,9 @@ impl<'s> Replay<'s> {
                     );
                     deps.where_.insert(id);
                     return Ok(Value::object(deps, Some(id)));
+                }
+                if let Some(name) = path.strip_prefix("builtins.") {
+                    return Ok(builtin(name, &args, &keywords));
                 }
                 if deps.is_empty() {
                     // No notebook input: what it makes enters the notebook.
@@ -1162,12 +1229,23 @@ impl<'s> Replay<'s> {
                         Value::constant()
                     }
                     ("insert", [i, v]) => {
+                        // `list.insert` shifts the elements after the
+                        // position: a literal position is followed; any
+                        // other puts the element last and makes every
+                        // position depend on it.
                         let item = v.with_why(&control);
                         let position = i.deps().as_why();
+                        let literal = c.arguments.args.first().and_then(literal_index);
                         let mut s = s.borrow_mut();
-                        let at = s.items.len();
+                        let len = s.items.len();
+                        let at = match literal {
+                            Some(k) if k >= 0 => (k as usize).min(len),
+                            Some(k) => len.saturating_sub(k.unsigned_abs() as usize),
+                            None => len,
+                        };
                         s.items.insert(at, item);
                         s.structure.union(&position);
+                        s.structure.union(&control);
                         Value::constant()
                     }
                     ("pop", []) => s.borrow_mut().items.pop().unwrap_or_else(Value::constant),
@@ -1251,6 +1329,75 @@ fn element(iterable: &Value, elements: Option<&[Value]>, k: usize) -> Value {
         (Value::Range(d), _) => Value::scalar(d.as_why()),
         (other, _) => Value::scalar(other.deps()),
     }
+}
+
+/// The value of an integer literal used as a list position (`2`, `-1`).
+fn literal_index(expr: &Expr) -> Option<i64> {
+    match expr {
+        Expr::NumberLiteral(n) => match &n.value {
+            ast::Number::Int(i) => i.as_i64(),
+            _ => None,
+        },
+        Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => literal_index(&u.operand).map(|k| -k),
+        _ => None,
+    }
+}
+
+/// The positions `seq[lower:upper:step]` takes from a sequence of `len`
+/// elements, when every bound given is an integer literal (Python's
+/// slicing rules); `None` otherwise.
+fn literal_slice(bounds: &ast::ExprSlice, len: usize) -> Option<Vec<usize>> {
+    let bound = |b: &Option<Box<Expr>>| match b.as_deref() {
+        None => Some(None),
+        Some(e) => literal_index(e).map(Some),
+    };
+    let (lower, upper, step) = (
+        bound(&bounds.lower)?,
+        bound(&bounds.upper)?,
+        bound(&bounds.step)?,
+    );
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return None;
+    }
+    let len = i64::try_from(len).ok()?;
+    let clamp = |v: i64, lo: i64, hi: i64| {
+        let v = if v < 0 { v + len } else { v };
+        v.clamp(lo, hi)
+    };
+    let mut out = Vec::new();
+    if step > 0 {
+        let start = lower.map_or(0, |v| clamp(v, 0, len));
+        let stop = upper.map_or(len, |v| clamp(v, 0, len));
+        let mut i = start;
+        while i < stop {
+            out.push(usize::try_from(i).ok()?);
+            i += step;
+        }
+    } else {
+        let start = lower.map_or(len - 1, |v| clamp(v, -1, len - 1));
+        let stop = upper.map_or(-1, |v| clamp(v, -1, len - 1));
+        let mut i = start;
+        while i > stop {
+            out.push(usize::try_from(i).ok()?);
+            i += step;
+        }
+    }
+    Some(out)
+}
+
+/// `open(path, mode)` with a mode that writes (`"w"`, `"a"`, `"x"`, `"+"`):
+/// what it makes is no file's content.
+fn opens_for_writing(c: &ast::ExprCall) -> bool {
+    let mode = c.arguments.args.get(1).or_else(|| {
+        c.arguments
+            .keywords
+            .iter()
+            .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "mode"))
+            .map(|k| &k.value)
+    });
+    matches!(mode, Some(Expr::StringLiteral(m))
+        if m.value.to_str().contains(['w', 'a', 'x', '+']))
 }
 
 /// A library method whose value is discarded and that returns `None`

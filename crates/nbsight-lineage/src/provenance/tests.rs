@@ -142,3 +142,78 @@ fn what_the_replay_cannot_follow_becomes_an_input() {
     assert_eq!(names(&report.where_), ["c1:x"]);
     assert!(!report.recorded);
 }
+
+/// Replays cells without logged events (no decision, no computed key).
+fn replay_plain(cells: &[(&str, &str, &[&str])]) -> Provenance {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    for (cell, code, written) in cells {
+        let written: Vec<String> = written.iter().map(|w| w.to_string()).collect();
+        p.replay(cell, code, &[], &written, &effects)
+            .expect("replays");
+    }
+    p
+}
+
+#[test]
+fn insert_at_a_literal_position_shifts_the_elements_after_it() {
+    let mut p = replay_plain(&[
+        ("c1", "xs = [10, 20]", &["xs"]),
+        (
+            "c2",
+            "y = 5\nxs.insert(0, y)\nfirst = xs[0]\nlast = xs[2]",
+            &["y", "first", "last"],
+        ),
+    ]);
+    assert_eq!(names(&p.query("first").expect("known").where_), ["c2:y"]);
+    assert_eq!(names(&p.query("last").expect("known").where_), ["c1:xs[1]"]);
+}
+
+#[test]
+fn a_literal_slice_takes_its_elements_only() {
+    let mut p = replay_plain(&[
+        ("c1", "xs = [1, 2, 3, 4]", &["xs"]),
+        ("c2", "tail = xs[2:]\nodd = xs[::-2]", &["tail", "odd"]),
+    ]);
+    assert_eq!(
+        names(&p.query("tail").expect("known").where_),
+        ["c1:xs[2]", "c1:xs[3]"]
+    );
+    assert_eq!(
+        names(&p.query("odd").expect("known").where_),
+        ["c1:xs[1]", "c1:xs[3]"]
+    );
+}
+
+#[test]
+fn open_for_reading_brings_its_file_and_open_for_writing_does_not() {
+    let mut p = replay_plain(&[
+        ("c1", "text = open('data.txt').read()", &["text"]),
+        ("c2", "out = open('out.txt', 'w')", &["out"]),
+    ]);
+    assert_eq!(p.query("text").expect("known").files, ["data.txt"]);
+    assert!(p.query("out").expect("known").files.is_empty());
+}
+
+#[test]
+fn an_augmented_subscript_reads_its_key_once() {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay(
+        "c1",
+        "xs = [1, 2, 3]\ni = 1",
+        &[],
+        &["xs".into(), "i".into()],
+        &effects,
+    )
+    .expect("replays");
+    let events = [Event::Key {
+        at: (1, 3),
+        key: Some("1".into()),
+    }];
+    p.replay("c2", "xs[i] += 10", &events, &[], &effects)
+        .expect("replays");
+    let report = p.query("xs[1]").expect("known");
+    assert_eq!(names(&report.where_), ["c1:xs[1]", "c2:<literal>"]);
+    assert_eq!(names(&report.why), ["c1:i"]);
+}

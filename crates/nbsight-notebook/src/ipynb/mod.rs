@@ -7,7 +7,10 @@
 
 mod cells;
 mod lenient;
+mod positions;
 mod raw;
+
+pub use positions::IpynbPositions;
 
 use std::path::Path;
 

@@ -15,7 +15,7 @@
 //! Percent cells have no execution counts or outputs, and content-derived ids.
 
 mod header;
-mod marker;
+pub(crate) mod marker;
 
 use std::path::Path;
 

@@ -1,13 +1,14 @@
 //! The live session's side of the history (`nbsight-history`): the wall
 //! clock of each run (this crate is the edge that may read it), the
-//! session row, each execution written after its run, the view the front
-//! end synced; and the one rule on failure: the history is dropped, one
-//! line says so, the kernel goes on.
+//! session row, each execution written after its run with what the
+//! provenance replay needs (the recorded events, the names it unbound), the
+//! view the front end synced; and the one rule on failure: the history is
+//! dropped, one line says so, the kernel goes on.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use nbsight_history::{History, HistoryError, SessionId};
+use nbsight_history::{History, HistoryError, RunProvenance, SessionId};
 use nbsight_lineage::Lineage;
 
 /// Seconds since the Unix epoch now (0 for a clock set before it).
@@ -36,6 +37,11 @@ pub(crate) struct Recorder {
     /// Start and duration of every execution of the lineage's log, kept so
     /// a history opened later gets the runs before it.
     times: Vec<(f64, f64)>,
+    /// What every execution of the log left for provenance (its events
+    /// encoded, a few bytes each), kept for the same reason.
+    extras: Vec<RunProvenance>,
+    /// The user library-effects files the session reads (absolute paths).
+    effects: Vec<String>,
     /// The last view the front end synced: the executions before it, and
     /// the cells.
     view: Option<(u32, Vec<(String, String)>)>,
@@ -58,6 +64,23 @@ pub(crate) fn failure(path: &Path, error: &HistoryError) -> String {
 }
 
 impl Recorder {
+    /// A recorder for a session that reads the user library-effects files
+    /// `effects`.
+    pub(crate) fn new(effects: &[std::path::PathBuf]) -> Recorder {
+        Recorder {
+            effects: effects
+                .iter()
+                .map(|p| {
+                    std::path::absolute(p)
+                        .unwrap_or_else(|_| p.clone())
+                        .display()
+                        .to_string()
+                })
+                .collect(),
+            ..Recorder::default()
+        }
+    }
+
     /// The file written to, when one is open.
     pub(crate) fn path(&self) -> Option<&Path> {
         self.open.as_ref().map(|o| o.history.path())
@@ -76,8 +99,13 @@ impl Recorder {
         self.open = None;
         let result = (|| -> Result<Open, HistoryError> {
             let mut history = History::open(path)?;
-            let session =
-                history.start_session(notebook, python, env!("CARGO_PKG_VERSION"), now())?;
+            let session = history.start_session_with_effects(
+                notebook,
+                python,
+                env!("CARGO_PKG_VERSION"),
+                now(),
+                &self.effects,
+            )?;
             Ok(Open {
                 history,
                 session,
@@ -111,12 +139,18 @@ impl Recorder {
         self.run_ended = now();
     }
 
-    /// The lineage recorded a run: writes it; the failure's line, once.
-    pub(crate) fn ran(&mut self, lineage: &Lineage) -> Option<String> {
+    /// The lineage recorded a run, which left `extra` for provenance:
+    /// writes it; the failure's line, once.
+    pub(crate) fn ran(&mut self, lineage: &Lineage, extra: RunProvenance) -> Option<String> {
         let count = lineage.executions().len();
         if self.times.len() < count {
             let seconds = (self.run_ended - self.run_started).max(0.0);
             self.times.resize(count, (self.run_started, seconds));
+        }
+        if self.extras.len() < count {
+            self.extras
+                .resize(count.saturating_sub(1), RunProvenance::default());
+            self.extras.push(extra);
         }
         self.write_executions(lineage).err()
     }
@@ -143,14 +177,12 @@ impl Recorder {
         let mut result = Ok(());
         while open.written < executions.len() {
             let i = open.written;
-            let (started, seconds) = self.times.get(i).copied().unwrap_or((0.0, 0.0));
-            result = open.history.record_execution(
-                open.session,
-                i as u32,
-                &executions[i],
-                started,
-                seconds,
-            );
+            let times = self.times.get(i).copied().unwrap_or((0.0, 0.0));
+            let none = RunProvenance::default();
+            let extra = self.extras.get(i).unwrap_or(&none);
+            result =
+                open.history
+                    .record_execution(open.session, i as u32, &executions[i], times, extra);
             if result.is_err() {
                 break;
             }

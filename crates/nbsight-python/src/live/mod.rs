@@ -12,6 +12,7 @@ mod trace;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use nbsight_dataflow::Effects;
+use nbsight_history::{RecordedEvents, RunProvenance};
 use nbsight_lineage::{Lineage, PreRun, RunFacts, report};
 use nbsight_slice::{GatherFormat, HistoryCell, gather_history};
 use pyo3::exceptions::PyRuntimeError;
@@ -162,7 +163,7 @@ impl Session {
                 tracer: Some(tracer),
                 clock: 0,
                 pending: None,
-                history: history::Recorder::default(),
+                history: history::Recorder::new(&effects),
             }),
             shared,
         })
@@ -307,6 +308,15 @@ impl Session {
         }
         let lines = if lost || pending.lost { None } else { lines };
         let counter = state.clock;
+        // What the history needs to replay provenance as the lineage does.
+        let extra = RunProvenance {
+            events: provenance.as_deref().map(RecordedEvents::encode),
+            unbound: bindings
+                .iter()
+                .filter(|(_, id)| id.is_none())
+                .map(|(name, _)| name.clone())
+                .collect(),
+        };
         state.lineage.after_run(RunFacts {
             cell_id: pending.cell_id,
             source: pending.source,
@@ -324,7 +334,7 @@ impl Session {
         let State {
             lineage, history, ..
         } = &mut *state;
-        Ok(history.ran(lineage))
+        Ok(history.ran(lineage, extra))
     }
 
     /// Stops tracing without recording the run (nbsight's own failure).

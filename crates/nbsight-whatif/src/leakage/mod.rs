@@ -306,6 +306,9 @@ impl Leak {
                     k |= bit;
                 }
             }
+            if call.has(Role::Transformer) && !call.has(Role::Stateless) {
+                k |= kind::STATEFUL;
+            }
             return Val {
                 tags: Tags::default(),
                 kind: k,
@@ -327,11 +330,12 @@ impl Leak {
         }
         if call.has(Role::FitTransform) {
             let mut res = data.data();
-            if !data.is_split() && recv.kind & kind::STATELESS == 0 {
-                res.add(Tag::Fitted(here));
+            if !kind::is_stateless(recv.kind) {
+                let tag = fitted_tag(&data, here);
+                res.add(tag);
                 if let Some(v) = receiver_var {
                     let mut fitted = recv.clone();
-                    fitted.add(Tag::Fitted(here));
+                    fitted.add(tag);
                     self.set(v, fitted);
                 }
             }
@@ -340,8 +344,8 @@ impl Leak {
         if call.has(Role::Fit) {
             if call.method && recv.kind & kind::TRANSFORMER != 0 {
                 let mut fitted = recv.clone();
-                if !data.is_split() && recv.kind & kind::STATELESS == 0 {
-                    fitted.add(Tag::Fitted(here));
+                if !kind::is_stateless(recv.kind) {
+                    fitted.add(fitted_tag(&data, here));
                 }
                 if let Some(v) = receiver_var {
                     self.set(v, fitted.clone());
@@ -360,12 +364,20 @@ impl Leak {
                 res.add(Tag::Model(here));
                 return res;
             }
-            self.train(here, data, ctx.in_loop);
+            // The same model refit on the same data (a re-run, `model.fit`
+            // again after `compile`) is not another model: the receiver is
+            // the object trained before, on the same rows.
+            let data = data.data();
+            let site = recv
+                .models()
+                .find(|&m| self.trained(m).is_some_and(|t| t.data == data))
+                .unwrap_or(here);
+            self.train(site, data, ctx.in_loop);
             let mut model = Val {
                 tags: Tags::default(),
                 kind: recv.kind,
             };
-            model.add(Tag::Model(here));
+            model.add(Tag::Model(site));
             if let Some(v) = receiver_var {
                 self.set(v, model.clone());
             }
@@ -373,7 +385,7 @@ impl Leak {
         }
         if call.has(Role::Transform) {
             let mut res = data.data();
-            for tag in recv.leaky() {
+            for tag in recv.fitted() {
                 res.add(tag);
             }
             return res;
@@ -406,9 +418,13 @@ impl Leak {
         if !alarms.on {
             return;
         }
-        for tag in data.leaky() {
+        for tag in data.fitted() {
             let (rule, what) = match tag {
                 Tag::Fitted(s) => (AlarmKind::PreprocessingLeakage, fitted_text(ctx.model, s)),
+                Tag::FittedSide(s) => (
+                    AlarmKind::PreprocessingLeakage,
+                    fitted_side_text(ctx.model, s),
+                ),
                 Tag::Resampled(s) => (AlarmKind::OverlapLeakage, resampled_text(ctx.model, s)),
                 _ => continue,
             };
@@ -502,7 +518,22 @@ impl Leak {
         }
         let trained_in_loop = trained.in_loop;
         for split in splits {
-            let (count, new) = self.evaluated(split, model);
+            // Choosing on a validation split (held out from another split's
+            // training side, or named so) is the recommended practice, not
+            // multi-test leakage: its models are recorded but not compared.
+            if is_validation(ctx.model, split, data) {
+                continue;
+            }
+            let (_, new) = self.evaluated(split, model);
+            // Models of other targets (a denoiser and a classifier on the
+            // same rows) are not candidates for the same choice.
+            let target = target_of(ctx.model, model);
+            let count = self.evals_at(split).map_or(0, |models| {
+                models
+                    .iter()
+                    .filter(|&&m| same_target(target, target_of(ctx.model, m)))
+                    .count()
+            });
             // When a second model meets the split, or a model trained in a
             // loop does (inside loops the alarm pass sees the fixpoint state,
             // where the models are no longer new). In an exploration the
@@ -787,7 +818,12 @@ impl Leak {
                 self.join_value_of(arg, &results, stmt.calls.start, &mut data);
             }
             let recv = if call.method {
-                self.value_of(&call.receiver, &results, stmt.calls.start)
+                let mut recv = self.value_of(&call.receiver, &results, stmt.calls.start);
+                if call.receiver_attribute {
+                    // `search.best_estimator_.fit(X, y)` fits one estimator.
+                    recv.kind = 0;
+                }
+                recv
             } else {
                 Val::default()
             };
@@ -856,6 +892,75 @@ impl Leak {
             }
         }
     }
+}
+
+/// The variable holding the labels a model was fitted on (`y_train` in
+/// `fit(X_train, y_train)`), when one variable does.
+fn target_of(model: &NotebookModel, site: Site) -> Option<Var> {
+    let call = model
+        .cells
+        .get(model.sites.cell(site))?
+        .program()?
+        .calls
+        .get(model.sites.call(site) as usize)?;
+    match call.args.get(1)? {
+        Op::Var(v) => Some(*v),
+        Op::Reads(vs) if vs.len() == 1 => Some(vs[0]),
+        _ => None,
+    }
+}
+
+/// Two models may be candidates for the same choice: they were fitted on
+/// the same labels, or the labels of one are not known.
+fn same_target(a: Option<Var>, b: Option<Var>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// The held-out side of `split` is a validation set: the split was made
+/// inside the training side of another split (the test data also carries
+/// that side), or its held-out targets are named as validation data
+/// (`X_val`, `y_valid`, `X_validation`, `X_dev`).
+fn is_validation(model: &NotebookModel, split: Site, data: &Val) -> bool {
+    let nested = data
+        .tags
+        .iter()
+        .any(|t| matches!(t, Tag::Split(s, Side::Train) if s != split));
+    nested || held_out_names(model, split).any(|name| names_validation(&name))
+}
+
+/// The names the held-out side of the split made at `split` is bound to
+/// (the odd targets: `x_tr, x_te, y_tr, y_te`).
+fn held_out_names(model: &NotebookModel, split: Site) -> impl Iterator<Item = String> + '_ {
+    let call = model.sites.call(split);
+    model
+        .cells
+        .get(model.sites.cell(split))
+        .and_then(|c| c.program())
+        .and_then(|p| p.stmts.iter().find(|st| st.calls.contains(&call)))
+        .into_iter()
+        .flat_map(|st| {
+            st.writes
+                .iter()
+                .filter(|(_, kind)| *kind == WriteKind::Strong)
+                .skip(1)
+                .step_by(2)
+        })
+        .map(|(v, _)| model.vars.name(*v).to_ascii_lowercase())
+}
+
+/// `X_val`, `y_valid`, `Xval`, `X_validation`, `valid_X`, `X_dev`.
+fn names_validation(name: &str) -> bool {
+    name.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|part| !part.is_empty())
+        .any(|part| {
+            matches!(part, "val" | "valid" | "validation" | "dev" | "vali")
+                || (part.len() <= 6
+                    && (part.ends_with("val") || part.ends_with("valid"))
+                    && !matches!(part, "interval" | "eval"))
+        })
 }
 
 /// The models evaluated on `split` in `evals`.
@@ -995,6 +1100,24 @@ fn fitted_text(model: &NotebookModel, s: Site) -> String {
         callee_at(model, s),
         site_text(model, s)
     )
+}
+
+fn fitted_side_text(model: &NotebookModel, s: Site) -> String {
+    format!(
+        "transformed with statistics `{}` fitted on all of a split's training side {}",
+        callee_at(model, s),
+        site_text(model, s)
+    )
+}
+
+/// The tag of statistics fitted at `here` on `data`: before any split, or
+/// on a side of one.
+fn fitted_tag(data: &Val, here: Site) -> Tag {
+    if data.is_split() {
+        Tag::FittedSide(here)
+    } else {
+        Tag::Fitted(here)
+    }
 }
 
 fn resampled_text(model: &NotebookModel, s: Site) -> String {

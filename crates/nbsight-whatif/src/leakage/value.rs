@@ -21,6 +21,10 @@ pub enum Side {
 pub enum Tag {
     /// Transformed with statistics fitted, at this site, on data not yet split.
     Fitted(Site),
+    /// Transformed with statistics fitted, at this site, on a whole side of
+    /// a split: harmless for that split's test side, but cross-validating on
+    /// it lets every fold's validation rows shape the statistics.
+    FittedSide(Site),
     /// Over- or under-sampled at this site before any split.
     Resampled(Site),
     /// One side of the split made at this site.
@@ -30,12 +34,16 @@ pub enum Tag {
 }
 
 /// Tags per site in the bit layout.
-const TAG_KINDS: u32 = 5;
+const TAG_KINDS: u32 = 6;
 
 impl Tag {
     pub fn site(self) -> Site {
         match self {
-            Tag::Fitted(s) | Tag::Resampled(s) | Tag::Split(s, _) | Tag::Model(s) => s,
+            Tag::Fitted(s)
+            | Tag::FittedSide(s)
+            | Tag::Resampled(s)
+            | Tag::Split(s, _)
+            | Tag::Model(s) => s,
         }
     }
 
@@ -47,6 +55,7 @@ impl Tag {
             Tag::Split(_, Side::Train) => first + 2,
             Tag::Split(_, Side::Test) => first + 3,
             Tag::Model(_) => first + 4,
+            Tag::FittedSide(_) => first + 5,
         }
     }
 
@@ -57,7 +66,8 @@ impl Tag {
             1 => Tag::Resampled(s),
             2 => Tag::Split(s, Side::Train),
             3 => Tag::Split(s, Side::Test),
-            _ => Tag::Model(s),
+            4 => Tag::Model(s),
+            _ => Tag::FittedSide(s),
         }
     }
 }
@@ -142,6 +152,16 @@ pub mod kind {
     pub const PIPELINE: u8 = 4;
     pub const CV: u8 = 8;
     pub const STATELESS: u8 = 16;
+    /// A transformer that learns from the rows: values join kinds, so a
+    /// composite holding one stateful and one stateless transformer (a
+    /// `ColumnTransformer` with a scaler and a default `OneHotEncoder`) has
+    /// both bits, and is not stateless.
+    pub const STATEFUL: u8 = 32;
+
+    /// Every transformer the value may be is stateless.
+    pub fn is_stateless(kind: u8) -> bool {
+        kind & STATELESS != 0 && kind & STATEFUL == 0
+    }
 }
 
 /// The abstract value of a variable: a set of tags and a set of kinds.
@@ -191,6 +211,14 @@ impl Val {
         self.tags
             .iter()
             .filter(|t| matches!(t, Tag::Fitted(_) | Tag::Resampled(_)))
+    }
+
+    /// The tags a transform passes on from the transformer to the data it
+    /// transforms: the leaky ones and statistics fitted on a split's side.
+    pub fn fitted(&self) -> impl Iterator<Item = Tag> + '_ {
+        self.tags
+            .iter()
+            .filter(|t| matches!(t, Tag::Fitted(_) | Tag::FittedSide(_) | Tag::Resampled(_)))
     }
 
     /// The data tags only (no model tags).

@@ -12,7 +12,8 @@
 //!   and `row = rows[0]` (df contains v, rows contains row), a `for` target
 //!   and its iterable, `d['k'] = lst` and `obj.x = lst`.
 //!
-//! A change through one name ([`Aliases`], used by [`super::deps`]) is the
+//! A change through one name ([`Aliases`], used by the slicer's
+//! dependences and the what-if re-run plan) is the
 //! same change (same path) of the names of the same object, a perhaps-change
 //! of every container holding it, and, when the change is inside an item of
 //! a container (`full[0]['x'] = 1`, `rows[0].append(1)`), a perhaps-change
@@ -26,15 +27,13 @@
 use nbsight_dataflow::index::IndexVec;
 use nbsight_dataflow::symbol::SymId;
 
-use nbsight_model::paths::{
-    display_elements, is_display, path_root, target_names, unpacked_pairwise,
-};
+use crate::paths::{display_elements, is_display, path_root, target_names, unpacked_pairwise};
 use ruff_python_ast::{Expr, Stmt};
 use rustc_hash::FxHashMap;
 
 /// One aliasing fact, by name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Fact {
+pub enum Fact {
     /// May be the same object.
     Same(String, String),
     /// `container` may hold `item` (or a part of it, or be a part of it).
@@ -49,7 +48,7 @@ pub(crate) enum Fact {
 }
 
 /// The aliasing facts of a module-level statement.
-pub(crate) fn alias_facts(stmt: &Stmt) -> Vec<Fact> {
+pub fn alias_facts(stmt: &Stmt) -> Vec<Fact> {
     let mut facts = Vec::new();
     match stmt {
         Stmt::Assign(s) => {
@@ -160,7 +159,48 @@ fn iterate(target: &str, iterable: &Expr, facts: &mut Vec<Fact>) {
                 contains(root, target, facts);
             }
         }
+        // `for k, v in d.items()`, `for i, x in enumerate(xs)`: the
+        // targets are items of the container iterated.
+        Expr::Call(_) => {
+            let mut sources = Vec::new();
+            referred(iterable, &mut sources);
+            for (source, _) in &sources {
+                contains(source, target, facts);
+            }
+        }
         _ => {}
+    }
+}
+
+/// Calls whose value holds the objects its argument (or receiver) holds:
+/// shallow copies and views (`list(xs)`, `copy.copy(d)`, `d.items()`,
+/// `enumerate(xs)`). Not `x.copy()`: pandas and numpy copy deeply, and a
+/// copy made to be changed apart is the common case.
+fn shares_items(call: &ruff_python_ast::ExprCall) -> Option<&Expr> {
+    const FUNCTIONS: &[&str] = &[
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "dict",
+        "sorted",
+        "reversed",
+        "iter",
+        "enumerate",
+        "zip",
+        "copy",
+    ];
+    const METHODS: &[&str] = &["items", "values", "keys"];
+    match &*call.func {
+        Expr::Name(f) if FUNCTIONS.contains(&f.id.as_str()) => call.arguments.args.first(),
+        Expr::Attribute(a)
+            if a.attr.as_str() == "copy"
+                && matches!(&*a.value, Expr::Name(m) if m.id.as_str() == "copy") =>
+        {
+            call.arguments.args.first()
+        }
+        Expr::Attribute(a) if METHODS.contains(&a.attr.as_str()) => Some(&a.value),
+        _ => None,
     }
 }
 
@@ -201,13 +241,21 @@ fn referred(expr: &Expr, out: &mut Vec<(String, bool)>) {
             referred(&e.orelse, out);
         }
         Expr::Named(e) => referred(&e.value, out),
+        Expr::Call(call) => {
+            if let Some(source) = shares_items(call) {
+                let mut inner = Vec::new();
+                referred(source, &mut inner);
+                // A copy is another object holding the same items.
+                out.extend(inner.into_iter().map(|(name, _)| (name, false)));
+            }
+        }
         _ => {}
     }
 }
 
 /// The aliases of each root symbol.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Aliases {
+pub struct Aliases {
     /// Other names of the same object.
     same: IndexVec<SymId, Vec<SymId>>,
     /// Containers holding it (transitively).
