@@ -264,3 +264,20 @@ def nbsight_bin() -> Path:
         check=True,
     )
     return ROOT / "target" / "debug" / "nbsight"
+
+
+# The provenance thesis's listing 2.8 (seed 002), ported to Python 3.
+SUM_UP_MULTIPLES = """\
+def sumUpMultiples(numbers, factor):
+    sum = 0
+    i = 0
+    numRows = len(numbers)
+    while i < numRows:
+        n = numbers[i]
+        # filtering condition: why provenance
+        if n % factor == 0:
+            # where provenance
+            sum += n
+        i = i+1
+    return sum
+"""

@@ -20,22 +20,8 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import nbsight
-from conftest import KERNEL_TIMEOUT, Kernel, run
+from conftest import KERNEL_TIMEOUT, SUM_UP_MULTIPLES, Kernel, run
 
-SUM_UP_MULTIPLES = """\
-def sumUpMultiples(numbers, factor):
-    sum = 0
-    i = 0
-    numRows = len(numbers)
-    while i < numRows:
-        n = numbers[i]
-        # filtering condition: why provenance
-        if n % factor == 0:
-            # where provenance
-            sum += n
-        i = i+1
-    return sum
-"""
 
 # A session: sumUpMultiples over a list an earlier cell defines, a value
 # re-set, a failed run, a dict pipeline, a run after recording is off.

@@ -14,7 +14,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import nbsight
-from conftest import run
+from conftest import SUM_UP_MULTIPLES, run
 
 
 @pytest.fixture
@@ -40,20 +40,6 @@ def refs(entries: list[dict[str, Any]]) -> list[str]:
     return [f"{e['cell']}:{e['symbol']}" for e in entries]
 
 
-SUM_UP_MULTIPLES = """\
-def sumUpMultiples(numbers, factor):
-    sum = 0
-    i = 0
-    numRows = len(numbers)
-    while i < numRows:
-        n = numbers[i]
-        # filtering condition: why provenance
-        if n % factor == 0:
-            # where provenance
-            sum += n
-        i = i+1
-    return sum
-"""
 
 
 def test_sum_up_multiples_where_the_multiples_why_every_element_and_factor(

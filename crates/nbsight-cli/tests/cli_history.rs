@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use nbsight_dataflow::Effects;
 use nbsight_history::{History, RecordedEvents, RunProvenance};
+use nbsight_lineage::provenance::testing::{SUM_UP_MULTIPLES, sum_up_multiples_events};
 use nbsight_lineage::{Lineage, ProvenanceEvent as Event, RunFacts};
 use serde_json::{Value, json};
 
@@ -87,41 +88,9 @@ impl Kernel {
     }
 }
 
-const SUM_UP_MULTIPLES: &str = "\
-def sumUpMultiples(numbers, factor):
-    sum = 0
-    i = 0
-    numRows = len(numbers)
-    while i < numRows:
-        n = numbers[i]
-        if n % factor == 0:
-            sum += n
-        i = i + 1
-    return sum
-";
-
 /// The events the recorder logs for `sumUpMultiples` over six numbers.
 fn sum_up_events() -> Vec<Event> {
-    let mut events = Vec::new();
-    for i in 0..6 {
-        events.push(Event::Decision {
-            at: (5, 10),
-            taken: true,
-        });
-        events.push(Event::Key {
-            at: (6, 20),
-            key: Some(i.to_string()),
-        });
-        events.push(Event::Decision {
-            at: (7, 11),
-            taken: (i + 1) % 3 == 0,
-        });
-    }
-    events.push(Event::Decision {
-        at: (5, 10),
-        taken: false,
-    });
-    events
+    sum_up_multiples_events(6, 3)
 }
 
 /// A session: a value set, read, re-set; a failed run; `sumUpMultiples`

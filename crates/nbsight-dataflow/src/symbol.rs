@@ -30,37 +30,44 @@ pub const ANY_INDEX: &str = "[*]";
 /// of its own, `n` symbols of length up to `n`: quadratic time and memory.
 pub const MAX_PATH_DEPTH: usize = 16;
 
-/// How many components `symbol` has (`df` one, `df.col[3]` three). Quotes
-/// inside subscripts are respected.
-pub fn depth(symbol: &str) -> usize {
+/// The byte offsets where `symbol`'s components after the first start (the
+/// `.` or `[` that opens each), in order. Quotes inside subscripts are
+/// respected.
+fn component_starts(symbol: &str) -> impl Iterator<Item = usize> + '_ {
     let bytes = symbol.as_bytes();
-    let (mut components, mut in_brackets, mut quote) = (1, false, None::<u8>);
+    let (mut in_brackets, mut quote) = (false, None::<u8>);
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if let Some(q) = quote {
-            if b == b'\\' {
-                i += 2;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let (at, b) = (i, bytes[i]);
+            i += 1;
+            if let Some(q) = quote {
+                if b == b'\\' {
+                    i += 1;
+                } else if b == q {
+                    quote = None;
+                }
                 continue;
             }
-            if b == q {
-                quote = None;
-            }
-        } else {
             match b {
                 b'\'' | b'"' if in_brackets => quote = Some(b),
                 b'[' if !in_brackets => {
-                    components += 1;
                     in_brackets = true;
+                    return Some(at);
                 }
                 b']' if in_brackets => in_brackets = false,
-                b'.' if !in_brackets => components += 1,
+                b'.' if !in_brackets => return Some(at),
                 _ => {}
             }
         }
-        i += 1;
-    }
-    components
+        None
+    })
+}
+
+/// How many components `symbol` has (`df` one, `df.col[3]` three). Quotes
+/// inside subscripts are respected.
+pub fn depth(symbol: &str) -> usize {
+    1 + component_starts(symbol).count()
 }
 
 /// `true` when `parent` is `child` or one of the paths `child` is nested in
@@ -77,34 +84,10 @@ pub fn is_prefix_or_equal(parent: &str, child: &str) -> bool {
 /// `df.col`), or `None` for a plain name. Quotes inside subscripts are
 /// respected.
 pub fn parent(symbol: &str) -> Option<&str> {
-    let bytes = symbol.as_bytes();
-    let (mut cut, mut in_brackets, mut quote) = (None, false, None::<u8>);
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if let Some(q) = quote {
-            if b == b'\\' {
-                i += 2;
-                continue;
-            }
-            if b == q {
-                quote = None;
-            }
-        } else {
-            match b {
-                b'\'' | b'"' if in_brackets => quote = Some(b),
-                b'[' if !in_brackets => {
-                    cut = Some(i);
-                    in_brackets = true;
-                }
-                b']' if in_brackets => in_brackets = false,
-                b'.' if !in_brackets => cut = Some(i),
-                _ => {}
-            }
-        }
-        i += 1;
-    }
-    cut.filter(|&c| c > 0).map(|c| &symbol[..c])
+    component_starts(symbol)
+        .last()
+        .filter(|&c| c > 0)
+        .map(|c| &symbol[..c])
 }
 
 /// `true` when one of the two symbols contains the other.

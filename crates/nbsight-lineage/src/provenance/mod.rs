@@ -19,6 +19,7 @@ mod events;
 mod function;
 mod position;
 mod replay;
+pub mod testing;
 mod value;
 
 use std::collections::BTreeSet;

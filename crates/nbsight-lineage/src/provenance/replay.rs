@@ -590,16 +590,23 @@ impl<'s> Replay<'s> {
                 self.skipped(&s.body, &decided);
                 return self.block(&s.orelse);
             }
-            self.control.push(decided.clone());
-            let flow = self.block(&s.body);
-            self.control.pop();
-            match flow? {
-                Flow::Break => return Ok(Flow::Normal),
-                Flow::Return(v) => return Ok(Flow::Return(v)),
-                Flow::Raise => return Ok(Flow::Raise),
-                Flow::Normal | Flow::Continue => {}
+            if let Some(end) = self.iterate(&s.body, decided.clone())? {
+                return Ok(end);
             }
         }
+    }
+
+    /// One run of a loop's body under `control`: `Some` with how the loop
+    /// ends when the body leaves it (`break`, `return`, `raise`).
+    fn iterate(&mut self, body: &[Stmt], control: Deps) -> R<Option<Flow>> {
+        self.control.push(control);
+        let flow = self.block(body);
+        self.control.pop();
+        Ok(match flow? {
+            Flow::Break => Some(Flow::Normal),
+            Flow::Normal | Flow::Continue => None,
+            end => Some(end),
+        })
     }
 
     fn for_(&mut self, s: &ast::StmtFor) -> R<Flow> {
@@ -623,14 +630,11 @@ impl<'s> Replay<'s> {
             let item = element(&iterable, elements.as_deref(), k);
             k += 1;
             self.control.push(structure.clone());
-            self.bind(&s.target, item)?;
-            let flow = self.block(&s.body);
+            let bound = self.bind(&s.target, item);
             self.control.pop();
-            match flow? {
-                Flow::Break => return Ok(Flow::Normal),
-                Flow::Return(v) => return Ok(Flow::Return(v)),
-                Flow::Raise => return Ok(Flow::Raise),
-                Flow::Normal | Flow::Continue => {}
+            bound?;
+            if let Some(end) = self.iterate(&s.body, structure.clone())? {
+                return Ok(end);
             }
         }
     }

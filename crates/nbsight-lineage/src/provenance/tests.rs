@@ -2,6 +2,7 @@
 //! recorder): the thesis's `sumUpMultiples`, a filter in a comprehension, a
 //! frame read from a file, and a cell the replay cannot follow.
 
+use super::testing::{SUM_UP_MULTIPLES, sum_up_multiples_events};
 use super::*;
 
 fn names(refs: &[InputRef]) -> Vec<String> {
@@ -9,19 +10,6 @@ fn names(refs: &[InputRef]) -> Vec<String> {
         .map(|r| format!("{}:{}", r.cell.as_deref().unwrap_or("?"), r.symbol))
         .collect()
 }
-
-const SUM_UP_MULTIPLES: &str = "\
-def sumUpMultiples(numbers, factor):
-    sum = 0
-    i = 0
-    numRows = len(numbers)
-    while i < numRows:
-        n = numbers[i]
-        if n % factor == 0:
-            sum += n
-        i = i + 1
-    return sum
-";
 
 #[test]
 fn sum_up_multiples_where_the_multiples_why_every_element_and_factor() {
@@ -38,25 +26,7 @@ fn sum_up_multiples_where_the_multiples_why_every_element_and_factor() {
         &effects,
     )
     .expect("replays");
-    let mut events = Vec::new();
-    for i in 0..6 {
-        events.push(Event::Decision {
-            at: (5, 10),
-            taken: true,
-        });
-        events.push(Event::Key {
-            at: (6, 20),
-            key: Some(i.to_string()),
-        });
-        events.push(Event::Decision {
-            at: (7, 11),
-            taken: (i + 1) % 3 == 0,
-        });
-    }
-    events.push(Event::Decision {
-        at: (5, 10),
-        taken: false,
-    });
+    let events = sum_up_multiples_events(6, 3);
     p.replay(
         "c3",
         "total = sumUpMultiples(numbers, 3)",
