@@ -5,87 +5,27 @@
 //! (snapshots, the temporary folder shown as `[DIR]`), answers equal to
 //! the live lineage's, and errors naming the file.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use nbsight_dataflow::Effects;
-use nbsight_history::{History, RecordedEvents, RunProvenance};
+use nbsight_history::History;
+use nbsight_history::testing::ScriptedKernel;
+use nbsight_lineage::ProvenanceEvent as Event;
 use nbsight_lineage::provenance::testing::{SUM_UP_MULTIPLES, sum_up_multiples_events};
-use nbsight_lineage::{Lineage, ProvenanceEvent as Event, RunFacts};
 use serde_json::{Value, json};
 
-/// A kernel stand-in: a real lineage (every line runs; a name the cell
-/// assigns gets a new object) whose runs are written to a history.
-struct Kernel {
-    lineage: Lineage,
-    objects: HashMap<String, u64>,
-    next: u64,
-    extras: Vec<RunProvenance>,
-}
-
-impl Kernel {
-    fn new() -> Kernel {
-        Kernel {
-            lineage: Lineage::new(Effects::builtin()),
-            objects: HashMap::new(),
-            next: 1,
-            extras: Vec::new(),
-        }
-    }
-
-    fn run(&mut self, id: &str, source: &str, failed: bool, events: Option<Vec<Event>>) {
-        let counter = self.lineage.executions().len() as u32 + 1;
-        let pre = self.lineage.before_run(id, source);
-        let mut bindings = Vec::new();
-        for name in &pre.watch {
-            let assigned = source.lines().any(|l| {
-                l.trim_start()
-                    .strip_prefix(name.as_str())
-                    .is_some_and(|rest| rest.trim_start().starts_with('='))
-            });
-            if assigned || !self.objects.contains_key(name) {
-                self.next += 1;
-                self.objects.insert(name.clone(), self.next);
-            }
-            bindings.push((name.clone(), self.objects.get(name).copied()));
-        }
-        self.extras.push(RunProvenance {
-            events: events.as_deref().map(RecordedEvents::encode),
-            unbound: Vec::new(),
-        });
-        self.lineage.after_run(RunFacts {
-            cell_id: id.to_string(),
-            source: source.to_string(),
-            counter,
-            execution_count: Some(counter),
-            lines: None,
-            calls: Vec::new(),
-            failed,
-            error_line: failed.then_some(1),
-            bindings,
-            provenance: events,
-        });
-    }
-
-    /// Writes the runs as a new session of the history at `path`.
-    fn write(&self, path: &Path) {
-        let mut history = History::open(path).expect("opens");
-        let session = history
-            .start_session(
-                Some("/work/analysis.ipynb"),
-                "3.13.1",
-                "0.1.0",
-                1_767_225_600.0,
-            )
-            .expect("a session");
-        for (i, e) in self.lineage.executions().iter().enumerate() {
-            let times = (1_767_225_600.0 + i as f64 * 10.0, 0.125);
-            history
-                .record_execution(session, i as u32, e, times, &self.extras[i])
-                .expect("recorded");
-        }
-    }
+/// Writes `kernel`'s runs as a new session of the history at `path`.
+fn write(kernel: &ScriptedKernel, path: &Path) {
+    let mut history = History::open(path).expect("opens");
+    let session = history
+        .start_session(
+            Some("/work/analysis.ipynb"),
+            "3.13.1",
+            "0.1.0",
+            1_767_225_600.0,
+        )
+        .expect("a session");
+    kernel.record(&mut history, session, 0, 0.125);
 }
 
 /// The events the recorder logs for `sumUpMultiples` over six numbers.
@@ -95,28 +35,34 @@ fn sum_up_events() -> Vec<Event> {
 
 /// A session: a value set, read, re-set; a failed run; `sumUpMultiples`
 /// recorded; a run not recorded.
-fn session() -> Kernel {
-    let mut k = Kernel::new();
-    k.run("a", "x = 1", false, None);
-    k.run("b", "y = x + 1", false, None);
-    k.run("a", "x = 2", false, None);
-    k.run("c", "z = y + missing", true, None);
-    k.run("d", "w = y * 2", false, None);
-    k.run("n", "numbers = [1, 2, 3, 4, 5, 6]", false, Some(Vec::new()));
-    k.run("f", SUM_UP_MULTIPLES, false, Some(Vec::new()));
+fn session() -> ScriptedKernel {
+    let mut k = ScriptedKernel::default();
+    k.run("a", "x = 1", false, None, &[]);
+    k.run("b", "y = x + 1", false, None, &[]);
+    k.run("a", "x = 2", false, None, &[]);
+    k.run("c", "z = y + missing", true, None, &[]);
+    k.run("d", "w = y * 2", false, None, &[]);
+    k.run(
+        "n",
+        "numbers = [1, 2, 3, 4, 5, 6]",
+        false,
+        Some(Vec::new()),
+        &[],
+    );
+    k.run("f", SUM_UP_MULTIPLES, false, Some(Vec::new()), &[]);
     let call = "total = sumUpMultiples(numbers, 3)";
-    k.run("t", call, false, Some(sum_up_events()));
-    k.run("u", "u = total + 1", false, None);
+    k.run("t", call, false, Some(sum_up_events()), &[]);
+    k.run("u", "u = total + 1", false, None, &[]);
     k
 }
 
 const CELLS: &[&str] = &["a", "b", "c", "d", "n", "f", "t", "u"];
 
 /// A notebook folder with the session's history beside `analysis.ipynb`.
-fn written() -> (tempfile::TempDir, Kernel) {
+fn written() -> (tempfile::TempDir, ScriptedKernel) {
     let dir = tempfile::tempdir().expect("a folder");
     let kernel = session();
-    kernel.write(&dir.path().join(".nbsight/analysis.sqlite"));
+    write(&kernel, &dir.path().join(".nbsight/analysis.sqlite"));
     (dir, kernel)
 }
 

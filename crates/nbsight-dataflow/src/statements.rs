@@ -166,6 +166,22 @@ fn header(stmt_start: TextSize, end: TextSize) -> TextRange {
     TextRange::new(stmt_start, end.max(stmt_start))
 }
 
+/// A compound statement's header (from `start` to `end`) and the bodies it
+/// governs, one level deeper.
+fn clause(
+    start: TextSize,
+    end: TextSize,
+    bodies: &[&[Stmt]],
+    depth: u32,
+    parsed: &ParsedCell,
+    out: &mut Vec<StmtSummary>,
+) {
+    out.push(unit(StmtKind::Header, header(start, end), depth, parsed));
+    for body in bodies {
+        collect(body, depth + 1, parsed, out);
+    }
+}
+
 fn collect(body: &[Stmt], depth: u32, parsed: &ParsedCell, out: &mut Vec<StmtSummary>) {
     for stmt in body {
         let start = stmt.start();
@@ -174,49 +190,33 @@ fn collect(body: &[Stmt], depth: u32, parsed: &ParsedCell, out: &mut Vec<StmtSum
                 out.push(unit(StmtKind::Definition, stmt.range(), depth, parsed));
             }
             Stmt::If(s) => {
-                out.push(unit(
-                    StmtKind::Header,
-                    header(start, s.test.end()),
-                    depth,
-                    parsed,
-                ));
-                collect(&s.body, depth + 1, parsed, out);
-                for clause in &s.elif_else_clauses {
-                    if let Some(test) = &clause.test {
-                        out.push(unit(
-                            StmtKind::Header,
-                            header(clause.start(), test.end()),
-                            depth,
-                            parsed,
-                        ));
+                clause(start, s.test.end(), &[&s.body], depth, parsed, out);
+                for c in &s.elif_else_clauses {
+                    match &c.test {
+                        Some(test) => clause(c.start(), test.end(), &[&c.body], depth, parsed, out),
+                        None => collect(&c.body, depth + 1, parsed, out),
                     }
-                    collect(&clause.body, depth + 1, parsed, out);
                 }
             }
-            Stmt::For(s) => {
-                out.push(unit(
-                    StmtKind::Header,
-                    header(start, s.iter.end()),
-                    depth,
-                    parsed,
-                ));
-                collect(&s.body, depth + 1, parsed, out);
-                collect(&s.orelse, depth + 1, parsed, out);
-            }
-            Stmt::While(s) => {
-                out.push(unit(
-                    StmtKind::Header,
-                    header(start, s.test.end()),
-                    depth,
-                    parsed,
-                ));
-                collect(&s.body, depth + 1, parsed, out);
-                collect(&s.orelse, depth + 1, parsed, out);
-            }
+            Stmt::For(s) => clause(
+                start,
+                s.iter.end(),
+                &[&s.body, &s.orelse],
+                depth,
+                parsed,
+                out,
+            ),
+            Stmt::While(s) => clause(
+                start,
+                s.test.end(),
+                &[&s.body, &s.orelse],
+                depth,
+                parsed,
+                out,
+            ),
             Stmt::With(s) => {
                 let end = s.items.last().map_or(start, |item| item.end());
-                out.push(unit(StmtKind::Header, header(start, end), depth, parsed));
-                collect(&s.body, depth + 1, parsed, out);
+                clause(start, end, &[&s.body], depth, parsed, out);
             }
             Stmt::Try(s) => {
                 collect(&s.body, depth + 1, parsed, out);
@@ -228,13 +228,7 @@ fn collect(body: &[Stmt], depth: u32, parsed: &ParsedCell, out: &mut Vec<StmtSum
                         .map(|n| n.end())
                         .or(h.type_.as_ref().map(|t| t.end()))
                         .unwrap_or(h.start());
-                    out.push(unit(
-                        StmtKind::Header,
-                        header(h.start(), end),
-                        depth,
-                        parsed,
-                    ));
-                    collect(&h.body, depth + 1, parsed, out);
+                    clause(h.start(), end, &[&h.body], depth, parsed, out);
                 }
                 collect(&s.orelse, depth + 1, parsed, out);
                 collect(&s.finalbody, depth + 1, parsed, out);
@@ -248,13 +242,7 @@ fn collect(body: &[Stmt], depth: u32, parsed: &ParsedCell, out: &mut Vec<StmtSum
                 ));
                 for case in &s.cases {
                     let end = case.guard.as_ref().map_or(case.pattern.end(), |g| g.end());
-                    out.push(unit(
-                        StmtKind::Header,
-                        header(case.start(), end),
-                        depth,
-                        parsed,
-                    ));
-                    collect(&case.body, depth + 1, parsed, out);
+                    clause(case.start(), end, &[&case.body], depth, parsed, out);
                 }
             }
             Stmt::Expr(_) => out.push(unit(StmtKind::Expression, stmt.range(), depth, parsed)),

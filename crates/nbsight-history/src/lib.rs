@@ -18,6 +18,7 @@ mod events;
 mod locate;
 mod read;
 mod schema;
+pub mod testing;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -67,20 +68,24 @@ impl History {
             })?;
         }
         let conn = Connection::open(path).map_err(|e| HistoryError::sqlite(path, e))?;
-        let mut history = History {
-            conn,
-            path: path.to_path_buf(),
-        };
+        let mut history = History::on(conn, path)?;
         // A foreign or newer file is refused before anything is changed
         // (switching to WAL would change it).
-        history
-            .conn
-            .busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| history.error(e))?;
         schema::check(&history.conn, path)?;
         history.configure()?;
         schema::prepare(&mut history.conn, path, true, true)?;
         Ok(history)
+    }
+
+    /// The history on an open connection, waiting up to [`BUSY_TIMEOUT`]
+    /// for a writer in another process.
+    fn on(conn: Connection, path: &Path) -> Result<History, HistoryError> {
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| HistoryError::sqlite(path, e))?;
+        Ok(History {
+            conn,
+            path: path.to_path_buf(),
+        })
     }
 
     /// Opens an existing history to read it (the command line): an error
@@ -102,14 +107,7 @@ impl History {
                 (conn, false)
             }
         };
-        let mut history = History {
-            conn,
-            path: path.to_path_buf(),
-        };
-        history
-            .conn
-            .busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| history.error(e))?;
+        let mut history = History::on(conn, path)?;
         schema::prepare(&mut history.conn, path, writable, false)?;
         Ok(history)
     }

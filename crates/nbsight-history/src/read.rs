@@ -221,68 +221,45 @@ impl History {
             .map(|r| execution_row(path, r))
             .collect::<Result<Vec<_>, _>>()?;
         let at: HashMap<u32, usize> = rows.iter().enumerate().map(|(i, r)| (r.index, i)).collect();
-        let mut reads = self
-            .conn
-            .prepare_cached(
-                "SELECT execution, symbol, whole FROM reads WHERE session = ?1
-                 ORDER BY execution, position",
-            )
-            .map_err(sql)?;
-        let read_rows = reads
-            .query_map([session.0], |row| {
-                Ok((
-                    row.get::<_, i64>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, bool>(2)?,
-                ))
-            })
-            .map_err(sql)?;
-        for row in read_rows {
-            let (execution, symbol, whole) = row.map_err(sql)?;
-            let execution = index(path, execution, "execution index")?;
-            if let Some(&i) = at.get(&execution) {
-                rows[i].reads.push((symbol, whole));
+        // Each table of per-execution rows, added to its execution's row.
+        type Add<'a> = &'a dyn Fn(&mut ExecutionRow, &rusqlite::Row) -> Result<(), HistoryError>;
+        let mut attach = |query: &str, add: Add| -> Result<(), HistoryError> {
+            let mut stmt = self.conn.prepare_cached(query).map_err(sql)?;
+            let mut found = stmt.query([session.0]).map_err(sql)?;
+            while let Some(row) = found.next().map_err(sql)? {
+                let execution = row.get::<_, i64>(0).map_err(sql)?;
+                if let Some(&i) = at.get(&index(path, execution, "execution index")?) {
+                    add(&mut rows[i], row)?;
+                }
             }
-        }
-        let mut writes = self
-            .conn
-            .prepare_cached(
-                "SELECT execution, symbol FROM writes WHERE session = ?1
-                 ORDER BY execution, position",
-            )
-            .map_err(sql)?;
-        let write_rows = writes
-            .query_map([session.0], |row| {
-                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
-            })
-            .map_err(sql)?;
-        for row in write_rows {
-            let (execution, symbol) = row.map_err(sql)?;
-            let execution = index(path, execution, "execution index")?;
-            if let Some(&i) = at.get(&execution) {
-                rows[i].writes.push(symbol);
-            }
-        }
-        let mut depends = self
-            .conn
-            .prepare_cached(
-                "SELECT execution, on_execution FROM depends_on WHERE session = ?1
-                 ORDER BY execution, on_execution",
-            )
-            .map_err(sql)?;
-        let depend_rows = depends
-            .query_map([session.0], |row| {
-                Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?))
-            })
-            .map_err(sql)?;
-        for row in depend_rows {
-            let (execution, on) = row.map_err(sql)?;
-            let execution = index(path, execution, "execution index")?;
-            let on = index(path, on, "execution index")?;
-            if let Some(&i) = at.get(&execution) {
-                rows[i].depends_on.push(on);
-            }
-        }
+            Ok(())
+        };
+        attach(
+            "SELECT execution, symbol, whole FROM reads WHERE session = ?1
+             ORDER BY execution, position",
+            &|r, row| {
+                r.reads
+                    .push((row.get(1).map_err(sql)?, row.get(2).map_err(sql)?));
+                Ok(())
+            },
+        )?;
+        attach(
+            "SELECT execution, symbol FROM writes WHERE session = ?1
+             ORDER BY execution, position",
+            &|r, row| {
+                r.writes.push(row.get(1).map_err(sql)?);
+                Ok(())
+            },
+        )?;
+        attach(
+            "SELECT execution, on_execution FROM depends_on WHERE session = ?1
+             ORDER BY execution, on_execution",
+            &|r, row| {
+                let on = row.get::<_, i64>(1).map_err(sql)?;
+                r.depends_on.push(index(path, on, "execution index")?);
+                Ok(())
+            },
+        )?;
         Ok(rows)
     }
 

@@ -12,8 +12,31 @@ use crate::HistoryError;
 /// The version this nbsight writes (and the newest it reads).
 pub const SCHEMA_VERSION: i64 = 2;
 
+/// The tables version 2 added (one text for a new file and the migration).
+macro_rules! version_2_tables {
+    () => {
+        "
+CREATE TABLE recordings (
+    session   INTEGER NOT NULL,
+    execution INTEGER NOT NULL,
+    events    TEXT NOT NULL,
+    PRIMARY KEY (session, execution),
+    FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
+) WITHOUT ROWID;
+CREATE TABLE unbound (
+    session   INTEGER NOT NULL,
+    execution INTEGER NOT NULL,
+    name      TEXT NOT NULL,
+    PRIMARY KEY (session, execution, name),
+    FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
+) WITHOUT ROWID;
+"
+    };
+}
+
 /// The whole schema at [`SCHEMA_VERSION`], for a new file.
-const CREATE: &str = "
+const CREATE: &str = concat!(
+    "
 CREATE TABLE sessions (
     id              INTEGER PRIMARY KEY,
     notebook        TEXT,
@@ -71,21 +94,9 @@ CREATE TABLE view_cells (
     source   TEXT NOT NULL,
     PRIMARY KEY (session, position)
 ) WITHOUT ROWID;
-CREATE TABLE recordings (
-    session   INTEGER NOT NULL,
-    execution INTEGER NOT NULL,
-    events    TEXT NOT NULL,
-    PRIMARY KEY (session, execution),
-    FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
-) WITHOUT ROWID;
-CREATE TABLE unbound (
-    session   INTEGER NOT NULL,
-    execution INTEGER NOT NULL,
-    name      TEXT NOT NULL,
-    PRIMARY KEY (session, execution, name),
-    FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
-) WITHOUT ROWID;
-";
+",
+    version_2_tables!()
+);
 
 /// The migrations: `MIGRATIONS[i]` takes a file from version `i + 1` to
 /// `i + 2`.
@@ -93,24 +104,13 @@ const MIGRATIONS: &[&str] = &[
     // 1 -> 2: provenance is replayed from the recorded events (and the
     // kernel's effects files) instead of stored per symbol; version 1's
     // per-symbol reports cannot be replayed and are dropped.
-    "
+    concat!(
+        "
 ALTER TABLE sessions ADD COLUMN effects TEXT NOT NULL DEFAULT '';
 DROP TABLE provenance;
-CREATE TABLE recordings (
-    session   INTEGER NOT NULL,
-    execution INTEGER NOT NULL,
-    events    TEXT NOT NULL,
-    PRIMARY KEY (session, execution),
-    FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
-) WITHOUT ROWID;
-CREATE TABLE unbound (
-    session   INTEGER NOT NULL,
-    execution INTEGER NOT NULL,
-    name      TEXT NOT NULL,
-    PRIMARY KEY (session, execution, name),
-    FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
-) WITHOUT ROWID;
 ",
+        version_2_tables!()
+    ),
 ];
 
 const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION - 1);

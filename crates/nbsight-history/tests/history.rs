@@ -4,103 +4,16 @@
 //! the file, never a panic), a connection that dies without closing, and
 //! where a `DB_OR_NOTEBOOK` argument points.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use nbsight_dataflow::Effects;
+use nbsight_history::testing::ScriptedKernel;
 use nbsight_history::{
-    History, HistoryError, RecordedEvents, RunProvenance, RunStatus, SCHEMA_VERSION, SessionId,
-    beside_notebook, locate, under_dir,
+    History, HistoryError, RunStatus, SCHEMA_VERSION, SessionId, beside_notebook, locate, under_dir,
 };
 use nbsight_lineage::provenance::testing::{SUM_UP_MULTIPLES, sum_up_multiples_events};
-use nbsight_lineage::{Lineage, ProvenanceEvent as Event, RunFacts};
+use nbsight_lineage::{Lineage, ProvenanceEvent as Event};
 use rusqlite::Connection;
-
-/// A kernel stand-in: runs cells through a real `Lineage` (every line runs;
-/// a name the cell assigns gets a new object) and records each execution
-/// in a history at deterministic times.
-struct Kernel {
-    lineage: Lineage,
-    objects: HashMap<String, u64>,
-    next: u64,
-    counter: u32,
-    /// What each run left for provenance, as the kernel writes it.
-    extras: Vec<RunProvenance>,
-}
-
-impl Kernel {
-    fn new() -> Kernel {
-        Kernel {
-            lineage: Lineage::new(Effects::builtin()),
-            objects: HashMap::new(),
-            next: 1,
-            counter: 0,
-            extras: Vec::new(),
-        }
-    }
-
-    fn run(&mut self, id: &str, source: &str, failed: bool) {
-        self.run_with(id, source, failed, None, &[]);
-    }
-
-    /// A run with provenance `events` recorded (`None`: not recorded),
-    /// leaving the names `unbound` unbound.
-    fn run_with(
-        &mut self,
-        id: &str,
-        source: &str,
-        failed: bool,
-        events: Option<Vec<Event>>,
-        unbound: &[&str],
-    ) {
-        self.counter += 1;
-        let pre = self.lineage.before_run(id, source);
-        let mut bindings = Vec::new();
-        for name in &pre.watch {
-            let assigned = source.lines().any(|l| {
-                l.trim_start()
-                    .strip_prefix(name.as_str())
-                    .is_some_and(|rest| rest.trim_start().starts_with('='))
-            });
-            if assigned || !self.objects.contains_key(name) {
-                self.next += 1;
-                self.objects.insert(name.clone(), self.next);
-            }
-            bindings.push((name.clone(), self.objects.get(name).copied()));
-        }
-        for name in unbound {
-            self.objects.remove(*name);
-            bindings.retain(|(n, _)| n != name);
-            bindings.push((name.to_string(), None));
-        }
-        self.extras.push(RunProvenance {
-            events: events.as_deref().map(RecordedEvents::encode),
-            unbound: unbound.iter().map(|n| n.to_string()).collect(),
-        });
-        self.lineage.after_run(RunFacts {
-            cell_id: id.to_string(),
-            source: source.to_string(),
-            counter: self.counter,
-            execution_count: Some(self.counter),
-            lines: None,
-            calls: Vec::new(),
-            failed,
-            error_line: failed.then_some(source.lines().count() as u32),
-            bindings,
-            provenance: events,
-        });
-    }
-
-    /// Writes every execution not yet in `history` (one per call of `run`).
-    fn record(&self, history: &mut History, session: SessionId, from: usize) {
-        for (i, e) in self.lineage.executions().iter().enumerate().skip(from) {
-            let started = 1_767_225_600.0 + i as f64 * 10.0;
-            history
-                .record_execution(session, i as u32, e, (started, 0.25), &self.extras[i])
-                .expect("recorded");
-        }
-    }
-}
 
 fn open(dir: &Path) -> History {
     History::open(&dir.join(".nbsight/history.sqlite")).expect("opens")
@@ -151,11 +64,11 @@ fn executions_read_back_as_recorded() {
             1_767_225_599.5,
         )
         .unwrap();
-    let mut kernel = Kernel::new();
+    let mut kernel = ScriptedKernel::default();
     for (id, source, failed) in CELLS {
-        kernel.run(id, source, *failed);
+        kernel.run(id, source, *failed, None, &[]);
     }
-    kernel.record(&mut history, session, 0);
+    kernel.record(&mut history, session, 0, 0.25);
     let sessions = history.sessions().unwrap();
     assert_eq!(sessions.len(), 1);
     assert_eq!(sessions[0].notebook.as_deref(), Some("/nb/analysis.ipynb"));
@@ -208,11 +121,11 @@ fn slices_from_the_file_are_the_live_ones() {
     let dir = tempfile::tempdir().unwrap();
     let mut history = open(dir.path());
     let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
-    let mut kernel = Kernel::new();
+    let mut kernel = ScriptedKernel::default();
     for (id, source, failed) in CELLS {
-        kernel.run(id, source, *failed);
+        kernel.run(id, source, *failed, None, &[]);
     }
-    kernel.record(&mut history, session, 0);
+    kernel.record(&mut history, session, 0, 0.25);
     assert_slices_agree(&history, session, &kernel.lineage);
     assert_eq!(
         history.dynamic_slice(session, "c3", false).unwrap(),
@@ -234,11 +147,11 @@ fn the_view_orders_slices_as_the_live_session_did() {
     let dir = tempfile::tempdir().unwrap();
     let mut history = open(dir.path());
     let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
-    let mut kernel = Kernel::new();
+    let mut kernel = ScriptedKernel::default();
     for (id, source, failed) in &CELLS[..3] {
-        kernel.run(id, source, *failed);
+        kernel.run(id, source, *failed, None, &[]);
     }
-    kernel.record(&mut history, session, 0);
+    kernel.record(&mut history, session, 0, 0.25);
     // The front end shows c3 first, and not c2 (deleted since it ran).
     let view: Vec<(String, String)> = [("c3", "c = a + b"), ("c1", "a = 4"), ("c9", "z = 0")]
         .iter()
@@ -247,9 +160,9 @@ fn the_view_orders_slices_as_the_live_session_did() {
     kernel.lineage.sync_notebook(view.clone());
     history.record_view(session, 3, &view).unwrap();
     for (id, source, failed) in &CELLS[3..] {
-        kernel.run(id, source, *failed);
+        kernel.run(id, source, *failed, None, &[]);
     }
-    kernel.record(&mut history, session, 3);
+    kernel.record(&mut history, session, 3, 0.25);
     let stored = history.view(session).unwrap().expect("a view");
     assert_eq!(stored.after, 3);
     assert_eq!(stored.cells, view);
@@ -268,16 +181,16 @@ fn sessions_are_kept_apart() {
     let dir = tempfile::tempdir().unwrap();
     let mut history = open(dir.path());
     let first = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
-    let mut kernel = Kernel::new();
-    kernel.run("c1", "a = 1", false);
-    kernel.run("c2", "b = a", false);
-    kernel.record(&mut history, first, 0);
+    let mut kernel = ScriptedKernel::default();
+    kernel.run("c1", "a = 1", false, None, &[]);
+    kernel.run("c2", "b = a", false, None, &[]);
+    kernel.record(&mut history, first, 0, 0.25);
     let second = history
         .start_session(None, "3.13.1", "0.1.0", 100.0)
         .unwrap();
-    let mut kernel = Kernel::new();
-    kernel.run("c2", "b = 2", false);
-    kernel.record(&mut history, second, 0);
+    let mut kernel = ScriptedKernel::default();
+    kernel.run("c2", "b = 2", false, None, &[]);
+    kernel.record(&mut history, second, 0, 0.25);
     assert_eq!(history.latest_session_of("c2").unwrap(), Some(second));
     assert_eq!(history.latest_session_of("c1").unwrap(), Some(first));
     assert_eq!(history.latest_session_of("c7").unwrap(), None);
@@ -302,17 +215,17 @@ fn provenance_replayed_from_the_file_is_the_kernels() {
     let dir = tempfile::tempdir().unwrap();
     let mut history = open(dir.path());
     let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
-    let mut kernel = Kernel::new();
-    kernel.run("c0", "early = 1", false);
+    let mut kernel = ScriptedKernel::default();
+    kernel.run("c0", "early = 1", false, None, &[]);
     let numbers = "numbers = [1, 2, 3, 4, 5, 6]";
-    kernel.run_with("c1", numbers, false, Some(Vec::new()), &[]);
-    kernel.run_with("c2", SUM_UP_MULTIPLES, false, Some(Vec::new()), &[]);
+    kernel.run("c1", numbers, false, Some(Vec::new()), &[]);
+    kernel.run("c2", SUM_UP_MULTIPLES, false, Some(Vec::new()), &[]);
     let call = "total = sumUpMultiples(numbers, 3)";
-    kernel.run_with("c3", call, false, Some(sum_up_events()), &[]);
+    kernel.run("c3", call, false, Some(sum_up_events()), &[]);
     // Not recorded: its result is its own input.
-    kernel.run("c4", "u = total + 1", false);
+    kernel.run("c4", "u = total + 1", false, None, &[]);
     // Recorded, but the log lacks the decision the `if` needs.
-    kernel.run_with(
+    kernel.run(
         "c5",
         "if total:\n    w = early",
         false,
@@ -320,7 +233,7 @@ fn provenance_replayed_from_the_file_is_the_kernels() {
         &[],
     );
     // Recorded and failed: what it wrote is its own input.
-    kernel.run_with(
+    kernel.run(
         "c6",
         "v = total\nraise ValueError",
         true,
@@ -328,8 +241,8 @@ fn provenance_replayed_from_the_file_is_the_kernels() {
         &[],
     );
     // A run that left `u` unbound.
-    kernel.run_with("c7", "pass", false, None, &["u"]);
-    kernel.record(&mut history, session, 0);
+    kernel.run("c7", "pass", false, None, &["u"]);
+    kernel.record(&mut history, session, 0, 0.25);
 
     let effects = Effects::builtin();
     let symbols = [
@@ -411,9 +324,9 @@ fn damaged_provenance_events_are_an_error_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let mut history = open(dir.path());
     let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
-    let mut kernel = Kernel::new();
-    kernel.run_with("c1", "a = [1]", false, Some(Vec::new()), &[]);
-    kernel.record(&mut history, session, 0);
+    let mut kernel = ScriptedKernel::default();
+    kernel.run("c1", "a = [1]", false, Some(Vec::new()), &[]);
+    kernel.record(&mut history, session, 0, 0.25);
     let conn = Connection::open(history.path()).unwrap();
     conn.execute("UPDATE recordings SET events = 'q 1 2'", [])
         .unwrap();
@@ -446,10 +359,10 @@ fn a_connection_that_dies_without_closing_loses_nothing_committed() {
     let path = dir.path().join(".nbsight/history.sqlite");
     let mut history = History::open(&path).unwrap();
     let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
-    let mut kernel = Kernel::new();
-    kernel.run("c1", "a = 1", false);
-    kernel.run("c2", "b = a", false);
-    kernel.record(&mut history, session, 0);
+    let mut kernel = ScriptedKernel::default();
+    kernel.run("c1", "a = 1", false, None, &[]);
+    kernel.run("c2", "b = a", false, None, &[]);
+    kernel.record(&mut history, session, 0, 0.25);
     // No close, no checkpoint: what a killed kernel leaves (the WAL file).
     std::mem::forget(history);
     assert!(dir.path().join(".nbsight/history.sqlite-wal").exists());
@@ -592,10 +505,10 @@ fn damaged_values_are_errors_not_panics() {
     let path = dir.path().join("h.sqlite");
     let mut history = History::open(&path).unwrap();
     let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
-    let mut kernel = Kernel::new();
-    kernel.run("c1", "a = 1", false);
-    kernel.run("c2", "b = a", false);
-    kernel.record(&mut history, session, 0);
+    let mut kernel = ScriptedKernel::default();
+    kernel.run("c1", "a = 1", false, None, &[]);
+    kernel.run("c2", "b = a", false, None, &[]);
+    kernel.record(&mut history, session, 0, 0.25);
     drop(history);
     let conn = Connection::open(&path).unwrap();
     conn.execute("UPDATE executions SET counter = -3 WHERE execution = 1", [])
@@ -685,18 +598,18 @@ fn write_cost_per_execution() {
     let dir = tempfile::tempdir().unwrap();
     let mut history = open(dir.path());
     let session = history.start_session(None, "3.13.1", "0.1.0", 0.0).unwrap();
-    let mut kernel = Kernel::new();
+    let mut kernel = ScriptedKernel::default();
     let runs = 1000;
     for i in 0..runs {
         let source = format!("x{i} = {i}\ny{i} = x{i} + y{}", i.max(1) - 1);
         let events = (i % 2 == 0).then(sum_up_events);
-        kernel.run_with(&format!("c{i}"), &source, false, events, &[]);
+        kernel.run(&format!("c{i}"), &source, false, events, &[]);
     }
     let mut times = Vec::new();
     for (i, e) in kernel.lineage.executions().iter().enumerate() {
         let start = std::time::Instant::now();
         history
-            .record_execution(session, i as u32, e, (0.0, 0.0), &kernel.extras[i])
+            .record_execution(session, i as u32, e, (0.0, 0.0), &kernel.extras()[i])
             .unwrap();
         times.push(start.elapsed().as_secs_f64() * 1e6);
     }

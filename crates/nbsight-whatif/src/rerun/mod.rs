@@ -24,6 +24,8 @@
 mod sharing;
 mod writes;
 
+use std::borrow::Cow;
+
 use crate::impact::Impact;
 use crate::session::Event;
 use crate::transformer::run_cell;
@@ -84,10 +86,15 @@ impl RerunFacts {
 
     /// What `cell` writes: kept when the cell is the session's and the
     /// event's model numbers variables as the session's does.
-    fn writes_of(&self, model: &NotebookModel, cell: &CellInfo, same_vars: bool) -> Vec<Var> {
+    fn writes_of<'s>(
+        &'s self,
+        model: &NotebookModel,
+        cell: &CellInfo,
+        same_vars: bool,
+    ) -> Cow<'s, [Var]> {
         match self.writes.get(&address(cell)) {
-            Some(kept) if same_vars => kept.clone(),
-            _ => written(model, cell, self),
+            Some(kept) if same_vars => Cow::Borrowed(kept),
+            _ => Cow::Owned(written(model, cell, self)),
         }
     }
 
@@ -156,7 +163,6 @@ pub fn rerun_plan(
         (Event::Open | Event::Insert { .. }, _) | (_, None) => FxHashSet::default(),
         (_, Some(old)) => repeated_writes(old, new_cell, &facts.changes),
     };
-    let written_by = |cell: &CellInfo| facts.writes_of(model, cell, same_vars);
     // Who last wrote each variable in the kernel the history left (notebook
     // positions); the event cell's old run counts at its position.
     let mut kernel: FxHashMap<Var, usize> = FxHashMap::default();
@@ -165,17 +171,17 @@ pub fn rerun_plan(
             continue;
         }
         let vars = match (Some(h) == source, old) {
-            (true, Some(old)) => written_by(old),
-            _ => written_by(&model.cells[h]),
+            (true, Some(old)) => facts.writes_of(model, old, same_vars),
+            _ => facts.writes_of(model, &model.cells[h], same_vars),
         };
-        for v in vars {
+        for &v in vars.iter() {
             kernel.insert(v, h);
         }
     }
     if let (Event::Delete(d), Some(old)) = (event, old) {
         // The deleted cell's run is in the kernel, at the position of the
         // cell that now follows it.
-        for v in written_by(old) {
+        for &v in facts.writes_of(model, old, same_vars).iter() {
             kernel.insert(v, *d);
         }
     }
@@ -186,14 +192,7 @@ pub fn rerun_plan(
     loop {
         let before = plan.clone();
         undo(
-            model,
-            &mut plan,
-            &ran,
-            anchor,
-            &repeated,
-            &kernel,
-            &written_by,
-            facts,
+            model, &mut plan, &ran, anchor, &repeated, &kernel, same_vars, facts,
         );
         if let (Event::Execute(c), Some(_)) = (event, old)
             && plan.iter().take(*c).any(|p| *p)
@@ -246,7 +245,7 @@ fn undo(
     anchor: Option<usize>,
     repeated: &FxHashSet<String>,
     kernel: &FxHashMap<Var, usize>,
-    written_by: &dyn Fn(&CellInfo) -> Vec<Var>,
+    same_vars: bool,
     facts: &RerunFacts,
 ) {
     let n = model.cells.len();
@@ -288,7 +287,7 @@ fn undo(
             rebuild(model, plan, ran, j, &name, &facts.sharing);
         }
         if plan[j] {
-            for v in written_by(&model.cells[j]) {
+            for &v in facts.writes_of(model, &model.cells[j], same_vars).iter() {
                 last.insert(v, j);
             }
         }
