@@ -7,6 +7,9 @@
 //! - a cell whose first line is only the comment `# noqa`, `# noqa: CODES`,
 //!   `# nbsight: noqa` or `# nbsight: noqa: CODES` silences them in the whole
 //!   cell;
+//! - a cell tag `noqa`, `noqa:CODES`, `nbsight:noqa` or `nbsight:noqa:CODES`
+//!   (codes separated by commas; in `metadata.tags` of an `.ipynb` cell, or
+//!   `# %% tags=["noqa:NBS001"]` in a percent script) does the same;
 //! - a line that is only the comment `# nbsight: noqa-file` (or
 //!   `# nbsight: noqa-file: CODES`), in any cell, silences them in the whole
 //!   notebook;
@@ -82,6 +85,13 @@ impl Suppressions {
                 continue;
             };
             let (cell_scope, lines) = &mut suppressions.cells[cell.index];
+            for tag in &cell.tags {
+                let tag = tag.trim();
+                let tag = strip_prefix_ignore_case(tag, "nbsight:").unwrap_or(tag);
+                if let Some(scope) = directive(tag.trim_start(), "noqa") {
+                    *cell_scope = Some(Scope::merge(*cell_scope, scope));
+                }
+            }
             for (number, line) in source.lines().enumerate() {
                 let comment_only = line.trim_start().starts_with('#');
                 if comment_only {
@@ -253,5 +263,17 @@ mod tests {
         // Not on the first line: not a cell directive.
         let s = suppressions("# %%\nx = 1\n# nbsight: noqa\n");
         assert!(!s.suppresses(&finding(0, 1, Rule::UnusedDefinition)));
+    }
+
+    #[test]
+    fn cell_tags() {
+        let s = suppressions(
+            "# %% tags=[\"noqa:NBS001,unused-definition\"]\nprint(a)\n\n# %% tags=[\"nbsight:noqa\"]\nprint(b)\n\n# %% tags=[\"parameters\"]\nprint(c)\n",
+        );
+        assert!(s.suppresses(&finding(0, 1, Rule::UndefinedOnRunAll)));
+        assert!(s.suppresses(&finding(0, 1, Rule::UnusedDefinition)));
+        assert!(!s.suppresses(&finding(0, 1, Rule::StaleSavedOutput)));
+        assert!(s.suppresses(&finding(1, 1, Rule::StaleSavedOutput)));
+        assert!(!s.suppresses(&finding(2, 1, Rule::UndefinedOnRunAll)));
     }
 }

@@ -95,6 +95,7 @@ fn short_help() {
           --ignore <RULE>             Rules not to run
           --exclude <PATTERN>         Files and folders not to scan, replacing the defaults (.venv, venv, node_modules, build, dist, site-packages, .ipynb_checkpoints): glob patterns, comma-separated, repeatable
           --extend-exclude <PATTERN>  Files and folders not to scan, in addition to the excluded ones
+          --force-exclude             Apply the exclusions to files named on the command line (and to --stdin-filename) too, as pre-commit hooks need: they pass every changed file
           --stdin-filename <PATH>     The name of the notebook read from standard input (`-`): its format (.ipynb or percent script), the configuration that applies to it and the name in the output
           --effects <FILE>            Extra library-effects file (TOML, see docs/effects.md); repeatable. Also read from NBSIGHT_EFFECTS (paths separated by ':')
           --config <PYPROJECT>        The pyproject.toml to read [tool.nbsight] from for every notebook, instead of the nearest one above each notebook
@@ -118,12 +119,14 @@ fn short_help() {
     one, from each notebook's directory upwards (else from the current directory
     upwards; or --config for all), with the keys select, extend-select, ignore
     (lists of selectors), per-file-ignores (glob = [selectors]), exclude and
-    extend-exclude (glob patterns). --select replaces the configured rules;
-    --extend-select and --ignore add to and remove from them.
+    extend-exclude (glob patterns), force-exclude (true: exclusions apply to named
+    files too). --select replaces the configured rules; --extend-select and
+    --ignore add to and remove from them.
 
     Suppression: `# noqa` or `# noqa: NBS001,unused-definition` on a line; as the
     first line of a cell, `# noqa[: CODES]` or `# nbsight: noqa[: CODES]` for the
-    cell; `# nbsight: noqa-file[: CODES]` on its own line for the notebook.
+    cell, or the cell tag `noqa[:CODES]` (also `nbsight:noqa[:CODES]`);
+    `# nbsight: noqa-file[: CODES]` on its own line for the notebook.
     ");
 }
 

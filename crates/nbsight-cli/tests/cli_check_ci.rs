@@ -264,6 +264,26 @@ fn sarif_validates_and_points_at_the_lines_of_the_ipynb_file() {
             "{expected}: {notes:?}"
         );
     }
+    // A syntax error's notification points at the line of the file that
+    // holds the cell's broken line, not at the file's first line.
+    let broken = notebook(&["x = (\n", UNDEFINED]);
+    let source_line = 1 + broken
+        .lines()
+        .position(|l| l.contains("x = ("))
+        .expect("the cell's source is in the file");
+    let syntax = invocation["toolExecutionNotifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| {
+            n["message"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("broken.ipynb:cell 0")
+        })
+        .unwrap();
+    let region = &syntax["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(region["startLine"], source_line, "{syntax:#}");
     assert!(
         run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
             .as_str()
@@ -354,6 +374,64 @@ fn noqa_comments_suppress_lines_cells_and_notebooks() {
         stdout(&text).contains("7 findings suppressed."),
         "{}",
         stdout(&text)
+    );
+}
+
+#[test]
+fn cell_tags_suppress_their_cell() {
+    let cell = |tags: &[&str], source: &str| {
+        serde_json::json!({
+            "cell_type": "code", "metadata": {"tags": tags},
+            "execution_count": null, "outputs": [], "source": source,
+        })
+    };
+    let nb = serde_json::json!({
+        "nbformat": 4, "nbformat_minor": 4, "metadata": {},
+        "cells": [
+            cell(&["noqa:NBS001"], "print(tagged)"),
+            cell(&["nbsight:noqa"], "print(also_tagged)"),
+            cell(&["noqa:NBS202"], "print(other_rule)"),
+            cell(&["parameters"], "print(untagged)"),
+        ],
+    });
+    let dir = tree(&[("tags.ipynb", &nb.to_string())]);
+    let output = nbsight_in(
+        dir.path(),
+        &["check", "--output-format", "json", "tags.ipynb"],
+    );
+    let names: Vec<String> = json_findings(&output)
+        .iter()
+        .map(|f| {
+            f["message"]
+                .as_str()
+                .unwrap()
+                .split('`')
+                .nth(1)
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(names, ["other_rule", "untagged"]);
+}
+
+#[test]
+fn force_exclude_skips_excluded_files_named_on_the_command_line() {
+    let nb = notebook(&[UNDEFINED]);
+    let dir = tree(&[("venv/x.ipynb", &nb), ("nbs/y.ipynb", &nb)]);
+    let files = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["check", "--output-format", "json"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["venv/x.ipynb", "nbs/y.ipynb"]);
+        json_findings(&nbsight_in(dir.path(), &all))
+            .iter()
+            .map(|f| f["file"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(files(&[]), ["nbs/y.ipynb", "venv/x.ipynb"]);
+    assert_eq!(files(&["--force-exclude"]), ["nbs/y.ipynb"]);
+    assert_eq!(
+        files(&["--force-exclude", "--extend-exclude", "nbs"]),
+        Vec::<String>::new()
     );
 }
 

@@ -52,6 +52,9 @@ pub struct Cell {
     pub kind: CellKind,
     /// The source text exactly as in the file (list-of-lines sources joined).
     pub source: String,
+    /// The cell's tags (`metadata.tags`; `tags=[...]` on a percent marker).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     pub execution_count: Option<i64>,
     /// Number of saved outputs (code cells of `.ipynb` files).
     pub output_count: usize,
@@ -69,6 +72,7 @@ impl Cell {
             id_from_file: false,
             kind: CellKind::Code,
             source: source.to_string(),
+            tags: Vec::new(),
             execution_count: None,
             output_count: 0,
             form: classify(CellKind::Code, source, language, false),
@@ -151,6 +155,7 @@ mod tests {
             id_from_file: false,
             kind: CellKind::Code,
             source: source.into(),
+            tags: Vec::new(),
             execution_count: None,
             output_count: 0,
             form,

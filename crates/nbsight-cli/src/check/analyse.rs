@@ -12,7 +12,7 @@ use nbsight_notebook::{IpynbPositions, Notebook, SourceFormat};
 use rayon::prelude::*;
 
 use super::inputs::{Input, load};
-use super::report::{Checked, Located, Report, problems_of};
+use super::report::{Checked, Located, Report, diagnostics_of, problems_of};
 use super::settings::Resolver;
 
 /// Checks one loaded notebook; `text` is the file's text, which locates
@@ -25,8 +25,11 @@ pub fn check_loaded(
 ) -> Checked {
     let mut findings = check_notebook(notebook, effects, rules);
     let suppressed = Suppressions::of(notebook).retain(&mut findings);
+    // Syntax errors and load diagnostics in cells are located too.
+    let diagnostics = diagnostics_of(notebook);
+    let in_cells = diagnostics.iter().any(|d| d.cell.is_some());
     let positions = match (notebook.format, text) {
-        (SourceFormat::Ipynb, Some(text)) if !findings.is_empty() => {
+        (SourceFormat::Ipynb, Some(text)) if !findings.is_empty() || in_cells => {
             Some(IpynbPositions::new(text))
         }
         _ => None,
@@ -36,7 +39,7 @@ pub fn check_loaded(
             .into_iter()
             .map(|finding| Located::new(finding, notebook, positions.as_ref()))
             .collect(),
-        problems: problems_of(notebook),
+        problems: problems_of(diagnostics, notebook, positions.as_ref()),
         suppressed,
     }
 }

@@ -8,7 +8,8 @@
 //! selectors), `per-file-ignores` (a table from glob patterns, relative to
 //! the file's directory, to lists of selectors), and `exclude` /
 //! `extend-exclude` (lists of glob patterns of files and directories not to
-//! scan); any other key is an error that names it.
+//! scan), and `force-exclude` (apply them to files named on the command line
+//! too); any other key is an error that names it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -41,6 +42,9 @@ pub struct Config {
     /// Added to the exclusions of directory scans.
     #[serde(default)]
     pub extend_exclude: Vec<String>,
+    /// Exclusions apply to files named on the command line too.
+    #[serde(default)]
+    pub force_exclude: bool,
 }
 
 /// The configuration in force and the file it came from (`None`: no file,

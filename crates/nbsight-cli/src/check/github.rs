@@ -1,7 +1,8 @@
 //! `--output-format github`: GitHub Actions workflow commands
 //! (`::error file=F,line=L,col=C,title=T::message`), which annotate the
 //! pull request's diff. The line and column are the file's: in an `.ipynb`
-//! file, the line of the JSON text holding the flagged source line.
+//! file, the line of the JSON text holding the flagged source line. Syntax
+//! errors and load problems are annotated too (`title=nbsight`).
 
 use std::fmt::Write;
 use std::path::{Component, Path};
@@ -36,6 +37,22 @@ pub fn render(report: &Report, base: Option<&Path>) -> String {
                 f.code(),
                 f.message
             ))
+        );
+    }
+    for problem in &report.problems {
+        let d = &problem.diagnostic;
+        let command = if problem.is_error() {
+            "error"
+        } else {
+            "warning"
+        };
+        let line = problem.file_line.map_or(1, |l| l.get());
+        let column = problem.file_column.map_or(1, |c| c.get());
+        let _ = writeln!(
+            out,
+            "::{command} title=nbsight,file={},line={line},col={column}::{}",
+            property(&relative(&d.path.to_string_lossy(), base)),
+            data(&problem.to_string())
         );
     }
     out
@@ -102,6 +119,27 @@ mod tests {
             render(&report, None),
             "::error title=nbsight (NBS001),file=a%2Cb.ipynb,line=40,col=9::cell 2:3:4: NBS001 undefined-on-run-all here\n\
              ::notice title=nbsight (NBS201),file=c.ipynb,line=1,col=1::cell 0:1:1: NBS201 isolated-cell here\n"
+        );
+    }
+
+    #[test]
+    fn problems_are_annotated_where_they_are() {
+        use nbsight_notebook::{CellIndex, Diagnostic};
+        let mut problem = super::super::report::Problem::new(
+            Diagnostic::error(Path::new("b.ipynb"), "syntax error: oops")
+                .in_cell(CellIndex::new(2))
+                .at(one(1), one(5)),
+        );
+        problem.file_line = Some(one(31));
+        problem.file_column = Some(one(17));
+        let mut report = Report::default();
+        report.add(Checked {
+            problems: vec![problem],
+            ..Checked::default()
+        });
+        assert_eq!(
+            render(&report, None),
+            "::error title=nbsight,file=b.ipynb,line=31,col=17::b.ipynb:cell 2:1:5: syntax error: oops\n"
         );
     }
 }

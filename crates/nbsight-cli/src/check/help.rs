@@ -20,12 +20,14 @@ Configuration: the [tool.nbsight] table of the nearest pyproject.toml that has
 one, from each notebook's directory upwards (else from the current directory
 upwards; or --config for all), with the keys select, extend-select, ignore
 (lists of selectors), per-file-ignores (glob = [selectors]), exclude and
-extend-exclude (glob patterns). --select replaces the configured rules;
---extend-select and --ignore add to and remove from them.
+extend-exclude (glob patterns), force-exclude (true: exclusions apply to named
+files too). --select replaces the configured rules; --extend-select and
+--ignore add to and remove from them.
 
 Suppression: `# noqa` or `# noqa: NBS001,unused-definition` on a line; as the
 first line of a cell, `# noqa[: CODES]` or `# nbsight: noqa[: CODES]` for the
-cell; `# nbsight: noqa-file[: CODES]` on its own line for the notebook.";
+cell, or the cell tag `noqa[:CODES]` (also `nbsight:noqa[:CODES]`);
+`# nbsight: noqa-file[: CODES]` on its own line for the notebook.";
 
 /// `--help`: [`AFTER_HELP`] and the table of the rules `nbsight check`
 /// reports, from the rule registry.

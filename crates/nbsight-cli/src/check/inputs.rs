@@ -9,7 +9,9 @@
 //! not), hidden files and folders are skipped, and so is any file or folder
 //! matching the exclusions (by default `.venv`, `venv`, `node_modules`,
 //! `build`, `dist`, `site-packages`, `.ipynb_checkpoints`; `--exclude`
-//! replaces them, `--extend-exclude` adds to them). `-` reads one notebook
+//! replaces them, `--extend-exclude` adds to them; with `--force-exclude`
+//! they apply to named files too, by the file's or any folder's name or by
+//! the path). `-` reads one notebook
 //! from standard input, named by `--stdin-filename`. Duplicates are dropped;
 //! entries a scan could not read are kept as errors.
 
@@ -71,6 +73,8 @@ pub struct Inputs {
 #[derive(Debug, Clone)]
 pub struct Excludes {
     set: GlobSet,
+    /// Applied to files named on the command line too (`--force-exclude`).
+    forced: bool,
 }
 
 impl Excludes {
@@ -85,7 +89,33 @@ impl Excludes {
         }
         Ok(Excludes {
             set: builder.build()?,
+            forced: false,
         })
+    }
+
+    /// These exclusions, applied to named files too when `forced`.
+    #[must_use]
+    pub fn forced(self, forced: bool) -> Self {
+        Excludes { forced, ..self }
+    }
+
+    /// A file named on the command line that `--force-exclude` skips: the
+    /// path, its name or the name of a folder on it (below the current
+    /// directory) matches.
+    fn skips_named(&self, path: &Path) -> bool {
+        if !self.forced {
+            return false;
+        }
+        let cwd = std::env::current_dir().ok();
+        let path = cwd
+            .as_deref()
+            .and_then(|cwd| path.strip_prefix(cwd).ok())
+            .unwrap_or(path);
+        self.set.is_match(path)
+            || path
+                .ancestors()
+                .filter_map(Path::file_name)
+                .any(|name| self.set.is_match(Path::new(name)))
     }
 
     fn excludes(&self, root: &Path, path: &Path) -> bool {
@@ -101,6 +131,7 @@ impl Default for Excludes {
         // The defaults are valid patterns.
         Excludes::new(None, &[]).unwrap_or(Excludes {
             set: GlobSet::empty(),
+            forced: false,
         })
     }
 }
@@ -117,6 +148,9 @@ pub fn collect(
     let mut seen = HashSet::new();
     for path in paths {
         if is_stdin(path) {
+            if stdin_name.is_some_and(|name| excludes.skips_named(name)) {
+                continue;
+            }
             let mut text = String::new();
             match stdin.read_to_string(&mut text) {
                 Ok(_) => inputs.notebooks.push(Input::Stdin {
@@ -134,7 +168,7 @@ pub fn collect(
             if inputs.notebooks.len() == before && inputs.unreadable.len() == problems {
                 inputs.empty_dirs.push(path.clone());
             }
-        } else if seen.insert(path.clone()) {
+        } else if !excludes.skips_named(path) && seen.insert(path.clone()) {
             inputs.notebooks.push(Input::File(path.clone()));
         }
     }
@@ -278,6 +312,31 @@ mod tests {
         );
         assert_eq!(inputs.empty_dirs, [root.join("sub/empty")]);
         assert!(inputs.unreadable.is_empty());
+    }
+
+    #[test]
+    fn force_exclude_applies_to_named_files() {
+        let named = [
+            PathBuf::from("nbs/keep.ipynb"),
+            PathBuf::from("venv/lib/x.ipynb"),
+            PathBuf::from("scratch/tmp.ipynb"),
+        ];
+        let excludes = Excludes::new(None, &["scratch/*".to_string()]).unwrap();
+        let run =
+            |excludes: &Excludes| files(&collect(&named, excludes, None, &mut std::io::empty()));
+        assert_eq!(run(&excludes), named);
+        assert_eq!(
+            run(&excludes.clone().forced(true)),
+            [PathBuf::from("nbs/keep.ipynb")]
+        );
+        // Standard input named by an excluded path is skipped too.
+        let stdin = collect(
+            &[PathBuf::from("-")],
+            &excludes.forced(true),
+            Some(Path::new("venv/a.ipynb")),
+            &mut "{}".as_bytes(),
+        );
+        assert!(stdin.notebooks.is_empty());
     }
 
     #[test]

@@ -60,6 +60,11 @@ pub struct CheckArgs {
     /// Files and folders not to scan, in addition to the excluded ones.
     #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
     pub extend_exclude: Vec<String>,
+    /// Apply the exclusions to files named on the command line (and to
+    /// --stdin-filename) too, as pre-commit hooks need: they pass every
+    /// changed file.
+    #[arg(long)]
+    pub force_exclude: bool,
     /// The name of the notebook read from standard input (`-`): its format
     /// (.ipynb or percent script), the configuration that applies to it and
     /// the name in the output.
@@ -113,7 +118,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     let excludes = inputs::Excludes::new(
         args.exclude.as_deref().or(run_config.exclude.as_deref()),
         &[run_config.extend_exclude.as_slice(), &args.extend_exclude].concat(),
-    )?;
+    )?
+    .forced(args.force_exclude || run_config.force_exclude);
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {

@@ -80,19 +80,59 @@ impl Located {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     pub diagnostic: Diagnostic,
+    /// The line of the file the problem is on (for a problem in a cell: the
+    /// line of the file holding that cell line, as for [`Located`]).
+    pub file_line: Option<OneIndexed>,
+    /// The column on [`Self::file_line`].
+    pub file_column: Option<OneIndexed>,
 }
 
 impl Problem {
-    /// A syntax error in cell `cell`.
-    pub fn syntax_error(notebook: &Notebook, cell: CellIndex, issue: &SyntaxIssue) -> Self {
+    /// A problem at the diagnostic's own position in the file, if it has one.
+    pub fn new(diagnostic: Diagnostic) -> Self {
+        let (file_line, file_column) = match diagnostic.cell {
+            None => (diagnostic.line, diagnostic.line.and(diagnostic.column)),
+            Some(_) => (None, None),
+        };
         Problem {
-            diagnostic: Diagnostic::error(
-                &notebook.path,
-                format!("syntax error: {}", issue.message),
-            )
-            .in_cell(cell)
-            .at(issue.line, issue.column),
+            diagnostic,
+            file_line,
+            file_column,
         }
+    }
+
+    /// `diagnostic` located in its file: a cell's line through `positions`
+    /// (an `.ipynb` file's text) or the cell's place in a percent script.
+    fn located(
+        diagnostic: Diagnostic,
+        notebook: &Notebook,
+        positions: Option<&IpynbPositions>,
+    ) -> Self {
+        let mut problem = Problem::new(diagnostic);
+        let d = &problem.diagnostic;
+        if let (Some(cell), Some(line)) = (d.cell, d.line) {
+            let column = d.column.unwrap_or(OneIndexed::MIN);
+            let at = match positions {
+                Some(positions) => positions.locate(cell.index(), line, column),
+                None => notebook
+                    .cells
+                    .get(cell.index())
+                    .and_then(|c| c.file_line(line))
+                    .map(|l| (l, column)),
+            };
+            if let Some((l, c)) = at {
+                problem.file_line = Some(l);
+                problem.file_column = Some(c);
+            }
+        }
+        problem
+    }
+
+    /// A syntax error in cell `cell`.
+    fn syntax_error(notebook: &Notebook, cell: CellIndex, issue: &SyntaxIssue) -> Diagnostic {
+        Diagnostic::error(&notebook.path, format!("syntax error: {}", issue.message))
+            .in_cell(cell)
+            .at(issue.line, issue.column)
     }
 
     pub fn is_error(&self) -> bool {
@@ -115,25 +155,32 @@ impl fmt::Display for Problem {
 }
 
 /// The problems of a loaded notebook: its load diagnostics and the syntax
-/// errors of its Python cells.
-pub fn problems_of(notebook: &Notebook) -> Vec<Problem> {
-    let mut problems: Vec<Problem> = notebook
-        .diagnostics
-        .iter()
-        .map(|d| Problem {
-            diagnostic: d.clone(),
-        })
-        .collect();
+/// errors of its Python cells, not yet located in the file.
+pub fn diagnostics_of(notebook: &Notebook) -> Vec<Diagnostic> {
+    let mut diagnostics = notebook.diagnostics.clone();
     for cell in &notebook.cells {
         if let Some(parsed) = cell.parse() {
-            problems.extend(
+            diagnostics.extend(
                 parsed.errors.iter().map(|issue| {
                     Problem::syntax_error(notebook, CellIndex::new(cell.index), issue)
                 }),
             );
         }
     }
-    problems
+    diagnostics
+}
+
+/// `diagnostics` of `notebook` as problems located in its file through
+/// `positions` (an `.ipynb` file's text) when given.
+pub fn problems_of(
+    diagnostics: Vec<Diagnostic>,
+    notebook: &Notebook,
+    positions: Option<&IpynbPositions>,
+) -> Vec<Problem> {
+    diagnostics
+        .into_iter()
+        .map(|d| Problem::located(d, notebook, positions))
+        .collect()
 }
 
 /// The result of checking one notebook.
@@ -287,9 +334,7 @@ pub mod tests {
                 located(finding("a.ipynb", 3, 1, 4, "NBS002"), ""),
                 located(finding("a.ipynb", 3, 1, 4, "NBS001"), ""),
             ],
-            problems: vec![Problem {
-                diagnostic: Diagnostic::warning(Path::new("a.ipynb"), "w"),
-            }],
+            problems: vec![Problem::new(Diagnostic::warning(Path::new("a.ipynb"), "w"))],
             suppressed: 0,
         });
         report.sort();
@@ -323,9 +368,16 @@ pub mod tests {
     fn syntax_errors_are_problems() {
         let notebook =
             nbsight_notebook::load_percent_str(Path::new("nb.py"), "# %%\nx = (\n# %%\ny = 1\n");
-        let problems = problems_of(&notebook);
+        let problems = problems_of(diagnostics_of(&notebook), &notebook, None);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].is_error());
+        // Located at the script's line of the broken cell line.
+        let d = &problems[0].diagnostic;
+        assert_eq!(
+            problems[0].file_line,
+            notebook.cells[0].file_line(d.line.unwrap())
+        );
+        assert!(problems[0].file_line.is_some());
         let text = problems[0].to_string();
         assert!(text.starts_with("nb.py:cell 0:"), "{text}");
         assert!(text.contains("syntax error"), "{text}");

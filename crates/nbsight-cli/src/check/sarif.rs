@@ -257,8 +257,8 @@ pub fn render(report: &Report, base: Option<&Path>) -> serde_json::Result<String
                 physical_location: PhysicalLocation {
                     artifact_location: artifact_location(&d.path.to_string_lossy(), base),
                     region: Region {
-                        start_line: 1,
-                        start_column: 1,
+                        start_line: problem.file_line.map_or(1, |l| l.get()),
+                        start_column: problem.file_column.map_or(1, |c| c.get()),
                     },
                 },
             }],

@@ -227,10 +227,9 @@ mod tests {
         let mut broken = clean.clone();
         broken.add(Checked {
             findings: Vec::new(),
-            problems: vec![Problem {
-                diagnostic: Diagnostic::error(Path::new("x.ipynb"), "bad")
-                    .in_cell(CellIndex::new(1)),
-            }],
+            problems: vec![Problem::new(
+                Diagnostic::error(Path::new("x.ipynb"), "bad").in_cell(CellIndex::new(1)),
+            )],
             suppressed: 0,
         });
         assert_eq!(

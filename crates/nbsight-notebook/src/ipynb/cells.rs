@@ -8,7 +8,7 @@ use crate::cell_index::CellIndex;
 use crate::diagnostic::Diagnostic;
 
 use super::lenient::Field;
-use super::raw::{ExecutionCount, OutputCount, RawCell, SourceText, Text};
+use super::raw::{ExecutionCount, OutputCount, RawCell, RawCellMetadata, SourceText, Tags, Text};
 
 pub(super) fn convert_cells(
     path: &Path,
@@ -125,10 +125,18 @@ fn convert_cell(path: &Path, raw: RawCell, report: &mut impl FnMut(Diagnostic)) 
         _ => 0,
     };
 
+    let tags = match raw.metadata {
+        Some(Field::Ok(RawCellMetadata {
+            tags: Some(Field::Ok(Tags(tags))),
+        })) => tags,
+        _ => Vec::new(),
+    };
+
     DraftCell {
         kind,
         source,
         file_id,
+        tags,
         execution_count: if kind == CellKind::Code {
             execution_count
         } else {

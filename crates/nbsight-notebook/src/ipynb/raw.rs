@@ -140,6 +140,43 @@ impl Lenient for RawMetadata {
     }
 }
 
+/// A cell's `metadata.tags`: its string elements (others skipped).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Tags(pub Vec<String>);
+
+impl Lenient for Tags {
+    fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Option<Self>, A::Error> {
+        let mut tags = Vec::new();
+        while let Some(tag) = seq.next_element::<Field<Text>>()? {
+            if let Field::Ok(Text(tag)) = tag {
+                tags.push(tag);
+            }
+        }
+        Ok(Some(Tags(tags)))
+    }
+}
+
+/// Cell metadata: only its tags.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct RawCellMetadata {
+    pub tags: Option<Field<Tags>>,
+}
+
+impl Lenient for RawCellMetadata {
+    fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
+        let mut out = RawCellMetadata::default();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "tags" => out.tags = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+}
+
 /// One cell object.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct RawCell {
@@ -148,6 +185,7 @@ pub(crate) struct RawCell {
     pub id: Option<Field<Text>>,
     pub execution_count: Option<Field<ExecutionCount>>,
     pub outputs: Option<Field<OutputCount>>,
+    pub metadata: Option<Field<RawCellMetadata>>,
 }
 
 impl Lenient for RawCell {
@@ -160,6 +198,7 @@ impl Lenient for RawCell {
                 "id" => out.id = Some(map.next_value()?),
                 "execution_count" => out.execution_count = Some(map.next_value()?),
                 "outputs" => out.outputs = Some(map.next_value()?),
+                "metadata" => out.metadata = Some(map.next_value()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }

@@ -264,3 +264,17 @@ fn odd_but_valid_values() {
     assert_eq!(nb.diagnostics.len(), 1);
     assert_eq!(nb.diagnostics[0].cell, Some(CellIndex::new(0)));
 }
+
+#[test]
+fn reads_cell_tags_leniently() {
+    let text = nb(r##"
+        {"cell_type": "code", "metadata": {"tags": ["noqa", 7, "parameters"], "x": {}}, "source": "a"},
+        {"cell_type": "code", "metadata": {"tags": "noqa"}, "source": "b"},
+        {"cell_type": "code", "metadata": [], "source": "c"},
+        {"cell_type": "code", "source": "d"}
+    "##);
+    let nb = load(&text).unwrap();
+    let tags: Vec<&[String]> = nb.cells.iter().map(|c| c.tags.as_slice()).collect();
+    assert_eq!(tags[0], ["noqa", "parameters"]);
+    assert!(tags[1..].iter().all(|t| t.is_empty()));
+}

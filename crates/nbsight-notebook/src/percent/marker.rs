@@ -23,9 +23,36 @@ pub(crate) fn parse_marker(line: &str) -> Option<CellKind> {
     Some(kind)
 }
 
+/// The tags a marker line declares with jupytext's `tags=["a", "b"]` (its
+/// string elements; none when absent or not a JSON array).
+pub(crate) fn marker_tags(line: &str) -> Vec<String> {
+    let Some(at) = line.find("tags=") else {
+        return Vec::new();
+    };
+    let rest = &line[at + "tags=".len()..];
+    let Some(end) = rest.find(']') else {
+        return Vec::new();
+    };
+    match serde_json::from_str::<Vec<serde_json::Value>>(&rest[..=end]) {
+        Ok(values) => values
+            .into_iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tags() {
+        assert_eq!(marker_tags("# %% tags=[\"noqa\", 3, \"x\"]"), ["noqa", "x"]);
+        assert_eq!(marker_tags("# %% [md] tags=[]"), Vec::<String>::new());
+        assert_eq!(marker_tags("# %% tags=[oops"), Vec::<String>::new());
+        assert_eq!(marker_tags("# %% Load"), Vec::<String>::new());
+    }
 
     #[test]
     fn markers() {

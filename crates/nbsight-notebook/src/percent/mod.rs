@@ -2,7 +2,7 @@
 //!
 //! - A cell starts at a line `# %%` (or `#%%`) at column 0, optionally followed by a
 //!   title, a cell type `[markdown]`, `[md]` or `[raw]`, and jupytext metadata
-//!   (`key="value"`), which are ignored.
+//!   (`key="value"`); of the metadata only `tags=[...]` is kept.
 //! - Markdown and raw cell bodies are commented lines; each loses its leading `# `
 //!   (or `#`).
 //! - A jupytext YAML header (`# ---` ... `# ---`) at the top is metadata: it is
@@ -26,7 +26,7 @@ use crate::language::Language;
 use crate::notebook::{Notebook, SourceFormat};
 
 use header::split_header;
-use marker::parse_marker;
+use marker::{marker_tags, parse_marker};
 
 /// Read a percent script; `path` is used only in messages. Never fails.
 pub fn load_percent_str(path: &Path, text: &str) -> Notebook {
@@ -54,11 +54,13 @@ pub fn load_percent_str(path: &Path, text: &str) -> Notebook {
     }
     for (n, (at, kind)) in markers.iter().enumerate() {
         let end = markers.get(n + 1).map_or(lines.len(), |(next, _)| *next);
-        cells.push(make_cell(
+        let mut cell = make_cell(
             *kind,
             &lines[at + 1..end],
             OneIndexed::from_zero_indexed(at + 1),
-        ));
+        );
+        cell.tags = marker_tags(lines[*at]);
+        cells.push(cell);
     }
 
     assemble(Draft {
