@@ -5,7 +5,9 @@
 //! script.py`, `from module import *`) provides the names later cells read
 //! that no cell defines; the body of a method or lambda reads globals when
 //! it runs, like a plain function's (a class read only inside another
-//! class's method is used when that class is).
+//! class's method is used when that class is); a cell that runs code nbsight
+//! cannot read (`eval(expr)`, `exec(expr)`, `globals()[key]`, `locals()`),
+//! or calls a user function or class whose body does, may read any name.
 
 use nbsight_dataflow::builtins::is_builtin;
 use nbsight_dataflow::symbol::root;
@@ -26,6 +28,10 @@ pub(crate) struct OutOfSight {
     /// Names some cell reads that no cell binds and that are not builtins:
     /// what hidden binders provide.
     unresolved: VarSet,
+    /// Cells that may read any name: their code evaluates code nbsight
+    /// cannot read or reads the namespace as a dict, or calls a user
+    /// function or class whose body does.
+    namespace_readers: Vec<usize>,
 }
 
 impl OutOfSight {
@@ -45,10 +51,13 @@ impl OutOfSight {
         let mut body_reads = VarSet::new();
         let mut own_body_reads: Vec<(usize, VarSet)> = Vec::new();
         for def in model.definitions() {
+            // Builtin names too: a cell may bind one (`from IPython.display
+            // import display`) that the body then reads.
             let reads = VarSet::from_iter(
                 def.summary
                     .reads
                     .iter()
+                    .chain(def.summary.builtins.iter())
                     .filter_map(|s| model.vars.get(root(s))),
             );
             body_reads.union_with(&reads);
@@ -82,7 +91,14 @@ impl OutOfSight {
             own_body_reads,
             hidden_binders,
             unresolved,
+            namespace_readers: namespace_readers(model),
         }
+    }
+
+    /// A cell at or after `cell` may read any name (`eval(expr)`, a helper
+    /// whose method evaluates the strings it is given).
+    pub(crate) fn namespace_read_from(&self, cell: usize) -> bool {
+        self.namespace_readers.iter().any(|&r| r >= cell)
     }
 
     /// A cell that does not parse, after `cell`, writes the name `v`.
@@ -118,6 +134,18 @@ impl OutOfSight {
         if self.broken_mentions(&cell.outputs) || self.broken_mentions(&cell.pre) {
             return true;
         }
+        // It may read what any cell above defines, or a cell below may read
+        // what it defines.
+        if self.namespace_readers.contains(&cell.index)
+            && model
+                .code_cells()
+                .any(|c| c.index < cell.index && !c.outputs.is_clear())
+        {
+            return true;
+        }
+        if !cell.outputs.is_clear() && self.namespace_readers.iter().any(|&r| r > cell.index) {
+            return true;
+        }
         if !self.unresolved.is_clear() {
             let first_hidden = self.hidden_binders[0];
             if self.hidden_binders.contains(&cell.index)
@@ -148,6 +176,40 @@ impl OutOfSight {
         });
         read_elsewhere || reads_elsewhere
     }
+}
+
+/// The cells that may read any name: their own code runs code nbsight cannot
+/// read, or they read a user function or class (methods included) whose
+/// body does.
+fn namespace_readers(model: &NotebookModel) -> Vec<usize> {
+    let mut callables = VarSet::new();
+    for cell in model.code_cells() {
+        let Some(compiled) = cell.compiled.as_deref() else {
+            continue;
+        };
+        for (name, function) in &compiled.summary.functions {
+            if function.reads_namespace
+                && let Some(v) = model.vars.get(root(name))
+            {
+                callables.insert(v);
+            }
+        }
+    }
+    model
+        .code_cells()
+        .filter(|cell| {
+            cell.compiled.as_deref().is_some_and(|c| {
+                c.summary.reads_namespace
+                    || (!callables.is_clear()
+                        && (cell.pre.intersects(&callables)
+                            || c.program
+                                .stmts
+                                .iter()
+                                .any(|s| s.reads.iter().any(|v| callables.contains(*v)))))
+            })
+        })
+        .map(|c| c.index)
+        .collect()
 }
 
 /// The identifiers written in `source`.

@@ -148,7 +148,11 @@ mod tests {
         let set = RuleSet::resolve(Some(&strings(&["NBS1"])), &[], &strings(&["NBS103"])).unwrap();
         assert_eq!(
             set.iter().collect::<Vec<_>>(),
-            vec![Rule::PreprocessingLeakage, Rule::OverlapLeakage]
+            vec![
+                Rule::PreprocessingLeakage,
+                Rule::OverlapLeakage,
+                Rule::LeakageWithCellsSkipped
+            ]
         );
         let set = RuleSet::resolve(None, &strings(&["isolated-cell"]), &[]).unwrap();
         assert!(set.contains(Rule::IsolatedCell) && set.contains(Rule::UndefinedOnRunAll));
@@ -205,7 +209,11 @@ mod tests {
         let cli = RuleSet::resolve_over(config, None, &[], &strings(&["NBS0"])).unwrap();
         assert_eq!(
             cli.iter().collect::<Vec<_>>(),
-            vec![Rule::OverlapLeakage, Rule::MultiTestLeakage]
+            vec![
+                Rule::OverlapLeakage,
+                Rule::MultiTestLeakage,
+                Rule::LeakageWithCellsSkipped
+            ]
         );
     }
 }

@@ -1,9 +1,10 @@
 //! The worked examples of the seeds (`../shared/seed-notes.md`) that concern
-//! `nbsight check`: NBLyzer's Figure 1 as saved.
+//! `nbsight check`: NBLyzer's Figure 1 as saved (no leak in notebook order;
+//! the leak of running cells 1, 2, 4, 5).
 
 use std::path::Path;
 
-use nbsight_check::{RuleSet, check_notebook};
+use nbsight_check::{Rule, RuleSet, check_notebook};
 use nbsight_dataflow::Effects;
 use nbsight_notebook::load_path;
 
@@ -18,5 +19,38 @@ fn figure1_as_saved_has_no_leak_in_notebook_order() {
     assert!(
         findings.iter().all(|f| !f.name().ends_with("leakage")),
         "{findings:#?}"
+    );
+}
+
+#[test]
+fn figure1_leaks_when_cell_3_is_skipped() {
+    let figure1 = load_path(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/nblyzer_figure1.ipynb"),
+    )
+    .expect("fixture loads");
+    let findings = check_notebook(&figure1, &Effects::builtin(), RuleSet::default());
+    let skipped: Vec<_> = findings
+        .iter()
+        .filter(|f| f.rule == Rule::LeakageWithCellsSkipped)
+        .collect();
+    // The paper's answer: executing <1,2,4,5> leaks at cell 5 (MinMaxScaler
+    // fitted on all of `d` before the split). Cells count the markdown title
+    // as cell 0, as the paper's numbering does.
+    assert_eq!(skipped.len(), 1, "{findings:#?}");
+    let finding = skipped[0];
+    assert_eq!(finding.cell.index(), 5);
+    let path: Vec<usize> = finding.path.iter().map(|c| c.index()).collect();
+    assert_eq!(path, [1, 2, 4, 5]);
+    assert!(
+        finding
+            .message
+            .starts_with("running cells 1, 2, 4, 5 in order (skipping cell 3, which rebinds `x`) leaks: `predict`"),
+        "{}",
+        finding.message
+    );
+    assert!(
+        finding.message.contains("(cell 2, line 2)"),
+        "{}",
+        finding.message
     );
 }

@@ -412,7 +412,7 @@ fn sarif_has_what_github_requires() {
     assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
     assert!(driver["informationUri"].is_string());
     let rules = driver["rules"].as_array().expect("rules");
-    assert_eq!(rules.len(), 7);
+    assert_eq!(rules.len(), 8);
     for rule in rules {
         assert!(rule["id"].as_str().unwrap().starts_with("NBS"));
         assert!(rule["name"].is_string());
@@ -496,4 +496,40 @@ fn rules_can_be_ignored_on_the_command_line_and_in_pyproject() {
     let dir = temp_tree(&[("pyproject.toml", "[tool.nbsight]\nignore = [\"NBS1\"]\n")]);
     let configured = nbsight_in(dir.path(), &["check", "--no-progress", file]);
     assert_eq!(exit_code(&configured), 0, "{}", stdout_of(&configured));
+}
+
+#[test]
+fn a_leak_hidden_by_a_cell_is_reported_with_the_order_that_leaks() {
+    // NBLyzer's Figure 1: Run All is safe (cell 3 reads `x` again), running
+    // cells 1, 2, 4, 5 leaks.
+    let file = "crates/nbsight-check/tests/fixtures/nblyzer_figure1.ipynb";
+    let text = nbsight(&["check", "--no-progress", file]);
+    assert_eq!(exit_code(&text), 1);
+    let out = stdout_of(&text);
+    assert!(
+        out.contains(":cell 5:4:15: NBS104 running cells 1, 2, 4, 5 in order (skipping cell 3, which rebinds `x`) leaks: "),
+        "{out}"
+    );
+    assert!(out.contains("cells: 1 -> 2 -> 4 -> 5"), "{out}");
+    assert!(out.contains("Found 1 finding"), "{out}");
+
+    let json = nbsight(&["check", "--no-progress", "--format", "json", file]);
+    let findings: Value = serde_json::from_str(&stdout_of(&json)).expect("JSON list");
+    let findings = findings.as_array().expect("a list");
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    let finding = &findings[0];
+    assert_eq!(finding["code"], "NBS104");
+    assert_eq!(finding["name"], "leakage-with-cells-skipped");
+    assert_eq!(finding["severity"], "warning");
+    assert_eq!(finding["cell"], 5);
+    assert_eq!(finding["path"], serde_json::json!([1, 2, 4, 5]));
+
+    let ignored = nbsight(&[
+        "check",
+        "--no-progress",
+        "--ignore",
+        "leakage-with-cells-skipped",
+        file,
+    ]);
+    assert_eq!(exit_code(&ignored), 0, "{}", stdout_of(&ignored));
 }

@@ -50,6 +50,16 @@ pub struct CellSummary {
     pub functions: BTreeMap<String, FunctionSummary>,
     /// IPython magics and escapes used (`%matplotlib`, `!`).
     pub magics: BTreeSet<String>,
+    /// The cell's code runs code nbsight cannot read (`eval(expr)`,
+    /// `exec(expr)`) or reads the namespace as a dict (`globals()`,
+    /// `locals()`): it may read any name.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reads_namespace: bool,
+    /// Library calls that change library or interpreter state later cells
+    /// rely on (`pandas.set_option`, `numpy.random.seed`,
+    /// `warnings.filterwarnings`), qualified; see [`crate::global_state`].
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub global_changes: BTreeSet<String>,
 }
 
 /// The IR of a cell's module-level code with its summary.
@@ -98,6 +108,8 @@ fn module_analysis(builder: ScopeBuilder<'_>) -> ModuleAnalysis {
     let mut summary = CellSummary {
         imports: builder.imports,
         magics: builder.magics,
+        reads_namespace: builder.reads_namespace,
+        global_changes: builder.global_changes,
         ..CellSummary::default()
     };
     let (builtins, uses): (Vec<Symbol>, Vec<Symbol>) = sets
@@ -181,6 +193,8 @@ pub(crate) fn function_summary_and_builtins(
         mutates: sets.mutated,
         may_mutate: sets.may_mutate,
         mutated_params: Vec::new(),
+        reads_namespace: builder.reads_namespace,
+        builtins: builtins.iter().cloned().collect(),
     };
     // A nested function runs only when this one calls it (or hands it on):
     // its effects are this function's only if its name is used here.

@@ -687,3 +687,57 @@ fn a_nested_functions_global_is_its_own() {
     );
     assert!(s.functions["outer"].writes.is_empty());
 }
+
+#[test]
+fn code_in_string_literals_is_read() {
+    let s = summary("print(eval('df8 + pd.merge(a, b)'))\nexec('c = d * 2')\n");
+    assert_eq!(s.uses, set(&["a", "b", "d", "df8", "pd"]));
+    assert!(s.defs.contains("c"));
+    assert!(!s.reads_namespace);
+    let s = summary("x = globals()['rate']\nglobals()['other'] = 1\ndel globals()['gone']\n");
+    assert_eq!(s.uses, set(&["rate"]));
+    assert_eq!(s.builtins, set(&["globals"]));
+    assert!(!s.reads_namespace);
+    // Code given in a namespace of its own reads nothing of the notebook's.
+    assert!(!summary("eval(expr, {'x': 1})\n").reads_namespace);
+}
+
+#[test]
+fn code_nbsight_cannot_read_may_read_any_name() {
+    for src in [
+        "eval(expr)\n",
+        "exec(f'print({name})')\n",
+        "eval('not python (')\n",
+        "value = globals()[key]\n",
+        "print('{a} {b}'.format(**locals()))\n",
+        "names = vars()\n",
+        "eval(expr, globals())\n",
+    ] {
+        assert!(summary(src).reads_namespace, "{src}");
+    }
+    // A function's `locals()` is its own; `globals()` and `eval` are not.
+    let s = summary(
+        "def f(x):\n    return locals()\ndef g(s):\n    return eval(s)\nclass Show:\n    def _repr_html_(self):\n        return eval(self.code)\n",
+    );
+    assert!(!s.reads_namespace);
+    assert!(!s.functions["f"].reads_namespace);
+    assert!(s.functions["g"].reads_namespace);
+    assert!(s.functions["Show._repr_html_"].reads_namespace);
+}
+
+#[test]
+fn changes_of_library_state_are_recorded() {
+    let s = summary(
+        "import warnings\nimport numpy as np\nimport seaborn as sns\nimport sys\nfrom matplotlib import pyplot as plt\nwarnings.filterwarnings('ignore')\nnp.random.seed(0)\nsns.set()\nsys.path.append('..')\nplt.style.use('ggplot')\nnp.array([1])\nset([1])\n",
+    );
+    assert_eq!(
+        s.global_changes,
+        strings(&[
+            "matplotlib.pyplot.style.use",
+            "numpy.random.seed",
+            "seaborn.set",
+            "sys.path.append",
+            "warnings.filterwarnings",
+        ])
+    );
+}

@@ -268,11 +268,12 @@ impl Role {
 
     /// A call that makes a value derived from data by learning, splitting
     /// or resampling it (a fitted model or transformer, transformed rows, a
-    /// split side, resampled rows).
+    /// split side, resampled rows), or that reads the rows (whose origin the
+    /// leakage analysis follows, to tell that two values share rows).
     pub fn derives_from_data(self) -> bool {
         matches!(
             self,
-            Role::Fit | Role::FitTransform | Role::Split | Role::Resample
+            Role::Fit | Role::FitTransform | Role::Split | Role::Resample | Role::ReadFile
         )
     }
 

@@ -10,7 +10,13 @@
 //!   display a name was assigned (`full = [train, test]`, `for d in full`);
 //! - *contains*: `full = [train, test]` (full contains train), `v = df.values`
 //!   and `row = rows[0]` (df contains v, rows contains row), a `for` target
-//!   and its iterable, `d['k'] = lst` and `obj.x = lst`.
+//!   and its iterable, `d['k'] = lst` and `obj.x = lst`;
+//! - *copy*: `b = list(a)`, `b = copy.copy(a)` (a shallow copy: another
+//!   object holding `a`'s items). It counts as `a` containing `b` (a change
+//!   inside `b`'s items is a change inside `a`'s), but `a` does not hold
+//!   `b`'s object: appending to `b` leaves `a` alone ([`Aliases::holders`]);
+//! - *slice*: `b = a[1:]`, a part of `a` here (of an array or a frame it is
+//!   a view); a user that knows `a` is a list may read it as a copy.
 //!
 //! A change through one name ([`Aliases`], used by the slicer's
 //! dependences and the what-if re-run plan) is the
@@ -45,6 +51,12 @@ pub enum Fact {
     },
     /// `for target in iterable` (a name).
     Loop { target: String, iterable: String },
+    /// `copy` is a shallow copy of `source`: another object holding the
+    /// same items.
+    Copy { copy: String, source: String },
+    /// `part = source[i:j]`: a shallow copy of a list, a view of an array
+    /// or a frame (which the facts cannot tell apart); resolved as a part.
+    Slice { part: String, source: String },
 }
 
 /// The aliasing facts of a module-level statement.
@@ -100,9 +112,19 @@ fn assign(target: &Expr, value: &Expr, facts: &mut Vec<Fact>) {
             let mut sources = Vec::new();
             referred(value, &mut sources);
             let display = is_display(value);
+            let copied = !display && shallow_copy(value);
+            let sliced = matches!(value, Expr::Subscript(s) if matches!(&*s.slice, Expr::Slice(_)));
             for (source, plain) in &sources {
                 match (display, plain) {
                     (false, true) => same(name, source, facts),
+                    (false, false) if copied && name != source => facts.push(Fact::Copy {
+                        copy: name.to_string(),
+                        source: source.clone(),
+                    }),
+                    (false, false) if sliced && name != source => facts.push(Fact::Slice {
+                        part: name.to_string(),
+                        source: source.clone(),
+                    }),
                     (false, false) => contains(source, name, facts),
                     (true, _) => contains(name, source, facts),
                 }
@@ -204,6 +226,29 @@ fn shares_items(call: &ruff_python_ast::ExprCall) -> Option<&Expr> {
     }
 }
 
+/// A call making a new container of its argument's items (`list(xs)`,
+/// `copy.copy(d)`, `sorted(xs)`), not a view or an iterator of them.
+fn shallow_copy(value: &Expr) -> bool {
+    const COPIES: &[&str] = &[
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "dict",
+        "sorted",
+        "copy",
+    ];
+    let Expr::Call(call) = value else {
+        return false;
+    };
+    shares_items(call).is_some()
+        && match &*call.func {
+            Expr::Name(f) => COPIES.contains(&f.id.as_str()),
+            Expr::Attribute(a) => a.attr.as_str() == "copy",
+            _ => false,
+        }
+}
+
 fn same(a: &str, b: &str, facts: &mut Vec<Fact>) {
     if a != b {
         facts.push(Fact::Same(a.to_string(), b.to_string()));
@@ -262,6 +307,9 @@ pub struct Aliases {
     up: IndexVec<SymId, Vec<SymId>>,
     /// Objects it holds (transitively).
     down: IndexVec<SymId, Vec<SymId>>,
+    /// Containers holding its object itself (transitively, not through a
+    /// shallow copy's source).
+    holders: IndexVec<SymId, Vec<SymId>>,
 }
 
 impl Aliases {
@@ -271,6 +319,7 @@ impl Aliases {
         let mut elements: FxHashMap<SymId, Vec<SymId>> = FxHashMap::default();
         let mut same_pairs = Vec::new();
         let mut contains = Vec::new();
+        let mut copies = Vec::new();
         for fact in facts {
             match fact {
                 Fact::Same(a, b) => same_pairs.push((intern(a), intern(b))),
@@ -284,6 +333,14 @@ impl Aliases {
                 }
                 Fact::Loop { target, iterable } => {
                     contains.push((intern(iterable), intern(target)));
+                }
+                Fact::Slice { part, source } => {
+                    contains.push((intern(source), intern(part)));
+                }
+                Fact::Copy { copy, source } => {
+                    let (c, s) = (intern(copy), intern(source));
+                    contains.push((s, c));
+                    copies.push((s, c));
                 }
             }
         }
@@ -312,7 +369,7 @@ impl Aliases {
             members[class].push(x);
         }
         // Containment between classes, closed transitively.
-        let (mut holds, mut held_by) = (empty(), empty());
+        let (mut holds, mut held_by, mut held_itself) = (empty(), empty(), empty());
         for &(c, i) in &contains {
             let (c, i) = (classes[c], classes[i]);
             if c != i {
@@ -320,17 +377,34 @@ impl Aliases {
                 held_by[i].push(c);
             }
         }
-        let reach = |edges: &IndexVec<SymId, Vec<SymId>>, from: SymId| -> Vec<SymId> {
+        for &(c, i) in &contains {
+            let (c, i) = (classes[c], classes[i]);
+            let copy = copies
+                .iter()
+                .any(|&(s, k)| classes[s] == c && classes[k] == i);
+            if c != i && !copy {
+                held_itself[i].push(c);
+            }
+        }
+        // Every class reached from `from` by a first step along `first`,
+        // then along `edges`.
+        let reach = |edges: &IndexVec<SymId, Vec<SymId>>, from: SymId, first: &[SymId]| {
             let mut seen: IndexVec<SymId, bool> = IndexVec::from_elem_n(false, n);
-            let mut stack = vec![from];
+            let mut stack = Vec::new();
             let mut out = Vec::new();
+            let mut visit = |y: SymId, stack: &mut Vec<SymId>, out: &mut Vec<SymId>| {
+                if y != from && !seen[y] {
+                    seen[y] = true;
+                    stack.push(y);
+                    out.extend(members[y].iter().copied());
+                }
+            };
+            for &y in first {
+                visit(y, &mut stack, &mut out);
+            }
             while let Some(x) = stack.pop() {
                 for &y in &edges[x] {
-                    if y != from && !seen[y] {
-                        seen[y] = true;
-                        stack.push(y);
-                        out.extend(members[y].iter().copied());
-                    }
+                    visit(y, &mut stack, &mut out);
                 }
             }
             out
@@ -339,14 +413,18 @@ impl Aliases {
             same: empty(),
             up: empty(),
             down: empty(),
+            holders: empty(),
         };
         for (x, &class) in classes.iter_enumerated() {
             aliases.same[x] = members[class].iter().copied().filter(|&y| y != x).collect();
             if !holds[class].is_empty() {
-                aliases.down[x] = reach(&holds, class);
+                aliases.down[x] = reach(&holds, class, &holds[class]);
             }
             if !held_by[class].is_empty() {
-                aliases.up[x] = reach(&held_by, class);
+                aliases.up[x] = reach(&held_by, class, &held_by[class]);
+            }
+            if !held_itself[class].is_empty() {
+                aliases.holders[x] = reach(&held_by, class, &held_itself[class]);
             }
         }
         aliases
@@ -369,6 +447,13 @@ impl Aliases {
     /// Objects `root`'s object may hold.
     pub fn contents(&self, root: SymId) -> &[SymId] {
         Self::get(&self.down, root)
+    }
+
+    /// Containers that may hold `root`'s object itself: its
+    /// [`containers`](Aliases::containers) but the sources it is a shallow
+    /// copy of (which hold its items, not it).
+    pub fn holders(&self, root: SymId) -> &[SymId] {
+        Self::get(&self.holders, root)
     }
 }
 
@@ -455,6 +540,21 @@ mod tests {
         );
         // Calls make new objects; constants refer to none.
         assert!(facts("c = a.copy()\nn = 1\nb = f(a)").is_empty());
+        // Shallow copies hold the same items; views are parts.
+        let copy = |c: &str, s: &str| Fact::Copy {
+            copy: c.into(),
+            source: s.into(),
+        };
+        assert_eq!(facts("b = list(a)"), [copy("b", "a")]);
+        assert_eq!(facts("import copy\nb = copy.copy(a)"), [copy("b", "a")]);
+        assert_eq!(facts("it = d.items()"), [holds("d", "it")]);
+        assert_eq!(
+            facts("b = a[1:]"),
+            [Fact::Slice {
+                part: "b".into(),
+                source: "a".into()
+            }]
+        );
     }
 
     #[test]
@@ -483,5 +583,31 @@ mod tests {
         );
         assert_eq!(named(aliases.contents(id("train"))), ["v"]);
         assert!(aliases.same(id("full")).is_empty());
+        assert_eq!(named(aliases.holders(id("d"))), ["full"]);
+    }
+
+    #[test]
+    fn a_shallow_copy_holds_the_items_not_the_object() {
+        let facts = facts("b = list(a)\nrow = b[0]\n");
+        let mut names: Vec<String> = Vec::new();
+        let aliases = Aliases::build(&facts, |name| match names.iter().position(|n| n == name) {
+            Some(i) => SymId::from_usize(i),
+            None => {
+                names.push(name.to_string());
+                SymId::from_usize(names.len() - 1)
+            }
+        });
+        let id =
+            |name: &str| SymId::from_usize(names.iter().position(|n| n == name).expect("interned"));
+        let named = |ids: &[SymId]| -> Vec<&str> {
+            let mut v: Vec<&str> = ids.iter().map(|&i| names[i.index()].as_str()).collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(named(aliases.containers(id("b"))), ["a"]);
+        assert!(aliases.holders(id("b")).is_empty());
+        // `a` holds `b`'s items: `row` too.
+        assert_eq!(named(aliases.holders(id("row"))), ["a", "b"]);
+        assert_eq!(named(aliases.containers(id("row"))), ["a", "b"]);
     }
 }

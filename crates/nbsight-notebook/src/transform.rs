@@ -18,7 +18,7 @@ pub fn ipython_cleanup(source: &str) -> Cow<'_, str> {
         .find(|line| !line.trim().is_empty())
         .unwrap_or_default();
     let indented = first.starts_with([' ', '\t']);
-    let prompts = source.contains(">>>") || source.contains("In [") || source.contains("...:");
+    let prompts = may_have_prompts(source);
     if !indented && !prompts {
         return Cow::Borrowed(source);
     }
@@ -35,6 +35,16 @@ pub fn ipython_cleanup(source: &str) -> Cow<'_, str> {
     } else {
         Cow::Owned(out)
     }
+}
+
+/// `source` contains `>>>`, `In [` or `...:` (one pass over its bytes).
+fn may_have_prompts(source: &str) -> bool {
+    let bytes = source.as_bytes();
+    memchr::memchr3_iter(b'>', b'[', b':', bytes).any(|i| match bytes[i] {
+        b'>' => bytes[i..].starts_with(b">>>"),
+        b'[' => i >= 3 && &bytes[i - 3..i] == b"In ",
+        _ => i >= 3 && &bytes[i - 3..i] == b"...",
+    })
 }
 
 fn is_blank(line: &str) -> bool {
@@ -221,6 +231,16 @@ fn ipython_prompt(lines: &mut [String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prompt_gate() {
+        for text in [">>> x", "a\n In [3]: y", "  ...: z", "x = '>>>'"] {
+            assert!(may_have_prompts(text), "{text}");
+        }
+        for text in ["", "x = a[0]", "d = {1: 2}", ">> 3", "In[3]", "..:"] {
+            assert!(!may_have_prompts(text), "{text}");
+        }
+    }
 
     #[test]
     fn unchanged_cells_are_borrowed() {

@@ -35,7 +35,22 @@
 //! - A cell that only reads what another cell defines (`orders.describe()`):
 //!   it depends on that cell.
 //! - A cell that writes or deletes files (`to_csv`, `savefig`, `os.remove`,
-//!   `open(path, "w")`): a later cell may read them by their path.
+//!   `open(path, "w")`): a later cell may read them by their path; and a
+//!   cell that names a file such a cell names (`open("my_df.csv")` after
+//!   `df.to_csv("my_df.csv")`).
+//! - A cell that changes library or interpreter state the cells after it
+//!   rely on: configuration calls (`pd.set_option`, `plt.style.use`,
+//!   `sns.set()`, `warnings.filterwarnings`, `sys.path.append`), global
+//!   random seeds (`np.random.seed(0)`), stores into a module
+//!   (`pd.options.display.max_rows = 10`), imports made for their effect
+//!   (`from mpl_toolkits import mplot3d`, `import seaborn`) and magics that
+//!   configure the kernel (`%matplotlib inline`, `%load_ext`).
+//! - A cell that deletes a name another cell binds (`del X_mm`), and that
+//!   cell: the deleting cell depends on it, and deleting may matter (a
+//!   memory map writes its data to disk).
+//! - A cell that may read any name (`eval(expr)`, `globals()[key]`, a
+//!   helper whose method evaluates strings) when cells above it define
+//!   something, and the cells defining something above such a cell.
 //! - Links out of sight: a `%run script.py` or `from module import *` cell
 //!   whose names later cells read (and those readers); a cell whose names a
 //!   cell that does not parse writes (it may read or bind them there); a
@@ -48,7 +63,9 @@ use crate::finding::Finding;
 use crate::hidden::OutOfSight;
 use crate::rules::{Driver, Rule};
 use nbsight_dataflow::effects::Role;
+use nbsight_dataflow::global_state::{imported_for_effect, magic_changes_global_state};
 use nbsight_model::NotebookModel;
+use nbsight_model::program::WriteKind;
 use nbsight_notebook::OneIndexed;
 use nbsight_whatif::is_isolated;
 
@@ -62,7 +79,13 @@ fn isolated_cells(model: &NotebookModel, findings: &mut Vec<Finding>) {
         if !cell.compiled.as_deref().is_some_and(|c| c.has_python) {
             continue;
         }
-        if is_isolated(model, cell) && !hidden.connects(model, cell) && !writes_files(cell) {
+        if is_isolated(model, cell)
+            && !hidden.connects(model, cell)
+            && !writes_files(cell)
+            && !changes_global_state(model, cell)
+            && !linked_by_delete(model, cell)
+            && !reads_a_file_another_writes(model, cell)
+        {
             findings.push(finding(
                 model,
                 Rule::IsolatedCell,
@@ -89,6 +112,104 @@ fn writes_files(cell: &nbsight_model::CellInfo) -> bool {
             .parsed
             .as_deref()
             .is_some_and(|parsed| opens_for_writing(parsed.source()))
+}
+
+/// The cell changes library or interpreter state later cells rely on
+/// (`nbsight_dataflow::global_state`): a configuration call or a global
+/// seed, a store into an imported module (`pd.options.display.max_rows =
+/// 10`), an import made for its effect, a magic that configures the kernel.
+fn changes_global_state(model: &NotebookModel, cell: &nbsight_model::CellInfo) -> bool {
+    let Some(compiled) = cell.compiled.as_deref() else {
+        return false;
+    };
+    let summary = &compiled.summary;
+    if !summary.global_changes.is_empty()
+        || summary.imports.iter().any(|q| imported_for_effect(q))
+        || summary.magics.iter().any(|m| magic_changes_global_state(m))
+        || program_has(compiled, Role::SeedRandom)
+    {
+        return true;
+    }
+    // A store into a module (a name some cell binds by an import).
+    compiled.mutated.iter().any(|v| {
+        model.code_cells().any(|c| {
+            c.compiled
+                .as_deref()
+                .is_some_and(|x| x.imports.iter().any(|(i, _)| *i == v))
+        })
+    })
+}
+
+/// The cell deletes a name another cell binds (`del X_mm`), or binds one
+/// another cell deletes: the deleting cell fails unless the binding one ran
+/// first, and ending the object may matter (a memory map writes its data to
+/// disk when deleted).
+fn linked_by_delete(model: &NotebookModel, cell: &nbsight_model::CellInfo) -> bool {
+    let deleted = |c: &nbsight_model::CellInfo| -> Vec<nbsight_model::Var> {
+        c.program().map_or_else(Vec::new, |p| {
+            p.stmts
+                .iter()
+                .flat_map(|s| s.writes.iter())
+                .filter(|(_, kind)| *kind == WriteKind::Delete)
+                .map(|(v, _)| *v)
+                .collect()
+        })
+    };
+    let own = deleted(cell);
+    model.code_cells().any(|c| {
+        c.index != cell.index
+            && (own.iter().any(|v| c.outputs.contains(*v))
+                || deleted(c).iter().any(|v| cell.outputs.contains(*v)))
+    })
+}
+
+fn program_has(compiled: &nbsight_model::Compiled, role: Role) -> bool {
+    compiled.program.calls.iter().any(|c| c.has(role))
+}
+
+/// The cell names a file (a string literal that looks like a path:
+/// `"my_df.csv"`) that a cell writing files names too: it may read what
+/// that cell wrote (`to_csv("my_df.csv")` then `open("my_df.csv")`).
+fn reads_a_file_another_writes(model: &NotebookModel, cell: &nbsight_model::CellInfo) -> bool {
+    let Some(parsed) = cell.parsed.as_deref() else {
+        return false;
+    };
+    let own: Vec<&str> = path_literals(parsed.source()).collect();
+    !own.is_empty()
+        && model.code_cells().any(|c| {
+            c.index != cell.index
+                && writes_files(c)
+                && c.parsed
+                    .as_deref()
+                    .is_some_and(|p| path_literals(p.source()).any(|l| own.contains(&l)))
+        })
+}
+
+/// The string literals of `source` that look like file paths: no spaces, a
+/// `.` or a `/` (`"my_df.csv"`, `'data/train.json'`).
+fn path_literals(source: &str) -> impl Iterator<Item = &str> {
+    let mut rest = source;
+    std::iter::from_fn(move || {
+        loop {
+            let open = rest.find(['\'', '"'])?;
+            let quote = rest.as_bytes()[open] as char;
+            let after = &rest[open + 1..];
+            let Some(close) = after.find([quote, '\n']) else {
+                rest = "";
+                return None;
+            };
+            let literal = &after[..close];
+            rest = &after[(close + 1).min(after.len())..];
+            let path_like = !literal.is_empty()
+                && literal.len() <= 260
+                && !literal.contains(char::is_whitespace)
+                && literal.contains(['.', '/'])
+                && literal.chars().any(char::is_alphabetic);
+            if path_like {
+                return Some(literal);
+            }
+        }
+    })
 }
 
 /// `open(...)` (also `codecs.open`, `path.open`) with a mode that writes:
@@ -135,7 +256,63 @@ fn opens_for_writing(source: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::opens_for_writing;
+    use super::*;
+    use nbsight_dataflow::Effects;
+    use nbsight_model::testing::notebook;
+
+    /// The cells reported isolated.
+    fn isolated(sources: &[&str]) -> Vec<usize> {
+        let model = NotebookModel::new(&notebook(sources), &Effects::builtin());
+        let mut findings = Vec::new();
+        isolated_cells(&model, &mut findings);
+        findings.iter().map(|f| f.cell.index()).collect()
+    }
+
+    #[test]
+    fn cells_that_change_library_state_are_not_isolated() {
+        let found = isolated(&[
+            "%matplotlib inline\nimport matplotlib as mpl\nmpl.rc('axes', labelsize=14)",
+            "import seaborn; seaborn.set()",
+            "import warnings\nwarnings.filterwarnings('ignore')",
+            "import pandas as pd\npd.set_option('display.max_rows', 10)",
+            "import numpy as np\nnp.random.seed(42)",
+            "from mpl_toolkits import mplot3d",
+            "import sys\nsys.path.append('..')",
+            "import pandas\npandas.options.display.max_columns = 5",
+            "import math\nmath.sqrt(2)",
+            "import os\nos.getcwd()",
+            "X_mm = 1",
+            "del X_mm",
+        ]);
+        assert_eq!(found, [8, 9]);
+    }
+
+    #[test]
+    fn cells_that_may_read_any_name_link_to_the_cells_above() {
+        let found = isolated(&[
+            "rate = 0.5",
+            "value = eval(expression)",
+            "limit = 3",
+            "print(globals()['limit'])",
+            "late = 1",
+            "print(eval('1 + 1'))",
+        ]);
+        // Cell 1 may read `rate`; `expression` is read but defined nowhere.
+        assert_eq!(found, [4, 5]);
+    }
+
+    #[test]
+    fn a_file_links_its_writer_and_its_reader() {
+        let found = isolated(&[
+            "import pandas as pd\npd.DataFrame({'a': [1]}).to_csv('my_df.csv')",
+            "for name in ('my_df.csv',):\n    with open(name) as f:\n        print(f.read())",
+            "with open('notes.txt') as f:\n    print(f.read())",
+        ]);
+        assert_eq!(found, [2]);
+        let literals: Vec<&str> =
+            path_literals("open('a.csv'); x = \"two words.\"; y = 'data/x'; z = '1.5'").collect();
+        assert_eq!(literals, ["a.csv", "data/x"]);
+    }
 
     #[test]
     fn write_modes_are_seen() {

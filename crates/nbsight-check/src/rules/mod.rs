@@ -9,8 +9,10 @@
 //! is run by `tests/docs.rs`, which must find exactly the output shown. The
 //! file also holds the rule's driver, the pass over the notebook model that
 //! produces its findings, and its messages. The three leakage rules share one
-//! driver ([`leakage_orders`]); `stale-state-risk` is raised by the what-if
-//! session and has no driver here.
+//! driver ([`leakage_orders`]); `leakage-with-cells-skipped` runs the same
+//! leakage domain along notebook order with cells skipped
+//! ([`leakage_with_cells_skipped`]); `stale-state-risk` is raised by the
+//! what-if session and has no driver here.
 //!
 //! Codes: `NBS0xx` Run All and kernel state, `NBS1xx` leakage, `NBS2xx`
 //! informational. A code and a name, once released, are never changed or
@@ -41,6 +43,7 @@
 
 pub mod isolated_cell;
 pub mod leakage_orders;
+pub mod leakage_with_cells_skipped;
 pub mod multi_test_leakage;
 pub mod overlap_leakage;
 pub mod preprocessing_leakage;
@@ -63,6 +66,7 @@ pub enum Rule {
     PreprocessingLeakage,
     OverlapLeakage,
     MultiTestLeakage,
+    LeakageWithCellsSkipped,
     IsolatedCell,
     UnusedDefinition,
     /// What-if only: a cell could read a stale value after the event.
@@ -206,6 +210,17 @@ pub static REGISTRY: [RuleMeta; Rule::COUNT] = [
         source: include_str!("multi_test_leakage.rs"),
     },
     RuleMeta {
+        rule: Rule::LeakageWithCellsSkipped,
+        code: "NBS104",
+        name: "leakage-with-cells-skipped",
+        severity: Severity::Warning,
+        default_on: true,
+        reported_by: ReportedBy::Check(leakage_with_cells_skipped::DRIVER),
+        one_per_cell: false,
+        summary: "Running the cells top to bottom with some skipped leaks, though notebook order does not: a skipped cell hides the leak",
+        source: include_str!("leakage_with_cells_skipped.rs"),
+    },
+    RuleMeta {
         rule: Rule::IsolatedCell,
         code: "NBS201",
         name: "isolated-cell",
@@ -257,7 +272,7 @@ const _: () = {
 
 impl Rule {
     /// How many rules there are.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 9;
 
     /// Every rule, in registry order.
     pub const ALL: [Rule; Rule::COUNT] = {

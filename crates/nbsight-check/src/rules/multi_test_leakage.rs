@@ -1,16 +1,25 @@
 //! ## What it reports
 //! The same test split evaluates a second model, or a model trained in a
-//! loop over hyper-parameters: the test set is being used to choose. A split
-//! is made by `train_test_split` and the like, or by slicing the same data
-//! into a head and a tail (`X_train, X_test = X[:n], X[n:]`, `df.iloc[:n]`).
-//! Reported at the evaluation that makes the test set a chooser (the second
+//! loop over hyper-parameters: the test set is being used to choose
+//! (families compared across cells or in a loop, grid searches compared,
+//! `k` or a depth chosen by test score). A split is made by
+//! `train_test_split` and the like; by slicing the same data into a head
+//! and a tail, in one statement or in separate ones and cells
+//! (`X_train, X_test = X[:n], X[n:]`, `X_train = X[:60000]` then
+//! `X_test = X[60000:]`, `df.iloc[:n]` / `df.iloc[n:]`); or by sampling
+//! (`train = df.sample(frac=0.8)`, `test = df.drop(train.index)`). A
+//! second `train_test_split` of the same data with the same keyword
+//! arguments and `random_state` holds out the same rows: models (or
+//! feature sets) scored on either are compared on one test set. Reported
+//! at the evaluation that makes the test set a chooser (the second
 //! model's, or the one inside the loop).
 //!
 //! Checked along notebook order (what Run All does) and along the saved
 //! execution order; `nbsight whatif` explores the other orders too. The
 //! driver, shared by the three leakage rules, is `leakage_orders.rs`; the
 //! message is written by the leakage domain of `nbsight-whatif`
-//! (`crates/nbsight-whatif/src/leakage/mod.rs`). One finding per cell.
+//! (`crates/nbsight-whatif/src/leakage/`). One finding per cell. The
+//! labeled cases are `tests/fixtures/leakage_suite/`.
 //!
 //! ## Why it matters
 //! Once the test set has picked the winner, its score is no longer an
@@ -62,7 +71,12 @@
 //! - The same model refit on the same data (a re-run, `fit` again after
 //!   `compile`): the object trained before, on the same rows, is not another
 //!   model. A model rebuilt under the same name is.
+//! - A head or a sample without its complement (`X = X[:10000]`, a
+//!   shuffle `df.sample(frac=1)`): a subsample, not a split.
+//! - Predictions only (no score or metric) of the tail of a competition's
+//!   train and test files stacked and sliced apart again: it has no labels.
 //! - Models fitted on different label variables (a denoiser fitted to
 //!   reproduce `X_train` and a classifier of `y_train`): they are not
-//!   candidates for the same choice. Labels copied under a new name
+//!   candidates for the same choice (labels bound at the same place by
+//!   equivalent splits are the same labels). Labels copied under a new name
 //!   (`y_train_expanded`) count as another target too, a known miss.

@@ -1,16 +1,26 @@
 //! ## What it reports
-//! Over-sampling or resampling (`SMOTE().fit_resample`, `RandomOverSampler`,
-//! `sklearn.utils.resample`) before the data is split into train and test,
-//! when a model trained on the train part is evaluated on the test part:
-//! copies of test rows end up in the training set. Also cross-validation on
-//! data resampled that way. Reported at the evaluation or cross-validation
-//! call.
+//! A model evaluated on the held-out side of a split whose rows (or copies
+//! of them) are also in its training data:
+//! - over-sampling or resampling before the split (`SMOTE().fit_resample`,
+//!   `RandomOverSampler`, `sklearn.utils.resample`), or augmentation that
+//!   stacks altered copies of the rows onto them (`np.vstack([X, X +
+//!   noise])`, `pd.concat([df, df.sample(frac=0.3)])`, along rows);
+//! - the test rows put back into the training data (`pd.concat([X_train,
+//!   X_test])`, `np.concatenate(...)`, then `fit`);
+//! - a model fitted on all the rows (`model.fit(X, y)`, or on a sample of
+//!   all of them), then scored on the held-out side of a split of those
+//!   rows (`model.score(X_test, y_test)`).
+//!
+//! Also cross-validation on data resampled before the folds. Reported at
+//! the evaluation or cross-validation call; the message names the cells of
+//! the resampling (or of the read), the split and the fit.
 //!
 //! Checked along notebook order (what Run All does) and along the saved
 //! execution order; `nbsight whatif` explores the other orders too. The
 //! driver, shared by the three leakage rules, is `leakage_orders.rs`; the
 //! message is written by the leakage domain of `nbsight-whatif`
-//! (`crates/nbsight-whatif/src/leakage/mod.rs`). One finding per cell.
+//! (`crates/nbsight-whatif/src/leakage/`). One finding per cell. The
+//! labeled cases are `tests/fixtures/leakage_suite/`.
 //!
 //! ## Why it matters
 //! The model is tested on rows it was trained on (or on synthetic neighbours
@@ -46,6 +56,16 @@
 //! `Pipeline`, which resamples inside each training fold).
 //!
 //! ## Not reported
-//! - Resampling the training split only, or inside an imblearn `Pipeline`.
-//! - A leak that only another execution order shows: `nbsight whatif` finds
-//!   those.
+//! - Resampling or augmenting the training split only, or inside an
+//!   imblearn `Pipeline`.
+//! - Training and validation sides put back together for the final refit
+//!   (`pd.concat([X_tr, X_val])`), scored on a test split they never held.
+//! - A model of the training side scored on a validation set carved from
+//!   the test side: the two sides share no row.
+//! - A model fitted on all rows that predicts other data (a new file).
+//! - Columns concatenated (`pd.concat([df, dummies], axis=1)`).
+//! - Monitoring sets passed to `fit` (`eval_set=`, `validation_data=`):
+//!   they are not training rows.
+//! - A leak that only another execution order shows: notebook order with
+//!   some cells skipped is `leakage-with-cells-skipped` (NBS104); other
+//!   orders, `nbsight whatif`.

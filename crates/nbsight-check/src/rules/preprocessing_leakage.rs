@@ -1,20 +1,35 @@
 //! ## What it reports
-//! Statistics fitted on all rows (a scaler's `fit_transform`, an imputer's
-//! `fit`, `SelectKBest`, `PCA`, `sklearn.preprocessing.scale`...) before the
-//! data is split into train and test, when a model trained on the train part
-//! is evaluated (`predict`, `score`, a metric) on the test part: both parts
-//! carry the test rows' statistics. Also cross-validation
-//! (`cross_val_score`, `GridSearchCV.fit`, `LassoCV.fit`) on data transformed
-//! that way, or with statistics fitted on the whole training side of a split
-//! (`MinMaxScaler().fit(X_train)`, then `GridSearchCV(...).fit(X_train_scaled,
-//! y_train)`): every fold's validation rows shaped them. Reported at the
-//! evaluation or cross-validation call.
+//! Statistics fitted on rows that include the test rows, when a model
+//! trained on the training part is evaluated (`predict`, `score`, a metric)
+//! on the test part: both parts carry the test rows' statistics. That is:
+//! - a transformer fitted on all rows before the split (a scaler's
+//!   `fit_transform`, an imputer's `fit`, `SelectKBest`, `PCA`,
+//!   `sklearn.preprocessing.scale`), or on the two sides of a split put back
+//!   together (`tfv.fit(list(x_train) + list(x_valid))`);
+//! - gaps filled or columns rescaled with a statistic of all rows
+//!   (`df["age"].fillna(df["age"].mean())`, `df.fillna(df.median())`,
+//!   `(X - X.mean()) / X.std()`: `mean`, `median`, `mode`, `std`, `var`,
+//!   `quantile` of the data);
+//! - a user function whose body does either, called on the whole data
+//!   (`def prep(d): return StandardScaler().fit_transform(d)`, then
+//!   `X = prep(X)` before the split).
+//!
+//! Also cross-validation (`cross_val_score`, `learning_curve`,
+//! `GridSearchCV.fit`, `LassoCV.fit`, or a user function that splits into
+//! folds and fits and scores, such as a hand-written `KFold` loop) on data
+//! prepared that way, or with statistics fitted on the whole training side
+//! of a split, however the split was made (`MinMaxScaler().fit(X_train)`,
+//! then `GridSearchCV(...).fit(X_train_scaled, y_train)`): every fold's
+//! validation rows shaped them. Reported at the evaluation or
+//! cross-validation call; the message names the cell and line of the fit
+//! (or the cell defining the function) and of the split.
 //!
 //! Checked along notebook order (what Run All does) and along the saved
 //! execution order; `nbsight whatif` explores the other orders too. The
 //! driver, shared by the three leakage rules, is `leakage_orders.rs`; the
 //! message is written by the leakage domain of `nbsight-whatif`
-//! (`crates/nbsight-whatif/src/leakage/mod.rs`). One finding per cell.
+//! (`crates/nbsight-whatif/src/leakage/`). One finding per cell. The
+//! labeled cases are `tests/fixtures/leakage_suite/`.
 //!
 //! ## Why it matters
 //! The test set no longer stands for unseen data: what the model learnt
@@ -44,7 +59,7 @@
 //!
 //! `nbsight check` reports:
 //! ```text
-//! cell 2:3:1: NBS101 `score` evaluates the model trained (cell 2, line 2) on `X_test`, but the training and test data were both transformed with statistics `fit_transform` fitted on all rows (cell 1, line 5), before the split (cell 2, line 1) separated them: statistics of the test rows leak into training; fit it on the training split only, or use a Pipeline
+//! cell 2:3:1: NBS101 `score` evaluates the model trained (cell 2, line 2) on `X_test`, but the training and test data were both transformed with statistics `fit_transform` (cell 1, line 5) fitted on rows that include those the split (cell 2, line 1) holds out: statistics of the test rows leak into training; fit it on the training split only, or use a Pipeline
 //!   cells: 1 -> 2
 //! ```
 //!
@@ -52,17 +67,27 @@
 //! the model in one `Pipeline`.
 //!
 //! ## Not reported
-//! - Transformers fitted on the training split, when the model is evaluated
-//!   on the test split (not cross-validated on the training split), and
-//!   `Pipeline`s fitted on it or cross-validated.
+//! - Transformers (or statistics) fitted on the training split, or on
+//!   train + validation inside it, when the model is evaluated on the test
+//!   split (not cross-validated on the training split), and `Pipeline`s
+//!   fitted on it or cross-validated.
+//! - Gaps filled with a constant (`df.fillna(0)`), or with the training
+//!   split's statistics (`X_test.fillna(X_train.mean())`).
 //! - Stateless transformers (`PolynomialFeatures`, `HashingVectorizer`), and
 //!   a default `CountVectorizer` or `OneHotEncoder`: they learn which tokens
-//!   or categories exist, which no model can use to see a test row (with
+//!   or categories exist, which no model can use to see a test row (the
+//!   same for `LabelEncoder`, `LabelBinarizer` and a default
+//!   `OrdinalEncoder`; with
 //!   `min_df`, `max_df`, `max_features`, `min_frequency` or `max_categories`
 //!   they count rows, and are reported). A composite holding one stateful
 //!   step is stateful.
 //! - A plain fit of an estimator a search holds
-//!   (`search.best_estimator_.fit(X, y)`): it does not cross-validate.
+//!   (`search.best_estimator_.fit(X, y)`, or `best = search.best_estimator_`
+//!   then `best.fit(X, y)`): it does not cross-validate.
+//! - Predictions of a competition's unlabelled test file stacked with the
+//!   training file for cleaning and sliced apart again
+//!   (`X_test = all_data[ntrain:]`): nothing is scored on it.
 //! - Preprocessing of data that is never split and evaluated.
-//! - A leak that only another execution order shows (NBLyzer's Figure 1):
-//!   `nbsight whatif` finds those.
+//! - A leak that only another execution order shows: notebook order with
+//!   some cells skipped (NBLyzer's Figure 1) is `leakage-with-cells-skipped`
+//!   (NBS104); other orders, `nbsight whatif`.

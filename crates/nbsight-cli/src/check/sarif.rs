@@ -512,8 +512,10 @@ mod tests {
             Rule::PreprocessingLeakage.summary()
         );
         assert_eq!(leakage["defaultConfiguration"]["level"], "warning");
-        assert_eq!(rules[5]["defaultConfiguration"]["level"], "note");
-        assert_eq!(rules[5]["defaultConfiguration"]["enabled"], false);
+        // isolated-cell, after the four leakage rules.
+        assert_eq!(rules[6]["id"], "NBS201");
+        assert_eq!(rules[6]["defaultConfiguration"]["level"], "note");
+        assert_eq!(rules[6]["defaultConfiguration"]["enabled"], false);
         assert_eq!(log["runs"][0]["results"], Value::Array(Vec::new()));
     }
 
@@ -540,7 +542,7 @@ mod tests {
 
         let ipynb = &results[1];
         assert_eq!(ipynb["level"], "note");
-        assert_eq!(ipynb["ruleIndex"], 5);
+        assert_eq!(ipynb["ruleIndex"], 6);
         let physical = &ipynb["locations"][0]["physicalLocation"];
         assert_eq!(physical["artifactLocation"]["uri"], "nbs/my%20nb.ipynb");
         assert_eq!(physical["region"]["startLine"], 1, "no file position known");

@@ -111,7 +111,7 @@ mod tests {
         };
         assert_eq!(
             rules(resolve(&cli, &config).unwrap()),
-            ["NBS001", "NBS101", "NBS201"]
+            ["NBS001", "NBS101", "NBS104", "NBS201"]
         );
     }
 

@@ -10,11 +10,12 @@ use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 use smallvec::SmallVec;
 
-use super::ScopeBuilder;
+use super::{ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::builtins::is_builtin;
 use crate::call_site::{CallSite, Operand};
 use crate::effects::{Effect, Role, Target};
+use crate::global_state::changes_global_state;
 use crate::symbol::Symbol;
 
 impl ScopeBuilder<'_> {
@@ -25,6 +26,9 @@ impl ScopeBuilder<'_> {
                     // `np.random.shuffle(x)`: a library function, not a method.
                     self.read_module_root(&attr.value);
                     let qualified = format!("{module}.{}", attr.attr);
+                    if changes_global_state(&qualified) {
+                        self.global_changes.insert(qualified.clone());
+                    }
                     let args = self.arguments(&call.arguments);
                     if let Some(effect) = self.ctx.effects.function(&qualified) {
                         self.function_call(effect, &qualified, args, call);
@@ -77,6 +81,14 @@ impl ScopeBuilder<'_> {
                     None if is_builtin(id) => Some(format!("builtins.{id}")),
                     None => None,
                 };
+                if let Some(q) = &qualified {
+                    if changes_global_state(q) {
+                        self.global_changes.insert(q.clone());
+                    }
+                    if self.dynamic_code(q, call) {
+                        return;
+                    }
+                }
                 let args = self.arguments(&call.arguments);
                 if let Some(qualified) = qualified
                     && let Some(effect) = self.ctx.effects.function(&qualified)
@@ -88,6 +100,52 @@ impl ScopeBuilder<'_> {
                 self.visit_expr(func);
                 self.arguments(&call.arguments);
             }
+        }
+    }
+
+    /// `eval(...)` / `exec(...)` and the namespace as a dict (`globals()`,
+    /// `locals()`, `vars()`): code given as a string literal is analysed in
+    /// place (`eval("a + b")` reads `a` and `b`); any other code, or the
+    /// namespace itself, may read any global (`reads_namespace`). Returns
+    /// `true` when the call was handled (its arguments evaluated).
+    fn dynamic_code(&mut self, qualified: &str, call: &ast::ExprCall) -> bool {
+        match qualified {
+            "builtins.eval" | "builtins.exec" => {
+                let arguments = &call.arguments;
+                let own_namespace = arguments.args.get(1).is_some_and(|g| !is_namespace_call(g));
+                match arguments.args.first() {
+                    Some(Expr::StringLiteral(literal)) => {
+                        let code = literal.value.to_str();
+                        let is_value = qualified == "builtins.eval";
+                        if !own_namespace
+                            && !self.embedded_code(code, literal.range, is_value, false)
+                        {
+                            self.reads_namespace = true;
+                        }
+                        for arg in arguments.args.iter().skip(1) {
+                            self.visit_expr(arg);
+                        }
+                        for keyword in &arguments.keywords {
+                            self.visit_expr(&keyword.value);
+                        }
+                        true
+                    }
+                    _ => {
+                        self.reads_namespace |= !own_namespace;
+                        false
+                    }
+                }
+            }
+            "builtins.globals" => {
+                self.reads_namespace = true;
+                false
+            }
+            "builtins.locals" | "builtins.vars" if call.arguments.is_empty() => {
+                // A function's `locals()` is its own variables.
+                self.reads_namespace |= matches!(self.kind, ScopeKind::Module);
+                false
+            }
+            _ => false,
         }
     }
 
@@ -204,11 +262,13 @@ impl ScopeBuilder<'_> {
             };
             let name = keyword.arg.as_ref().map(|a| a.to_string());
             let truthy = is_true_constant(&keyword.value);
+            let none = keyword.value.is_none_literal_expr();
             let pending = self.pending(&keyword.value);
             args.keywords.push(KeywordArg {
                 name,
                 symbol,
                 truthy,
+                none,
                 pending,
             });
         }
@@ -326,6 +386,8 @@ struct KeywordArg {
     symbol: Option<Symbol>,
     /// The value is the constant `True` (or a non-zero integer).
     truthy: bool,
+    /// The value is the constant `None` (a parameter's usual default).
+    none: bool,
     pending: PendingOperand,
 }
 
@@ -356,10 +418,20 @@ fn is_true_constant(expr: &Expr) -> bool {
 fn learns_with(effect: &Effect, args: &CallArgs<'_>) -> bool {
     !effect.stateful_with.is_empty()
         && args.keywords.iter().any(|kw| {
-            kw.name
-                .as_deref()
-                .is_none_or(|name| effect.stateful_with.iter().any(|k| k == name))
+            // `Tokenizer(num_words=None)` is the default: nothing learnt.
+            !kw.none
+                && kw
+                    .name
+                    .as_deref()
+                    .is_none_or(|name| effect.stateful_with.iter().any(|k| k == name))
         })
+}
+
+/// `globals()`, `locals()` or `vars()` with no argument: the namespace as
+/// a dict.
+pub(crate) fn is_namespace_call(expr: &Expr) -> bool {
+    matches!(expr, Expr::Call(c) if c.arguments.is_empty() && matches!(&*c.func,
+        Expr::Name(n) if matches!(n.id.as_str(), "globals" | "vars" | "locals")))
 }
 
 /// The variables a pandas `query`/`eval` expression refers to with `@`

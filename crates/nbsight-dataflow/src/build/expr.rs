@@ -8,6 +8,7 @@ use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::Ranged;
 use rustc_hash::FxHashSet;
 
+use super::call::is_namespace_call;
 use super::{ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::scope::{FunctionScope, for_each_target_name};
@@ -96,6 +97,29 @@ impl ScopeBuilder<'_> {
                 path.push('.');
                 path.push_str(attr.attr.as_str());
                 Some(path)
+            }
+            Expr::Subscript(sub) if is_namespace_call(&sub.value) => {
+                // `globals()['name']` reads `name`; a key nbsight cannot read
+                // may be any name. Storing or deleting binds out of sight.
+                if let Expr::Call(call) = &*sub.value {
+                    // The builtin `globals` itself is read.
+                    self.visit_expr(&call.func);
+                }
+                match (&*sub.slice, sub.ctx.is_load()) {
+                    (Expr::StringLiteral(key), true) => {
+                        let name = key.value.to_str();
+                        let identifier = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+                        if identifier && self.tracks(name) {
+                            self.emit(name, AccessKind::Read, sub.range);
+                        }
+                    }
+                    (slice, load) => {
+                        self.reads_namespace |= load;
+                        self.visit_expr(slice);
+                    }
+                }
+                None
             }
             Expr::Subscript(sub) => {
                 let base = self.path(&sub.value, base_kind);

@@ -67,7 +67,13 @@ impl ScopeBuilder<'_> {
     /// Analyses Python code given to a magic in place (`timed`: inside a
     /// function, as `%timeit` runs it). Returns `false` (and analyses
     /// nothing) when it does not parse.
-    fn embedded_code(&mut self, code: &str, range: TextRange, is_value: bool, timed: bool) -> bool {
+    pub(super) fn embedded_code(
+        &mut self,
+        code: &str,
+        range: TextRange,
+        is_value: bool,
+        timed: bool,
+    ) -> bool {
         let parsed = nbsight_notebook::parse_python(code);
         if parsed.has_errors() {
             return false;

@@ -67,6 +67,16 @@ pub struct FunctionSummary {
     /// knowledge base does not know): a call changes its arguments there.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mutated_params: Vec<Param>,
+    /// It runs code nbsight cannot read (`eval(expr)`, `exec(expr)`) or
+    /// reads the global namespace as a dict (`globals()`): it may read any
+    /// global.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reads_namespace: bool,
+    /// Builtin names it reads (left out of `reads`): a notebook may bind
+    /// one (`from IPython.display import display`), and the body then reads
+    /// that binding.
+    #[serde(skip)]
+    pub builtins: SymbolSet,
 }
 
 /// A parameter of a function, as a call passes it.
@@ -106,6 +116,8 @@ impl FunctionSummary {
         self.writes.extend(other.writes.iter().cloned());
         self.mutates.extend(other.mutates.iter().cloned());
         self.may_mutate.extend(other.may_mutate.iter().cloned());
+        self.reads_namespace |= other.reads_namespace;
+        self.builtins.extend(other.builtins.iter().cloned());
         for param in &other.mutated_params {
             if !self.mutated_params.contains(param) {
                 self.mutated_params.push(param.clone());
@@ -191,6 +203,13 @@ pub(crate) struct ScopeBuilder<'c> {
     pub(crate) functions: Vec<(String, FunctionSummary)>,
     pub(crate) imports: BTreeSet<String>,
     pub(crate) magics: BTreeSet<String>,
+    /// Set when the scope runs code nbsight cannot read (`eval(expr)`,
+    /// `exec(expr)`) or reads the namespace as a dict (`globals()`, and
+    /// `locals()` / `vars()` at module level): it may read any global.
+    pub(crate) reads_namespace: bool,
+    /// Library calls that change library or interpreter state
+    /// ([`crate::global_state`]), qualified.
+    pub(crate) global_changes: BTreeSet<String>,
     /// The parameters of the function walked.
     pub(crate) params: Vec<Param>,
     /// Those whose objects the body may change in place.
@@ -232,6 +251,8 @@ impl<'c> ScopeBuilder<'c> {
             functions: Vec::new(),
             imports: BTreeSet::new(),
             magics: BTreeSet::new(),
+            reads_namespace: false,
+            global_changes: BTreeSet::new(),
             params: Vec::new(),
             mutated_params: BTreeSet::new(),
             path_cut: false,

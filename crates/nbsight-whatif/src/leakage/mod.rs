@@ -1,22 +1,31 @@
 //! The ML data-leakage domain (NBLyzer sec. 4.2, made precise). Each variable
-//! maps to what its data went through ([`value::Val`]): statistics fitted
-//! before a split (the seed's *reset* rule, driven by the knowledge base's
-//! `fit-transform`/`transformer` roles), resampling before a split, the side of
-//! a split (`split` role), the model it is or comes from (`fit`). Everything
-//! else propagates with a join over what a statement reads (the seed prints a
-//! meet; see seed-notes). At a `predict`/`evaluate` sink the model's training
-//! data and the test data are compared:
+//! maps to what its data went through ([`value::Val`]): where its rows were
+//! read (`read-file`), statistics fitted on rows that include a split's test
+//! rows (the seed's *reset* rule, driven by the knowledge base's
+//! `fit-transform`/`transformer` roles, statistics of the data such as
+//! `df.mean()`, and user functions that fit, [`functions`]), resampling or
+//! augmentation before a split, the side of a split (`split` role, or a
+//! part bound by slicing or sampling, [`syntax`]), the model it is or comes
+//! from (`fit`). Everything else propagates with a join over what a
+//! statement reads (the seed prints a meet; see seed-notes). At a
+//! `predict`/`evaluate` sink the model's training data and the test data
+//! are compared:
 //! - both carry the same `Fitted` tag → preprocessing leakage;
-//! - both carry the same `Resampled` tag → overlap leakage;
-//! - the same test split evaluates a second model (or a model trained in a
+//! - both carry the same `Resampled` tag, or the training data holds the
+//!   test side's rows (put back, or never split off) → overlap leakage;
+//! - the same test split (or an equivalent one: same data, same
+//!   `random_state`) evaluates a second model (or a model trained in a
 //!   loop) → multi-test leakage.
 //!
-//! Cross-validation (`cross-validate` role) on data with `Fitted`/`Resampled`
-//! tags leaks too; a `Pipeline` fitted inside it does not.
+//! Cross-validation (`cross-validate` role, or a user function that folds,
+//! fits and scores) on data with `Fitted`/`FittedSide`/`Resampled` tags
+//! leaks too; a `Pipeline` fitted inside it does not.
 //!
 //! φ = pre(c) ≠ ∅ ∧ pre(c) ⊆ bound variables (seed sec. 4.2.1).
 
+pub mod functions;
 pub mod replay;
+pub mod syntax;
 pub mod value;
 
 use nbsight_dataflow::effects::Role;
@@ -28,7 +37,8 @@ use crate::domain::{Alarm, AlarmKind, Alarms, Domain, StmtCtx};
 use nbsight_model::program::{Call, Op, Stmt, WriteKind};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, NotebookModel};
-use value::{Side, Site, Tag, Tags, Val, kind};
+use nbsight_notebook::OneIndexed;
+use value::{Side, Site, Tag, Val, kind};
 
 /// A trained model: the data it was trained on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,9 +78,15 @@ pub struct Leak {
 impl Leak {
     /// The initial state for `model`'s notebook.
     pub fn new(model: &NotebookModel) -> Self {
-        let active = model
-            .code_cells()
-            .any(|c| c.compiled.as_deref().is_some_and(|c| c.ml_calls));
+        // A notebook whose only ML calls are statistics of data
+        // (`df.mean()`) trains, transforms and splits nothing: no alarm.
+        let active = model.code_cells().any(|c| {
+            c.program().is_some_and(|p| {
+                p.calls
+                    .iter()
+                    .any(|call| call.roles.iter().any(|r| r.is_ml()) && !is_statistic(call))
+            })
+        });
         Leak {
             active,
             ..Leak::default()
@@ -310,8 +326,8 @@ impl Leak {
                 k |= kind::STATEFUL;
             }
             return Val {
-                tags: Tags::default(),
                 kind: k,
+                ..Val::default()
             };
         }
         if call.has(Role::CrossValidate) {
@@ -326,6 +342,17 @@ impl Leak {
             if !data.is_split() {
                 res.add(Tag::Resampled(here));
             }
+            return res;
+        }
+        if is_statistic(call)
+            && recv.kind & (kind::TRANSFORMER | kind::PIPELINE | kind::SAMPLER) == 0
+        {
+            // A statistic of the receiver's rows (`df.mean()`, `X.std()`):
+            // data filled or rescaled with it carries statistics of those
+            // rows, as if a transformer had been fitted on them.
+            let rows = recv.data();
+            let mut res = Val::default();
+            res.add(fitted_tag(&rows, here));
             return res;
         }
         if call.has(Role::FitTransform) {
@@ -374,8 +401,8 @@ impl Leak {
                 .unwrap_or(here);
             self.train(site, data, ctx.in_loop);
             let mut model = Val {
-                tags: Tags::default(),
                 kind: recv.kind,
+                ..Val::default()
             };
             model.add(Tag::Model(site));
             if let Some(v) = receiver_var {
@@ -405,7 +432,9 @@ impl Leak {
             return res;
         }
         if call.has(Role::ReadFile) {
-            return Val::default();
+            let mut rows = Val::default();
+            rows.add(Tag::Source(here));
+            return rows;
         }
         let mut res = data;
         res.join(&recv.data());
@@ -415,8 +444,38 @@ impl Leak {
     /// Cross-validation (or a CV search's `fit`) on data whose statistics or
     /// rows were prepared on all of it.
     fn cross_validated(&self, call: &Call, data: &Val, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
+        self.cross_validated_at(
+            short(&call.callee),
+            (call.line, call.column),
+            data,
+            ctx,
+            alarms,
+        );
+    }
+
+    /// [`Leak::cross_validated`] by `name` at `at`.
+    fn cross_validated_at(
+        &self,
+        name: &str,
+        (line, column): (OneIndexed, OneIndexed),
+        data: &Val,
+        ctx: &StmtCtx<'_>,
+        alarms: &mut Alarms,
+    ) {
         if !alarms.on {
             return;
+        }
+        for &f in &data.fitted_by {
+            alarms.push(Alarm {
+                kind: AlarmKind::PreprocessingLeakage,
+                line,
+                column,
+                message: format!(
+                    "`{name}` cross-validates on data {}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline",
+                    fitted_by_text(ctx.model, f)
+                ),
+                involved: function_cell(ctx.model, ctx.cell, f).into_iter().collect(),
+            });
         }
         for tag in data.fitted() {
             let (rule, what) = match tag {
@@ -430,11 +489,10 @@ impl Leak {
             };
             alarms.push(Alarm {
                 kind: rule,
-                line: call.line,
-                column: call.column,
+                line,
+                column,
                 message: format!(
-                    "`{}` cross-validates on data {what}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline",
-                    short(&call.callee)
+                    "`{name}` cross-validates on data {what}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline"
                 ),
                 involved: vec![site_of(ctx.model, tag)],
             });
@@ -454,13 +512,48 @@ impl Leak {
         alarms: &mut Alarms,
     ) {
         let test_name = test_data_name(call, ctx);
+        for &f in &data.fitted_by {
+            if trained.data.fitted_by.binary_search(&f).is_err() {
+                continue;
+            }
+            alarms.push(Alarm {
+                kind: AlarmKind::PreprocessingLeakage,
+                line: call.line,
+                column: call.column,
+                message: format!(
+                    "`{}` evaluates the model trained {} on {test_name}, but the training and test data were both {}, among them those {} holds out: statistics of the test rows leak into training; fit it on the training split only, or use a Pipeline",
+                    short(&call.callee),
+                    site_text(ctx.model, model),
+                    fitted_by_text(ctx.model, f),
+                    split_text(ctx.model, splits[0]),
+                ),
+                involved: function_cell(ctx.model, ctx.cell, f)
+                    .into_iter()
+                    .chain([ctx.model.sites.cell(splits[0]), ctx.model.sites.cell(model)])
+                    .collect(),
+            });
+        }
         for tag in data.leaky() {
             if !trained.data.has(tag) {
                 continue;
             }
+            let split = split_text(ctx.model, splits[0]);
             let (rule, what) = match tag {
-                Tag::Fitted(s) => (AlarmKind::PreprocessingLeakage, fitted_text(ctx.model, s)),
-                Tag::Resampled(s) => (AlarmKind::OverlapLeakage, resampled_text(ctx.model, s)),
+                Tag::Fitted(s) => (
+                    AlarmKind::PreprocessingLeakage,
+                    format!(
+                        "transformed with statistics `{}` {} fitted on rows that include those {split} holds out",
+                        callee_at(ctx.model, s),
+                        site_text(ctx.model, s),
+                    ),
+                ),
+                Tag::Resampled(s) => (
+                    AlarmKind::OverlapLeakage,
+                    format!(
+                        "{}, before {split} separated them",
+                        resampled_text(ctx.model, s)
+                    ),
+                ),
                 _ => continue,
             };
             let fix = match rule {
@@ -476,14 +569,194 @@ impl Leak {
                 line: call.line,
                 column: call.column,
                 message: format!(
-                    "`{}` evaluates the model trained {} on {test_name}, but the training and test data were both {what}, before the split {} separated them: {fix}",
+                    "`{}` evaluates the model trained {} on {test_name}, but the training and test data were both {what}: {fix}",
                     short(&call.callee),
                     site_text(ctx.model, model),
-                    site_text(ctx.model, splits[0]),
                 ),
                 involved: vec![site_of(ctx.model, tag), ctx.model.sites.cell(splits[0]), ctx.model.sites.cell(model)],
             });
         }
+    }
+
+    /// Overlap leakage at an evaluation: the test data is the held-out side
+    /// of a split, and the model's training data holds that side's rows
+    /// too, because they were put back into it (`pd.concat([X_train,
+    /// X_test])`) or because it was trained on the rows before that split
+    /// separated them (`model.fit(X, y)`, then scored on `X_test`).
+    fn overlap(
+        model: Site,
+        call: &Call,
+        data: &Val,
+        trained: &Trained,
+        ctx: &StmtCtx<'_>,
+        alarms: &mut Alarms,
+    ) {
+        for tag in data.tags.iter() {
+            let Tag::Split(split, Side::Test) = tag else {
+                continue;
+            };
+            if !scored(ctx.model, split, call) {
+                continue;
+            }
+            let (why, source) = if trained.data.has(Tag::Split(split, Side::Test)) {
+                (
+                    "its training data also holds those held-out rows (put back into it)"
+                        .to_string(),
+                    None,
+                )
+            } else if !trained.data.has(Tag::Split(split, Side::Train))
+                && !on_opposite_sides(&trained.data, data)
+                && let Some(r) = trained.data.sources().find(|&r| data.has(Tag::Source(r)))
+            {
+                (
+                    format!(
+                        "it was trained on all the rows read {}, before the split separated them",
+                        site_text(ctx.model, r)
+                    ),
+                    Some(ctx.model.sites.cell(r)),
+                )
+            } else {
+                continue;
+            };
+            alarms.push(Alarm {
+                kind: AlarmKind::OverlapLeakage,
+                line: call.line,
+                column: call.column,
+                message: format!(
+                    "`{}` evaluates the model trained {} on {}, the held-out side of {}, but {why}: the test rows are in the training set; train on the training side only",
+                    short(&call.callee),
+                    site_text(ctx.model, model),
+                    test_data_name(call, ctx),
+                    split_text(ctx.model, split),
+                ),
+                involved: source
+                    .into_iter()
+                    .chain([ctx.model.sites.cell(split), ctx.model.sites.cell(model)])
+                    .collect(),
+            });
+        }
+    }
+
+    /// Calls of user functions in `stmt` (read from their definitions,
+    /// [`functions`]): one that fits statistics on the data it is given
+    /// marks the statement's value (before any split); one that
+    /// cross-validates checks the data it is given as cross-validation
+    /// does.
+    fn user_functions(&self, stmt: &Stmt, ctx: &StmtCtx<'_>, value: &mut Val, alarms: &mut Alarms) {
+        for &f in &stmt.reads {
+            if !ctx.model.function_definitions.contains_key(&f) {
+                continue;
+            }
+            let leak = functions::function_leak(ctx.model, ctx.cell, f);
+            if leak.is_none() {
+                continue;
+            }
+            let mut data = Val::default();
+            for &v in &stmt.reads {
+                if let Some(x) = self.get(v) {
+                    data.join(x);
+                }
+            }
+            if leak.fits && !data.is_split() {
+                value.add_fitted_by(f);
+            }
+            if leak.cross_validates && alarms.on {
+                let name = ctx.model.vars.name(f);
+                self.cross_validated_at(name, (stmt.line, stmt.column), &data, ctx, alarms);
+            }
+        }
+    }
+
+    /// Data augmented with altered copies of its own rows before any split
+    /// (`X_aug = np.vstack([X, X + noise])`): named, as resampled rows, by
+    /// where the rows were read, since the stacking has no call site of
+    /// its own.
+    fn augmented(&self, stmt: &Stmt, ctx: &StmtCtx<'_>, value: &mut Val) {
+        let strong = stmt
+            .writes
+            .iter()
+            .filter(|(_, kind)| *kind == WriteKind::Strong)
+            .count();
+        let has_rows = |v: Var| self.get(v).is_some_and(|x| x.sources().next().is_some());
+        if strong != 1 || !stmt.reads.iter().any(|&v| has_rows(v)) {
+            return;
+        }
+        let Some(parsed) = ctx
+            .model
+            .cells
+            .get(ctx.cell)
+            .and_then(|c| c.parsed.as_deref())
+        else {
+            return;
+        };
+        let is_module = |name: &str| is_imported(ctx.model, name);
+        let Some(repeated) = syntax::repeated_rows_at(parsed, stmt.line, stmt.column, &is_module)
+        else {
+            return;
+        };
+        let Some(rows) = stmt
+            .reads
+            .iter()
+            .find(|&&v| ctx.model.vars.name(v) == repeated)
+            .and_then(|&v| self.get(v))
+        else {
+            return;
+        };
+        let sources: SmallVec<[Site; 2]> = rows.sources().collect();
+        for r in sources {
+            value.add(Tag::Resampled(r));
+        }
+    }
+
+    /// The value a statement binds when it binds one part of a split made
+    /// without a split function (`X_test = X[n:]`, `test =
+    /// df.drop(train.index)`): the data's value with the side of the split
+    /// of its rows (named by where they were read).
+    fn split_part(&self, stmt: &Stmt, ctx: &StmtCtx<'_>) -> Option<Val> {
+        let strong = stmt
+            .writes
+            .iter()
+            .filter(|(_, kind)| *kind == WriteKind::Strong)
+            .count();
+        let has_rows = |v: Var| self.get(v).is_some_and(|x| x.sources().next().is_some());
+        if strong != 1 || !stmt.reads.iter().any(|&v| has_rows(v)) {
+            return None;
+        }
+        let parsed = ctx.model.cells.get(ctx.cell)?.parsed.as_deref()?;
+        let part = syntax::part_at(parsed, stmt.line, stmt.column)?;
+        let var_of = |name: &str| {
+            stmt.reads
+                .iter()
+                .copied()
+                .find(|&v| ctx.model.vars.name(v) == name)
+        };
+        let (base, side, other) = match &part {
+            syntax::Part::Head(base) => {
+                if !syntax::has_complement(ctx.model, base) {
+                    return None;
+                }
+                (base, Side::Train, None)
+            }
+            syntax::Part::Tail(base) => (base, Side::Test, None),
+            syntax::Part::Rest { base, other } => (base, Side::Test, Some(var_of(other)?)),
+        };
+        let mut val = self.get(var_of(base)?)?.clone();
+        let sources: SmallVec<[Site; 2]> = val
+            .sources()
+            .filter(|&r| {
+                other.is_none_or(|o| {
+                    self.get(o)
+                        .is_some_and(|x| x.has(Tag::Split(r, Side::Train)))
+                })
+            })
+            .collect();
+        if sources.is_empty() {
+            return None;
+        }
+        for r in sources {
+            val.add(Tag::Split(r, side));
+        }
+        Some(val)
     }
 
     /// A model trained at `model` meets test data at a predict/evaluate call.
@@ -503,16 +776,22 @@ impl Leak {
             .tags
             .iter()
             .filter_map(|t| match t {
-                Tag::Split(s, Side::Test) if trained.data.has(Tag::Split(s, Side::Train)) => {
+                Tag::Split(s, Side::Test)
+                    if trained.data.has(Tag::Split(s, Side::Train))
+                        && scored(ctx.model, s, call) =>
+                {
                     Some(s)
                 }
                 _ => None,
             })
             .collect();
+        // Messages are only built on the pass that collects alarms.
+        if alarms.on {
+            Self::overlap(model, call, data, trained, ctx, alarms);
+        }
         if splits.is_empty() {
             return;
         }
-        // Messages are only built on the pass that collects alarms.
         if alarms.on {
             Self::shared_preparation(model, call, data, &splits, trained, ctx, alarms);
         }
@@ -531,7 +810,7 @@ impl Leak {
             let count = self.evals_at(split).map_or(0, |models| {
                 models
                     .iter()
-                    .filter(|&&m| same_target(target, target_of(ctx.model, m)))
+                    .filter(|&&m| same_target(ctx.model, target, target_of(ctx.model, m)))
                     .count()
             });
             // When a second model meets the split, or a model trained in a
@@ -558,8 +837,9 @@ impl Leak {
                     line: call.line,
                     column: call.column,
                     message: format!(
-                        "the test set of the split {} is used to choose among models: {why}; choose on a validation split or with cross-validation, and touch the test set once",
-                        site_text(ctx.model, split)
+                        "the test set of {}{} is used to choose among models: {why}; choose on a validation split or with cross-validation, and touch the test set once",
+                        split_text(ctx.model, split),
+                        same_rows_text(ctx.model, split, data),
                     ),
                     involved: self.evals_of(split).iter().map(|&m| ctx.model.sites.cell(m)).chain([ctx.model.sites.cell(split)]).collect(),
                 });
@@ -814,7 +1094,13 @@ impl Leak {
         for (i, call) in calls.iter().enumerate() {
             let index = stmt.calls.start + i as u32;
             let mut data = Val::default();
-            for arg in &call.args {
+            let fit = call.has(Role::Fit);
+            for (i, arg) in call.args.iter().enumerate() {
+                // `fit(X, y, eval_set=[(X_val, y_val)])` trains on `X`: the
+                // set it monitors is not training data.
+                if fit && keyword(call, i).is_some_and(names_monitored_set) {
+                    continue;
+                }
                 self.join_value_of(arg, &results, stmt.calls.start, &mut data);
             }
             let recv = if call.method {
@@ -844,6 +1130,18 @@ impl Leak {
                     value.join(x);
                 }
             }
+            // `best = search.best_estimator_`: what the search is (a CV
+            // search) says nothing of the estimator it holds.
+            if value.kind != 0
+                && let Some(parsed) = ctx
+                    .model
+                    .cells
+                    .get(ctx.cell)
+                    .and_then(|c| c.parsed.as_deref())
+                && syntax::assigns_attribute(parsed, stmt.line, stmt.column)
+            {
+                value.kind = 0;
+            }
         } else {
             for (call, res) in calls.iter().zip(&results) {
                 if !call.consumed {
@@ -864,6 +1162,18 @@ impl Leak {
             .find(|(_, c)| !c.consumed)
             .filter(|(_, c)| c.has(Role::Split) && !c.method)
             .map(|(i, _)| ctx.model.sites.id(ctx.cell, stmt.calls.start + i as u32));
+        // A second split of the same data with the same seed holds out the
+        // same rows: its sides are also the first one's.
+        let same_rows = split.and_then(|s| equivalent_split(ctx.model, s));
+        if split.is_none()
+            && let Some(part) = self.split_part(stmt, ctx)
+        {
+            value = part;
+        }
+        self.user_functions(stmt, ctx, &mut value, alarms);
+        if split.is_none() && !value.is_split() {
+            self.augmented(stmt, ctx, &mut value);
+        }
         let mut position = 0;
         for &(v, kind) in &stmt.writes {
             match kind {
@@ -876,6 +1186,9 @@ impl Leak {
                             Side::Test
                         };
                         val.add(Tag::Split(s, side));
+                        if let Some(first) = same_rows {
+                            val.add(Tag::Split(first, side));
+                        }
                         position += 1;
                     }
                     self.set(v, val);
@@ -911,12 +1224,53 @@ fn target_of(model: &NotebookModel, site: Site) -> Option<Var> {
 }
 
 /// Two models may be candidates for the same choice: they were fitted on
-/// the same labels, or the labels of one are not known.
-fn same_target(a: Option<Var>, b: Option<Var>) -> bool {
+/// the same labels (the same variable, or the same side of equivalent
+/// splits: `y_tr` and `y_tr2` of two `train_test_split(X, y,
+/// random_state=0)`), or the labels of one are not known.
+fn same_target(model: &NotebookModel, a: Option<Var>, b: Option<Var>) -> bool {
     match (a, b) {
-        (Some(a), Some(b)) => a == b,
+        (Some(a), Some(b)) => {
+            a == b || {
+                let (x, y) = (label_origin(model, a), label_origin(model, b));
+                x.is_some() && x == y
+            }
+        }
         _ => true,
     }
+}
+
+/// The split (the first of its equivalent ones) and the target position
+/// that bind `var`, when one split call statement does.
+fn label_origin(model: &NotebookModel, var: Var) -> Option<(Site, usize)> {
+    let mut found = None;
+    for cell in model.code_cells() {
+        let Some(program) = cell.program() else {
+            continue;
+        };
+        for stmt in &program.stmts {
+            let Some(position) = stmt
+                .writes
+                .iter()
+                .filter(|(_, kind)| *kind == WriteKind::Strong)
+                .position(|(v, _)| *v == var)
+            else {
+                continue;
+            };
+            let split = stmt.calls.clone().rev().find_map(|i| {
+                let call = program.calls.get(i as usize)?;
+                (!call.consumed && call.has(Role::Split) && !call.method)
+                    .then(|| model.sites.id(cell.index, i))
+            });
+            let origin = split.map(|s| (equivalent_split(model, s).unwrap_or(s), position));
+            match (found, origin) {
+                (_, None) => return None,
+                (None, Some(o)) => found = Some(o),
+                (Some(f), Some(o)) if f != o => return None,
+                _ => {}
+            }
+        }
+    }
+    found
 }
 
 /// The held-out side of `split` is a validation set: the split was made
@@ -1062,6 +1416,186 @@ fn join_vals(a: &[Entry], b: &[Entry]) -> Vec<Entry> {
     out
 }
 
+/// `the split (cell N, line L)`, or for a split made by slicing or
+/// sampling data in separate statements (named by where its rows were
+/// read), `the split by slicing or sampling of the rows read (cell N, line L)`.
+fn split_text(model: &NotebookModel, s: Site) -> String {
+    let read = call_at(model, s).is_some_and(|c| c.has(Role::ReadFile));
+    if read {
+        format!(
+            "the split by slicing or sampling of the rows read {}",
+            site_text(model, s)
+        )
+    } else {
+        format!("the split {}", site_text(model, s))
+    }
+}
+
+fn call_at(model: &NotebookModel, s: Site) -> Option<&Call> {
+    model
+        .cells
+        .get(model.sites.cell(s))?
+        .program()?
+        .calls
+        .get(model.sites.call(s) as usize)
+}
+
+/// The training and the test data lie on opposite sides of some split:
+/// they share no row (a validation set carved from the test side, a model
+/// of the training side).
+fn on_opposite_sides(train: &Val, test: &Val) -> bool {
+    train.tags.iter().any(|t| match t {
+        Tag::Split(s, Side::Train) => {
+            test.has(Tag::Split(s, Side::Test)) && !test.has(Tag::Split(s, Side::Train))
+        }
+        Tag::Split(s, Side::Test) => {
+            test.has(Tag::Split(s, Side::Train)) && !test.has(Tag::Split(s, Side::Test))
+        }
+        _ => false,
+    })
+}
+
+/// An evaluation on the held-out side of `split` that can measure the
+/// model: any predict or score on a split function's side, but only a
+/// score or metric on a part bound by slicing or sampling (named by where
+/// its rows were read): notebooks that stack a competition's train and
+/// test files and slice them apart again only predict the unlabelled tail.
+fn scored(model: &NotebookModel, split: Site, call: &Call) -> bool {
+    call.has(Role::Evaluate) || !call_at(model, split).is_some_and(|c| c.has(Role::ReadFile))
+}
+
+/// ` (the same rows the split (cell N, line L) holds out: same data, same
+/// random_state)` when the test data went through a later split equivalent
+/// to `split`.
+fn same_rows_text(model: &NotebookModel, split: Site, data: &Val) -> String {
+    data.tags
+        .iter()
+        .find_map(|t| match t {
+            Tag::Split(s, Side::Test)
+                if s != split && equivalent_split(model, s) == Some(split) =>
+            {
+                Some(format!(
+                    " (the same rows {} holds out: the same data and `random_state`)",
+                    split_text(model, s)
+                ))
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// A statistic of the receiver's rows (`df.mean()`, `s.quantile(0.9)`):
+/// a `fit-transform` method of the data itself (the knowledge base's
+/// statistics), not a transformer's `fit_transform(X)`.
+fn is_statistic(call: &Call) -> bool {
+    call.method
+        && call.has(Role::FitTransform)
+        && call.roles.len() == 1
+        && short(&call.callee) != "fit_transform"
+}
+
+/// The number of positional arguments of a call (its arguments end with
+/// the keyword ones).
+fn positional(call: &Call) -> usize {
+    call.args.len().saturating_sub(call.keywords.len())
+}
+
+/// The keyword of argument `i` of `call`, when it is a keyword argument.
+fn keyword(call: &Call, i: usize) -> Option<&str> {
+    i.checked_sub(positional(call))
+        .and_then(|k| call.keywords.get(k))
+        .map(|k| k.as_str())
+}
+
+/// The keyword arguments of a `fit` that pass data it monitors, not data it
+/// trains on (early stopping, validation curves).
+fn names_monitored_set(keyword: &str) -> bool {
+    matches!(
+        keyword,
+        "eval_set" | "validation_data" | "valid_sets" | "eval_sample_weight"
+    )
+}
+
+/// An earlier split equivalent to the split call at `site`: the same
+/// function, on the same variables, with the same keyword arguments, made
+/// reproducible by a `random_state` (or `shuffle=False`): it holds out the
+/// same rows. The first such split (by site) names them all.
+fn equivalent_split(model: &NotebookModel, site: Site) -> Option<Site> {
+    let call = call_at(model, site)?;
+    let cell = model.cells.get(model.sites.cell(site))?;
+    let keywords = syntax::keywords_at(cell.parsed.as_deref()?, call.line, call.column)?;
+    let reproducible = keywords
+        .iter()
+        .any(|(k, v)| k == "random_state" && v != "None" || k == "shuffle" && v == "False");
+    if !reproducible {
+        return None;
+    }
+    let data: SmallVec<[&[Var]; 3]> = call.args[..positional(call)]
+        .iter()
+        .map(|a| a.vars())
+        .collect();
+    for other in model.code_cells() {
+        let Some(program) = other.program() else {
+            continue;
+        };
+        for (i, c) in program.calls.iter().enumerate() {
+            let s = model.sites.id(other.index, i as u32);
+            if s >= site || s == nbsight_model::NO_SITE {
+                continue;
+            }
+            let same = c.callee == call.callee
+                && c.has(Role::Split)
+                && !c.method
+                && positional(c) == data.len()
+                && c.args[..positional(c)]
+                    .iter()
+                    .zip(&data)
+                    .all(|(a, d)| a.vars() == *d)
+                && other
+                    .parsed
+                    .as_deref()
+                    .and_then(|p| syntax::keywords_at(p, c.line, c.column))
+                    == Some(keywords.clone());
+            if same {
+                return Some(s);
+            }
+        }
+    }
+    None
+}
+
+/// `name` is bound by an import somewhere in the notebook (a module or a
+/// library function, not data).
+fn is_imported(model: &NotebookModel, name: &str) -> bool {
+    model.code_cells().any(|c| {
+        c.compiled
+            .as_deref()
+            .is_some_and(|c| c.imports.iter().any(|(v, _)| model.vars.name(*v) == name))
+    })
+}
+
+/// The cell defining user function `f` in force at `cell`.
+fn function_cell(model: &NotebookModel, cell: usize, f: Var) -> Option<usize> {
+    let defs = model.function_definitions.get(&f)?;
+    defs.iter()
+        .rev()
+        .find(|(c, _)| *c <= cell)
+        .or_else(|| defs.first())
+        .map(|(c, _)| *c)
+}
+
+fn fitted_by_text(model: &NotebookModel, f: Var) -> String {
+    let name = model.vars.name(f);
+    match model.function_definitions.get(&f).and_then(|d| d.first()) {
+        Some((cell, _)) => format!(
+            "passed through `{name}` (defined in cell {cell}), which fits statistics on the rows it is given"
+        ),
+        None => {
+            format!("passed through `{name}`, which fits statistics on the rows it is given")
+        }
+    }
+}
+
 /// The cell of the site a leaky tag names.
 fn site_of(model: &NotebookModel, tag: Tag) -> usize {
     model.sites.cell(tag.site())
@@ -1111,16 +1645,30 @@ fn fitted_side_text(model: &NotebookModel, s: Site) -> String {
 }
 
 /// The tag of statistics fitted at `here` on `data`: before any split, or
-/// on a side of one.
+/// on both sides of the splits it went through put back together
+/// (`tfv.fit(list(x_train) + list(x_valid))`): on all their rows; or on a
+/// side of one (the training side, or train + validation inside it).
 fn fitted_tag(data: &Val, here: Site) -> Tag {
-    if data.is_split() {
-        Tag::FittedSide(here)
-    } else {
+    let whole = data.tags.iter().all(|t| match t {
+        Tag::Split(s, _) => {
+            data.has(Tag::Split(s, Side::Train)) && data.has(Tag::Split(s, Side::Test))
+        }
+        _ => true,
+    });
+    if whole {
         Tag::Fitted(here)
+    } else {
+        Tag::FittedSide(here)
     }
 }
 
 fn resampled_text(model: &NotebookModel, s: Site) -> String {
+    if call_at(model, s).is_some_and(|c| c.has(Role::ReadFile)) {
+        return format!(
+            "augmented with altered copies of their own rows (read {}) stacked onto them",
+            site_text(model, s)
+        );
+    }
     format!(
         "resampled by `{}` {}",
         callee_at(model, s),

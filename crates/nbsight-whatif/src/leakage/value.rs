@@ -2,6 +2,7 @@
 //! (fitted statistics, resampling, which side of which split, which model)
 //! and what kind of object it is (a transformer, a sampler, a pipeline...).
 
+use nbsight_model::vars::Var;
 use smallvec::SmallVec;
 
 /// A call site where the domain creates facts: a dense id given by the
@@ -31,10 +32,13 @@ pub enum Tag {
     Split(Site, Side),
     /// Produced by (or is) the model trained at this site.
     Model(Site),
+    /// Rows read at this site (a file, a bundled dataset): what tells that
+    /// data unsplit and a split's held-out side hold the same rows.
+    Source(Site),
 }
 
 /// Tags per site in the bit layout.
-const TAG_KINDS: u32 = 6;
+const TAG_KINDS: u32 = 7;
 
 impl Tag {
     pub fn site(self) -> Site {
@@ -43,7 +47,8 @@ impl Tag {
             | Tag::FittedSide(s)
             | Tag::Resampled(s)
             | Tag::Split(s, _)
-            | Tag::Model(s) => s,
+            | Tag::Model(s)
+            | Tag::Source(s) => s,
         }
     }
 
@@ -56,6 +61,7 @@ impl Tag {
             Tag::Split(_, Side::Test) => first + 3,
             Tag::Model(_) => first + 4,
             Tag::FittedSide(_) => first + 5,
+            Tag::Source(_) => first + 6,
         }
     }
 
@@ -67,7 +73,8 @@ impl Tag {
             2 => Tag::Split(s, Side::Train),
             3 => Tag::Split(s, Side::Test),
             4 => Tag::Model(s),
-            _ => Tag::FittedSide(s),
+            5 => Tag::FittedSide(s),
+            _ => Tag::Source(s),
         }
     }
 }
@@ -164,16 +171,30 @@ pub mod kind {
     }
 }
 
-/// The abstract value of a variable: a set of tags and a set of kinds.
+/// The abstract value of a variable: a set of tags, a set of kinds, and
+/// the user functions that fitted statistics on its rows before any split.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Val {
     pub tags: Tags,
     pub kind: u8,
+    /// User functions (by the variable naming them, sorted) whose body fits
+    /// statistics on the data given (`def prep(d): return
+    /// StandardScaler().fit_transform(d)`), called on these rows before
+    /// any split: a leaky fact as [`Tag::Fitted`] is, without a call site
+    /// of its own.
+    pub fitted_by: SmallVec<[Var; 1]>,
 }
 
 impl Val {
     pub fn is_empty(&self) -> bool {
-        self.tags.is_empty() && self.kind == 0
+        self.tags.is_empty() && self.kind == 0 && self.fitted_by.is_empty()
+    }
+
+    /// Adds that user function `f` fitted statistics on these rows.
+    pub fn add_fitted_by(&mut self, f: Var) {
+        if let Err(i) = self.fitted_by.binary_search(&f) {
+            self.fitted_by.insert(i, f);
+        }
     }
 
     pub fn add(&mut self, tag: Tag) {
@@ -183,10 +204,18 @@ impl Val {
     pub fn join(&mut self, other: &Val) {
         self.tags.union_with(&other.tags);
         self.kind |= other.kind;
+        for &f in &other.fitted_by {
+            self.add_fitted_by(f);
+        }
     }
 
     pub fn leq(&self, other: &Val) -> bool {
-        self.kind & !other.kind == 0 && self.tags.is_subset(&other.tags)
+        self.kind & !other.kind == 0
+            && self.tags.is_subset(&other.tags)
+            && self
+                .fitted_by
+                .iter()
+                .all(|f| other.fitted_by.binary_search(f).is_ok())
     }
 
     pub fn has(&self, tag: Tag) -> bool {
@@ -196,6 +225,19 @@ impl Val {
     /// Went through a split (either side).
     pub fn is_split(&self) -> bool {
         self.tags.iter().any(|t| matches!(t, Tag::Split(..)))
+    }
+
+    /// Holds rows of either side of the split made at `split`.
+    pub fn has_side_of(&self, split: Site) -> bool {
+        self.has(Tag::Split(split, Side::Train)) || self.has(Tag::Split(split, Side::Test))
+    }
+
+    /// The sources of the rows this value holds.
+    pub fn sources(&self) -> impl Iterator<Item = Site> + '_ {
+        self.tags.iter().filter_map(|t| match t {
+            Tag::Source(s) => Some(s),
+            _ => None,
+        })
     }
 
     /// The models this value is or comes from.
@@ -226,6 +268,7 @@ impl Val {
         Val {
             tags: self.tags.filtered(|t| !matches!(t, Tag::Model(_))),
             kind: 0,
+            fitted_by: self.fitted_by.clone(),
         }
     }
 }

@@ -4,11 +4,17 @@
 //! user function `add` changes its argument). Running such a cell twice
 //! differs from running it once, so the plan rebuilds those values first.
 //! A field overwritten whatever its old value, by the old code and the new
-//! (`d['a'] = 5` edited into `d['a'] = 6`), is not such a change.
+//! (`d['a'] = 5` edited into `d['a'] = 6`, `for r in rows: r['y'] = r['x']`),
+//! is not such a change. A user function the cell calls that both reads and
+//! writes a global (`def note(m): log.append(m)`) changes it from its old
+//! value too, and so does a `del` (it fails where it already ran).
 
+use nbsight_dataflow::access::AccessKind;
 use nbsight_dataflow::symbol::root;
-use nbsight_model::CellInfo;
+
+use super::fields::Path;
 use nbsight_model::paths::path_root;
+use nbsight_model::{CellInfo, NotebookModel};
 use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
 use ruff_python_ast::{Expr, ModModule, Stmt};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -65,11 +71,22 @@ impl ArgumentChanges {
         }
         calls.roots
     }
+
+    /// The same, for one statement.
+    pub fn changed_by_stmt(&self, stmt: &Stmt) -> FxHashSet<String> {
+        let mut calls = Calls {
+            changes: self,
+            roots: FxHashSet::default(),
+        };
+        calls.visit_stmt(stmt);
+        calls.roots
+    }
 }
 
 /// The roots `cell`'s run changes in place or computes from themselves, as
 /// names. `new` is the cell's code after an edit (`None`: the same code).
 pub(crate) fn repeated_writes(
+    model: &NotebookModel,
     cell: &CellInfo,
     new: Option<&CellInfo>,
     changes: &ArgumentChanges,
@@ -85,9 +102,65 @@ pub(crate) fn repeated_writes(
             out.insert(root(s).to_string());
         }
     }
-    let new_dead = new
+    // Fields a statement binds from a value that holds them
+    // (`counts[w] = counts.get(w, 0) + 1`).
+    let mut self_derived: FxHashSet<&str> = FxHashSet::default();
+    for c in [Some(compiled), new.and_then(|n| n.compiled.as_deref())]
+        .into_iter()
+        .flatten()
+    {
+        for node in &c.cfg.nodes {
+            let mut reads: Vec<&str> = Vec::new();
+            for access in &node.accesses {
+                if access.starts_statement {
+                    reads.clear();
+                }
+                let name = c.table.name(access.symbol);
+                match access.kind {
+                    AccessKind::Read => reads.push(name),
+                    AccessKind::Write | AccessKind::MayWrite
+                        if reads.iter().any(|r| {
+                            // `counts.get(...)` reads `counts` as a whole.
+                            Path::parse(r)
+                                .read_through(|_| false)
+                                .overlaps(&Path::parse(name))
+                        }) =>
+                    {
+                        if let Some(own) = summary.defs.iter().find(|d| d.as_str() == name) {
+                            self_derived.insert(own.as_str());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    // Roots changed in place below themselves by a call (`d['k'].append(1)`),
+    // not only as the paths a binding goes through (`df.loc` in
+    // `df.loc[0, 'a'] = 1`).
+    let mut changed_inside: FxHashSet<&str> = FxHashSet::default();
+    for node in &compiled.cfg.nodes {
+        for access in &node.accesses {
+            let name = compiled.table.name(access.symbol);
+            let r = root(name);
+            if matches!(access.kind, AccessKind::Mutate | AccessKind::MayMutate)
+                && !access.implied
+                && r != name
+            {
+                changed_inside.insert(r);
+            }
+        }
+    }
+    let new_summary = new
         .and_then(|n| n.compiled.as_deref())
-        .map_or(&summary.dead, |c| &c.summary.dead);
+        .map_or(summary, |c| &c.summary);
+    // Written by the new code as surely as by the old, from values that
+    // do not hold it.
+    let rewritten = |f: &str| {
+        new_summary.defs.contains(f)
+            && (!summary.dead.contains(f) || new_summary.dead.contains(f))
+            && !self_derived.contains(f)
+    };
     for s in summary.mutated.iter().chain(summary.may_mutate.iter()) {
         let r = root(s);
         let fields: Vec<&str> = summary
@@ -98,15 +171,33 @@ pub(crate) fn repeated_writes(
             .collect();
         let overwritten = !fields.is_empty()
             && !summary.may_mutate.iter().any(|m| root(m) == r)
-            && fields
-                .iter()
-                .all(|f| summary.dead.contains(f) && new_dead.contains(f));
+            && !changed_inside.contains(r)
+            && fields.iter().all(|f| rewritten(f));
         if !overwritten {
             out.insert(r.to_string());
         }
     }
     if let Some(parsed) = cell.parsed.as_deref() {
         out.extend(changes.changed_by(&parsed.module));
+    }
+    // `del d['a']` or `del x` fails where it already ran.
+    for node in &compiled.cfg.nodes {
+        for access in &node.accesses {
+            if access.kind == AccessKind::Delete {
+                out.insert(root(compiled.table.name(access.symbol)).to_string());
+            }
+        }
+    }
+    for stmt in &compiled.program.stmts {
+        for v in &stmt.reads {
+            if let Some(info) = model.functions.get(v) {
+                for g in info.writes.iter() {
+                    if info.reads.contains(g) {
+                        out.insert(model.vars.name(g).to_string());
+                    }
+                }
+            }
+        }
     }
     out
 }

@@ -1,13 +1,13 @@
-"""The truth for re-run plans, by brute force (standard library only).
+"""The truth for re-run plans, by brute force (standard library only; pandas
+and numpy values are compared when a case uses them).
 
 Reads a case as JSON on stdin: {"cells": [...], "history": [i, ...],
-"edit": {"cell": i, "source": "..."}}. Builds the kernel the history leaves
-(the cells run in that order, with the edited cell's old code, in a
-namespace of their own and a working directory of their own), then Run All
-of the edited notebook in a fresh namespace and directory, and then every
-set of cells that contains the edited cell, smallest first: each is re-run,
-in notebook order with the new code, on a copy of the kernel (namespace and
-files). A set reproduces Run All when every cell's output (the one it shows:
+"edit": {"cell": i, "source": "..."}}. Runs Run All of the edited notebook
+in a fresh namespace and working directory, and then every set of cells that
+contains the edited cell, smallest first: each on a kernel of its own that
+the history made (the cells run in that order, with the edited cell's old
+code, in a fresh namespace and working directory), re-run in notebook order
+with the new code. A set reproduces Run All when every cell's output (the one it shows:
 its latest run's), the namespace (values and which names share an object)
 and the files are the same. Prints the smallest such sets as JSON: a list of
 sorted cell lists (several when different sets of that size work).
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import copy
 import io
 import itertools
 import json
@@ -67,6 +66,11 @@ def canonical(namespace: dict[str, Any]) -> Any:
         if seen is not None:
             return ("ref", seen)
         ids[id(value)] = len(ids)
+        kind = type(value)
+        if kind.__module__.startswith("pandas") and hasattr(value, "to_dict"):
+            return (kind.__name__, repr(value.to_dict()))
+        if kind.__module__.startswith("numpy") and hasattr(value, "tolist"):
+            return (kind.__name__, repr(value.tolist()))
         if isinstance(value, (list, tuple)):
             return (type(value).__name__, [walk(v) for v in value])
         if isinstance(value, (set, frozenset)):
@@ -114,21 +118,6 @@ class Kernel:
         finally:
             os.chdir(here)
 
-    def copy(self) -> "Kernel":
-        other = Kernel()
-        shutil.rmtree(other.folder)
-        shutil.copytree(self.folder, other.folder)
-        # One memo: names that share an object still share its copy. What
-        # cannot be copied (modules, open files) is shared as it is.
-        memo: dict[int, Any] = {}
-        for name, value in self.namespace.items():
-            try:
-                other.namespace[name] = copy.deepcopy(value, memo)
-            except Exception:
-                other.namespace[name] = value
-        other.shown = dict(self.shown)
-        return other
-
     def state(self, cells: int) -> Any:
         return (
             [self.shown.get(i, "") for i in range(cells)],
@@ -146,9 +135,15 @@ def main() -> None:
     edit = case["edit"]
     new = list(old)
     new[edit["cell"]] = edit["source"]
-    kernel = Kernel()
-    for h in case["history"]:
-        kernel.run(h, old[h])
+    def replayed() -> Kernel:
+        # A fresh kernel for each trial, not a copy of one: a copy would
+        # share what `deepcopy` cannot copy (functions and classes, whose
+        # globals are the first kernel's namespace).
+        kernel = Kernel()
+        for h in case["history"]:
+            kernel.run(h, old[h])
+        return kernel
+
     truth = Kernel()
     for i, source in enumerate(new):
         truth.run(i, source)
@@ -159,7 +154,7 @@ def main() -> None:
     for size in range(len(others) + 1):
         for subset in itertools.combinations(others, size):
             plan = sorted((*subset, edit["cell"]))
-            trial = kernel.copy()
+            trial = replayed()
             for i in plan:
                 trial.run(i, new[i])
             if trial.state(len(new)) == want:
@@ -167,7 +162,6 @@ def main() -> None:
             trial.close()
         if found:
             break
-    kernel.close()
     json.dump(found, sys.stdout)
 
 

@@ -1,0 +1,432 @@
+//! What the leakage domain reads from a cell's syntax beyond its compiled
+//! program: the parts of a split made without a split function, one
+//! statement per part (`X_train = X[:n]`, `test = df.iloc[n:]`,
+//! `train = df.sample(frac=0.8)`, `test = df.drop(train.index)`), data
+//! stacked onto altered copies of itself (`np.vstack([X, X + noise])`), an
+//! attribute bound instead of its object (`best = search.best_estimator_`),
+//! and the keyword arguments of a split call (two `train_test_split` calls
+//! of the same data with the same `random_state` hold out the same rows).
+
+use nbsight_model::NotebookModel;
+use nbsight_notebook::{OneIndexed, ParsedCell};
+use ruff_python_ast::{self as ast, Expr, Number, Stmt};
+use ruff_text_size::Ranged;
+
+/// The part of some data an assignment binds to one name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    /// The head of `base` (`base[:n]`, `base.iloc[:n]`) or a sample of its
+    /// rows (`base.sample(frac=0.8)`): a training part.
+    Head(String),
+    /// The tail of `base` (`base[n:]`): a held-out part.
+    Tail(String),
+    /// The rows of `base` not in `other` (`base.drop(other.index)`).
+    Rest { base: String, other: String },
+}
+
+impl Part {
+    fn base(&self) -> &str {
+        match self {
+            Part::Head(b) | Part::Tail(b) | Part::Rest { base: b, .. } => b,
+        }
+    }
+}
+
+/// The part bound by the single-name assignment of `parsed` that spans
+/// `line`, `column`, if it binds one.
+pub fn part_at(parsed: &ParsedCell, line: OneIndexed, column: OneIndexed) -> Option<Part> {
+    let value = assigned_at(parsed, &parsed.module.body, (line, column))?;
+    part_of(value)
+}
+
+/// The name whose rows the single-name assignment spanning `line`, `column`
+/// stacks twice, when it augments data with altered copies of its own rows
+/// (`np.vstack([X, X + noise])`, `pd.concat([df, df.sample(frac=0.3)])`;
+/// not along columns, `axis=1`).
+/// `is_module` tells the names bound by imports (`np`), whose functions take
+/// the rows as their first argument (`np.flip(X)`).
+pub fn repeated_rows_at(
+    parsed: &ParsedCell,
+    line: OneIndexed,
+    column: OneIndexed,
+    is_module: &dyn Fn(&str) -> bool,
+) -> Option<String> {
+    let Expr::Call(call) = assigned_at(parsed, &parsed.module.body, (line, column))? else {
+        return None;
+    };
+    let func = match &*call.func {
+        Expr::Attribute(a) => a.attr.as_str(),
+        Expr::Name(n) => n.id.as_str(),
+        _ => return None,
+    };
+    if !matches!(func, "vstack" | "row_stack" | "concatenate" | "concat") {
+        return None;
+    }
+    if let Some(axis) = call.arguments.find_keyword("axis")
+        && !matches!(&axis.value, Expr::NumberLiteral(n) if matches!(&n.value, Number::Int(i) if i.as_u64() == Some(0)))
+    {
+        return None;
+    }
+    let elts = match call.arguments.args.first()? {
+        Expr::List(l) => &l.elts,
+        Expr::Tuple(t) => &t.elts,
+        _ => return None,
+    };
+    let roots: Vec<String> = elts
+        .iter()
+        .filter_map(|e| root_name(e, is_module))
+        .collect();
+    roots
+        .iter()
+        .enumerate()
+        .find(|(i, r)| roots[..*i].contains(r))
+        .map(|(_, r)| r.clone())
+}
+
+/// The name an expression's rows come from: `X`, `X + noise`, `X * 1.1`,
+/// `df.sample(...)`, `X[mask]`, `np.flip(X)` (its first argument).
+fn root_name(expr: &Expr, is_module: &dyn Fn(&str) -> bool) -> Option<String> {
+    match expr {
+        Expr::Name(n) if is_module(n.id.as_str()) => None,
+        Expr::Name(n) => Some(n.id.to_string()),
+        Expr::BinOp(b) => root_name(&b.left, is_module).or_else(|| root_name(&b.right, is_module)),
+        Expr::UnaryOp(u) => root_name(&u.operand, is_module),
+        Expr::Attribute(a) => root_name(&a.value, is_module),
+        Expr::Subscript(s) => root_name(&s.value, is_module),
+        Expr::Call(c) => {
+            let receiver = match &*c.func {
+                Expr::Attribute(a) => root_name(&a.value, is_module),
+                _ => None,
+            };
+            receiver.or_else(|| {
+                c.arguments
+                    .args
+                    .first()
+                    .and_then(|a| root_name(a, is_module))
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The single-name assignment spanning `line`, `column` binds an attribute
+/// of an object (`best = search.best_estimator_`), not the object.
+pub fn assigns_attribute(parsed: &ParsedCell, line: OneIndexed, column: OneIndexed) -> bool {
+    matches!(
+        assigned_at(parsed, &parsed.module.body, (line, column)),
+        Some(Expr::Attribute(_))
+    )
+}
+
+/// Does some cell of `model` bind the complement of a head of `base` (its
+/// tail, or the rows a `drop` leaves)? A head alone (`X = X[:10000]`, a
+/// shuffle `df.sample(frac=1)`) is a subsample, not a split.
+pub fn has_complement(model: &NotebookModel, base: &str) -> bool {
+    model.code_cells().any(|cell| {
+        cell.parsed.as_deref().is_some_and(|parsed| {
+            let mut found = false;
+            each_assigned(&parsed.module.body, &mut |value| {
+                if let Some(part @ (Part::Tail(_) | Part::Rest { .. })) = part_of(value) {
+                    found |= part.base() == base;
+                }
+            });
+            found
+        })
+    })
+}
+
+/// The keyword arguments (name and source text, sorted) of the call of
+/// `parsed` that starts at `line`, `column`.
+pub fn keywords_at(
+    parsed: &ParsedCell,
+    line: OneIndexed,
+    column: OneIndexed,
+) -> Option<Vec<(String, String)>> {
+    let mut found = None;
+    find_call(parsed, &parsed.module.body, (line, column), &mut found);
+    let call = found?;
+    let source = parsed.source();
+    let mut out: Vec<(String, String)> = call
+        .arguments
+        .keywords
+        .iter()
+        .filter_map(|k| {
+            let name = k.arg.as_ref()?.to_string();
+            let text = source
+                .get(usize::from(k.value.start())..usize::from(k.value.end()))?
+                .to_string();
+            Some((name, text))
+        })
+        .collect();
+    out.sort();
+    Some(out)
+}
+
+fn starts_at(parsed: &ParsedCell, node: &impl Ranged, at: (OneIndexed, OneIndexed)) -> bool {
+    parsed.line_column(node.start()) == at
+}
+
+fn spans(parsed: &ParsedCell, node: &impl Ranged, at: (OneIndexed, OneIndexed)) -> bool {
+    parsed.line_column(node.start()) <= at && at < parsed.line_column(node.end())
+}
+
+/// The value of the single-name assignment spanning `at`.
+fn assigned_at<'a>(
+    parsed: &ParsedCell,
+    body: &'a [Stmt],
+    at: (OneIndexed, OneIndexed),
+) -> Option<&'a Expr> {
+    for stmt in body {
+        match stmt {
+            Stmt::Assign(a) if spans(parsed, a, at) => {
+                return match a.targets.as_slice() {
+                    [Expr::Name(_)] => Some(&a.value),
+                    _ => None,
+                };
+            }
+            _ => {
+                for inner in children(stmt) {
+                    if let Some(v) = assigned_at(parsed, inner, at) {
+                        return Some(v);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Calls `f` on the value of every single-name assignment of `body`.
+fn each_assigned<'a>(body: &'a [Stmt], f: &mut impl FnMut(&'a Expr)) {
+    for stmt in body {
+        if let Stmt::Assign(a) = stmt
+            && let [Expr::Name(_)] = a.targets.as_slice()
+        {
+            f(&a.value);
+        }
+        for inner in children(stmt) {
+            each_assigned(inner, f);
+        }
+    }
+}
+
+/// The statement lists nested in a compound statement (not function or
+/// class bodies: they do not run where they are written).
+fn children(stmt: &Stmt) -> Vec<&[Stmt]> {
+    match stmt {
+        Stmt::If(s) => std::iter::once(&s.body[..])
+            .chain(s.elif_else_clauses.iter().map(|c| &c.body[..]))
+            .collect(),
+        Stmt::For(s) => vec![&s.body, &s.orelse],
+        Stmt::While(s) => vec![&s.body, &s.orelse],
+        Stmt::With(s) => vec![&s.body],
+        Stmt::Try(s) => std::iter::once(&s.body[..])
+            .chain(s.handlers.iter().map(|h| match h {
+                ast::ExceptHandler::ExceptHandler(h) => &h.body[..],
+            }))
+            .chain([&s.orelse[..], &s.finalbody[..]])
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Finds the call starting at `at` in `body`'s statements (their
+/// expressions, searched in source order).
+fn find_call<'a>(
+    parsed: &ParsedCell,
+    body: &'a [Stmt],
+    at: (OneIndexed, OneIndexed),
+    found: &mut Option<&'a ast::ExprCall>,
+) {
+    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+    struct Finder<'p, 'a> {
+        parsed: &'p ParsedCell,
+        at: (OneIndexed, OneIndexed),
+        found: Option<&'a ast::ExprCall>,
+    }
+    impl<'a> Visitor<'a> for Finder<'_, 'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if self.found.is_none() && !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                walk_stmt(self, stmt);
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if self.found.is_some() {
+                return;
+            }
+            if let Expr::Call(call) = expr
+                && starts_at(self.parsed, call, self.at)
+            {
+                self.found = Some(call);
+                return;
+            }
+            walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder {
+        parsed,
+        at,
+        found: None,
+    };
+    for stmt in body {
+        finder.visit_stmt(stmt);
+    }
+    *found = finder.found;
+}
+
+/// The part an assigned value is, through arithmetic on it (`X[:n] / 255.`),
+/// `.values` and copies.
+fn part_of(value: &Expr) -> Option<Part> {
+    match value {
+        Expr::BinOp(b) => part_of(&b.left),
+        Expr::Attribute(a) if matches!(a.attr.as_str(), "values" | "T") => part_of(&a.value),
+        Expr::Subscript(s) => {
+            let Expr::Slice(slice) = &*s.slice else {
+                return None;
+            };
+            if slice.step.is_some() {
+                return None;
+            }
+            let base = base_name(&s.value)?;
+            match (&slice.lower, &slice.upper) {
+                (None, Some(_)) => Some(Part::Head(base)),
+                (Some(_), None) => Some(Part::Tail(base)),
+                _ => None,
+            }
+        }
+        Expr::Call(call) => {
+            let Expr::Attribute(method) = &*call.func else {
+                return None;
+            };
+            match method.attr.as_str() {
+                "copy" | "reset_index" | "to_numpy" => part_of(&method.value),
+                "sample" => {
+                    let base = name_of(&method.value)?;
+                    let frac = call.arguments.find_keyword("frac");
+                    let n = call.arguments.find_keyword("n");
+                    // `frac=1` shuffles every row: not a part.
+                    let part = match (frac, n) {
+                        (Some(f), _) => !is_number_at_least_one(&f.value),
+                        (None, Some(_)) => true,
+                        (None, None) => false,
+                    };
+                    part.then_some(Part::Head(base))
+                }
+                "drop" => {
+                    let base = name_of(&method.value)?;
+                    let dropped = call
+                        .arguments
+                        .args
+                        .first()
+                        .or_else(|| call.arguments.find_keyword("index").map(|k| &k.value))?;
+                    match dropped {
+                        Expr::Attribute(a) if a.attr.as_str() == "index" => Some(Part::Rest {
+                            base,
+                            other: name_of(&a.value)?,
+                        }),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `X`, `df.iloc`, `df.loc`, `df.values`: the root name sliced.
+fn base_name(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Attribute(a) if matches!(a.attr.as_str(), "iloc" | "loc" | "values") => {
+            name_of(&a.value)
+        }
+        _ => name_of(expr),
+    }
+}
+
+fn name_of(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Name(n) => Some(n.id.to_string()),
+        _ => None,
+    }
+}
+
+fn is_number_at_least_one(expr: &Expr) -> bool {
+    match expr {
+        Expr::NumberLiteral(n) => match &n.value {
+            Number::Int(i) => i.as_u64().is_some_and(|i| i >= 1),
+            Number::Float(f) => *f >= 1.0,
+            Number::Complex { .. } => false,
+        },
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(source: &str) -> Option<Part> {
+        let parsed = nbsight_notebook::parse_python(source);
+        part_at(&parsed, OneIndexed::MIN, OneIndexed::MIN)
+    }
+
+    #[test]
+    fn parts_of_data() {
+        assert_eq!(part("X_train = X[:600]"), Some(Part::Head("X".into())));
+        assert_eq!(part("test = df.iloc[n:]"), Some(Part::Tail("df".into())));
+        assert_eq!(part("a = X[600:] / 255."), Some(Part::Tail("X".into())));
+        assert_eq!(
+            part("train = df.sample(frac=0.8, random_state=1)"),
+            Some(Part::Head("df".into()))
+        );
+        assert_eq!(part("df = df.sample(frac=1)"), None);
+        assert_eq!(
+            part("test = df.drop(train.index)"),
+            Some(Part::Rest {
+                base: "df".into(),
+                other: "train".into()
+            })
+        );
+        assert_eq!(part("X = df.drop(columns=['y'])"), None);
+        assert_eq!(part("a = X[::2]"), None);
+        assert_eq!(part("a, b = X[:2], X[2:]"), None);
+    }
+
+    #[test]
+    fn stacked_copies() {
+        let at = |source: &str| {
+            let parsed = nbsight_notebook::parse_python(source);
+            repeated_rows_at(&parsed, OneIndexed::MIN, OneIndexed::MIN, &|n| {
+                matches!(n, "np" | "pd")
+            })
+        };
+        assert_eq!(at("a = np.vstack([X, X + noise])"), Some("X".into()));
+        assert_eq!(
+            at("a = pd.concat([df, df.sample(frac=0.3)])"),
+            Some("df".into())
+        );
+        assert_eq!(at("a = pd.concat([df, dummies], axis=1)"), None);
+        assert_eq!(at("a = pd.concat([df, df ** 2], axis=1)"), None);
+        assert_eq!(at("a = np.concatenate([X_train, X_test])"), None);
+        assert_eq!(
+            at("a = np.vstack([X, np.flip(X, axis=1)])"),
+            Some("X".into())
+        );
+    }
+
+    #[test]
+    fn keywords_of_a_call() {
+        let parsed = nbsight_notebook::parse_python(
+            "a, b = train_test_split(X, test_size=0.2, random_state=7)",
+        );
+        let column = OneIndexed::from_zero_indexed(7);
+        assert_eq!(
+            keywords_at(&parsed, OneIndexed::MIN, column),
+            Some(vec![
+                ("random_state".to_string(), "7".to_string()),
+                ("test_size".to_string(), "0.2".to_string())
+            ])
+        );
+    }
+}
