@@ -6,6 +6,8 @@
 //! recall is printed (`cargo test -p nbsight-check --test leakage_suite --
 //! --nocapture`).
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -55,21 +57,8 @@ fn every_leakage_case_gives_exactly_its_findings() {
     for (file, case) in cases {
         let notebook = load_path(&suite().join(file)).expect("case loads");
         let findings = check_notebook(&notebook, &effects, rules);
-        let got: BTreeSet<(String, usize)> = findings
-            .iter()
-            .map(|f| (f.name().to_string(), f.cell.index()))
-            .collect();
-        let want: BTreeSet<(String, usize)> = case["expect"]
-            .as_array()
-            .expect("expect is a list")
-            .iter()
-            .map(|e| {
-                (
-                    e["name"].as_str().expect("name").to_string(),
-                    e["cell"].as_u64().expect("cell") as usize,
-                )
-            })
-            .collect();
+        let got = common::found(&findings);
+        let want = common::expected(case);
         for rule in RULES {
             let c = counts.get_mut(rule).expect("rule counted");
             let of = |s: &BTreeSet<(String, usize)>| -> BTreeSet<usize> {

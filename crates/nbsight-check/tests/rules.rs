@@ -4,7 +4,8 @@
 //! checked against the registry: every rule it names exists, and every rule
 //! of `nbsight check` has a fixture it reports.
 
-use std::collections::BTreeSet;
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use nbsight_check::{Rule, RuleSet, check_notebook};
@@ -50,21 +51,8 @@ fn every_fixture_gives_exactly_the_expected_findings() {
     for (file, entry) in &entries {
         let notebook = load_path(&fixtures().join(file)).expect("fixture loads");
         let findings = check_notebook(&notebook, &effects, rules_of(entry));
-        let got: BTreeSet<(String, usize)> = findings
-            .iter()
-            .map(|f| (f.name().to_string(), f.cell.index()))
-            .collect();
-        let want: BTreeSet<(String, usize)> = entry["expect"]
-            .as_array()
-            .expect("expect is a list")
-            .iter()
-            .map(|e| {
-                (
-                    e["name"].as_str().expect("name").to_string(),
-                    e["cell"].as_u64().expect("cell") as usize,
-                )
-            })
-            .collect();
+        let got = common::found(&findings);
+        let want = common::expected(entry);
         if got != want {
             let details: Vec<String> = findings
                 .iter()

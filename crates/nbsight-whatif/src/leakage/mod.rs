@@ -667,11 +667,14 @@ impl Leak {
         }
     }
 
-    /// Data augmented with altered copies of its own rows before any split
-    /// (`X_aug = np.vstack([X, X + noise])`): named, as resampled rows, by
-    /// where the rows were read, since the stacking has no call site of
-    /// its own.
-    fn augmented(&self, stmt: &Stmt, ctx: &StmtCtx<'_>, value: &mut Val) {
+    /// The parsed cell of `stmt` when it binds one name (strongly) from
+    /// values with rows read: the statements whose syntax says more
+    /// (augmentation, one part of a split).
+    fn binding_of_rows<'m>(
+        &self,
+        stmt: &Stmt,
+        ctx: &StmtCtx<'m>,
+    ) -> Option<&'m nbsight_notebook::ParsedCell> {
         let strong = stmt
             .writes
             .iter()
@@ -679,14 +682,17 @@ impl Leak {
             .count();
         let has_rows = |v: Var| self.get(v).is_some_and(|x| x.sources().next().is_some());
         if strong != 1 || !stmt.reads.iter().any(|&v| has_rows(v)) {
-            return;
+            return None;
         }
-        let Some(parsed) = ctx
-            .model
-            .cells
-            .get(ctx.cell)
-            .and_then(|c| c.parsed.as_deref())
-        else {
+        ctx.model.cells.get(ctx.cell)?.parsed.as_deref()
+    }
+
+    /// Data augmented with altered copies of its own rows before any split
+    /// (`X_aug = np.vstack([X, X + noise])`): named, as resampled rows, by
+    /// where the rows were read, since the stacking has no call site of
+    /// its own.
+    fn augmented(&self, stmt: &Stmt, ctx: &StmtCtx<'_>, value: &mut Val) {
+        let Some(parsed) = self.binding_of_rows(stmt, ctx) else {
             return;
         };
         let is_module = |name: &str| is_imported(ctx.model, name);
@@ -713,16 +719,7 @@ impl Leak {
     /// df.drop(train.index)`): the data's value with the side of the split
     /// of its rows (named by where they were read).
     fn split_part(&self, stmt: &Stmt, ctx: &StmtCtx<'_>) -> Option<Val> {
-        let strong = stmt
-            .writes
-            .iter()
-            .filter(|(_, kind)| *kind == WriteKind::Strong)
-            .count();
-        let has_rows = |v: Var| self.get(v).is_some_and(|x| x.sources().next().is_some());
-        if strong != 1 || !stmt.reads.iter().any(|&v| has_rows(v)) {
-            return None;
-        }
-        let parsed = ctx.model.cells.get(ctx.cell)?.parsed.as_deref()?;
+        let parsed = self.binding_of_rows(stmt, ctx)?;
         let part = syntax::part_at(parsed, stmt.line, stmt.column)?;
         let var_of = |name: &str| {
             stmt.reads
