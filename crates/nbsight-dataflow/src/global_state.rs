@@ -113,9 +113,11 @@ pub fn changes_global_state(qualified: &str) -> bool {
         return module == "matplotlib" || module.ends_with(".style") || module == "style";
     }
     if CHANGING_METHODS.contains(&name) {
-        return GLOBAL_OBJECTS
-            .iter()
-            .any(|g| module.strip_suffix(g).is_some_and(|m| m.is_empty() || m.ends_with('.')));
+        return GLOBAL_OBJECTS.iter().any(|g| {
+            module
+                .strip_suffix(g)
+                .is_some_and(|m| m.is_empty() || m.ends_with('.'))
+        });
     }
     CONFIGURING_FUNCTIONS.contains(&name)
         || CONFIGURING_PREFIXES.iter().any(|p| name.starts_with(p))

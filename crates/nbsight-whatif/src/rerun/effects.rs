@@ -128,6 +128,19 @@ impl Changed {
         }
     }
 
+    /// [`Self::union`], taking `other`'s paths instead of copying them.
+    fn absorb(&mut self, other: Changed) {
+        for p in other.paths.into_paths() {
+            self.add(p);
+        }
+        for p in other.fresh.into_paths() {
+            self.add_fresh(p);
+        }
+        for f in other.files {
+            self.add_file(f);
+        }
+    }
+
     fn covers(&self, other: &Changed) -> bool {
         self.paths.covers(&other.paths)
             && other
@@ -426,7 +439,7 @@ impl CellEffects {
                     if unit.depth > 0 {
                         nested.union(&added);
                     }
-                    now.union(&added);
+                    now.absorb(added);
                     continue;
                 }
                 // A name it links to another holds a new object (a new

@@ -169,11 +169,9 @@ impl PathSet {
     /// Adds `path` unless a path of the set holds it; drops the paths it
     /// holds. Returns whether it was added.
     pub fn add(&mut self, path: Path) -> bool {
-        if !self.0.contains_key(&path.root) {
-            self.0.insert(path.root.clone(), Vec::new());
-        }
         let Some(list) = self.0.get_mut(&path.root) else {
-            return false;
+            self.0.insert(path.root.clone(), vec![path]);
+            return true;
         };
         if list.iter().any(|p| path.within(p)) {
             return false;
@@ -215,6 +213,11 @@ impl PathSet {
 
     pub fn iter(&self) -> impl Iterator<Item = &Path> {
         self.0.values().flatten()
+    }
+
+    /// The paths, taken out of the set.
+    pub fn into_paths(self) -> impl Iterator<Item = Path> {
+        self.0.into_values().flatten()
     }
 
     pub fn is_empty(&self) -> bool {

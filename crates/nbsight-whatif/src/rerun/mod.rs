@@ -161,14 +161,6 @@ impl RerunFacts {
         CellEffects::of(cell, &notebook)
     }
 
-    /// `cell`'s effects: kept for the session's cells.
-    fn effects_of(&self, cell: &CellInfo) -> Cow<'_, CellEffects> {
-        match self.effects.get(&address(cell)) {
-            Some(kept) => Cow::Borrowed(kept),
-            None => Cow::Owned(self.compute_effects(cell)),
-        }
-    }
-
     /// What running `cell` (unchanged) again changes from its own old
     /// values ([`repeated_writes`]): kept for the session's cells.
     fn repeated_of(&self, model: &NotebookModel, cell: &CellInfo) -> Cow<'_, FxHashSet<String>> {
@@ -241,8 +233,9 @@ pub fn rerun_plan(
         None => FxHashSet::default(),
         Some(old) => repeated_writes(model, old, new_cell, &facts.changes),
     };
-    let old_effects = old.map(|o| facts.effects_of(o));
-    let new_effects = new_cell.map(|c| facts.effects_of(c));
+    let effects = QueryEffects::new(facts, model.cells.iter().map(|c| &**c).chain(old));
+    let old_effects = old.map(|o| effects.of(o));
+    let new_effects = new_cell.map(|c| effects.of(c));
     let repeated_files = match &old_effects {
         Some(o) => repeated_files(&o.files.ops, new_effects.as_ref().map(|e| &e.files.ops[..])),
         None => Vec::new(),
@@ -262,7 +255,7 @@ pub fn rerun_plan(
         for &v in facts.writes_of(model, cell, same_vars).iter() {
             kernel.insert(v, h);
         }
-        kernel_files.extend(file_writes(&facts.effects_of(cell).files.ops).map(|p| (p, h)));
+        kernel_files.extend(file_writes(&effects.of(cell).files.ops).map(|p| (p, h)));
     }
     if let (Event::Delete(d), Some(old)) = (event, old) {
         // The deleted cell's run is in the kernel, at the position of the
@@ -270,7 +263,7 @@ pub fn rerun_plan(
         for &v in facts.writes_of(model, old, same_vars).iter() {
             kernel.insert(v, *d);
         }
-        kernel_files.extend(file_writes(&facts.effects_of(old).files.ops).map(|p| (p, *d)));
+        kernel_files.extend(file_writes(&effects.of(old).files.ops).map(|p| (p, *d)));
     }
     let planner = Planner {
         model,
@@ -283,6 +276,7 @@ pub fn rerun_plan(
         kernel_files,
         same_vars,
         facts,
+        effects: &effects,
     };
     let seed = planner.seed(
         event,
@@ -388,6 +382,33 @@ fn address(cell: &CellInfo) -> usize {
     std::ptr::from_ref(cell) as usize
 }
 
+/// Each cell's effects for one query: the session's cells', kept in the
+/// facts, and those of the cells the event made (the edited or inserted
+/// cell), computed once per query instead of at every look.
+struct QueryEffects<'a> {
+    facts: &'a RerunFacts,
+    made: FxHashMap<usize, CellEffects>,
+}
+
+impl<'a> QueryEffects<'a> {
+    fn new<'c>(facts: &'a RerunFacts, cells: impl IntoIterator<Item = &'c CellInfo>) -> Self {
+        let made = cells
+            .into_iter()
+            .filter(|c| c.is_code() && !facts.effects.contains_key(&address(c)))
+            .map(|c| (address(c), facts.compute_effects(c)))
+            .collect();
+        QueryEffects { facts, made }
+    }
+
+    fn of(&self, cell: &CellInfo) -> Cow<'_, CellEffects> {
+        let at = address(cell);
+        match self.facts.effects.get(&at).or_else(|| self.made.get(&at)) {
+            Some(kept) => Cow::Borrowed(kept),
+            None => Cow::Owned(self.facts.compute_effects(cell)),
+        }
+    }
+}
+
 /// One query's plan in the making.
 struct Planner<'a> {
     model: &'a NotebookModel,
@@ -404,6 +425,7 @@ struct Planner<'a> {
     kernel_files: Vec<(FilePath, usize)>,
     same_vars: bool,
     facts: &'a RerunFacts,
+    effects: &'a QueryEffects<'a>,
 }
 
 impl Planner<'_> {
@@ -542,7 +564,7 @@ impl Planner<'_> {
                         needs.push(model.vars.name(v).to_string());
                     }
                 }
-                let effects = facts.effects_of(&model.cells[j]);
+                let effects = self.effects.of(&model.cells[j]);
                 for op in effects.files.ops.iter().filter(|o| o.access.reads()) {
                     let writer = last_files
                         .iter()
@@ -572,7 +594,7 @@ impl Planner<'_> {
                 {
                     last.insert(v, j);
                 }
-                let effects = facts.effects_of(&model.cells[j]);
+                let effects = self.effects.of(&model.cells[j]);
                 last_files.extend(file_writes(&effects.files.ops).map(|p| (p, j)));
             }
         }
@@ -629,11 +651,10 @@ impl Planner<'_> {
     /// `j`: the nearest that writes or removes it (or a folder holding it),
     /// and the cells between that change it.
     fn rebuild_file(&self, plan: &mut [bool], j: usize, file: &FilePath) {
-        let facts = self.facts;
         let cells = &self.model.cells;
         let definer = (0..j).rev().find(|&c| {
-            facts
-                .effects_of(&cells[c])
+            self.effects
+                .of(&cells[c])
                 .files
                 .ops
                 .iter()
@@ -645,7 +666,7 @@ impl Planner<'_> {
         plan[d] = true;
         for (c, slot) in plan.iter_mut().enumerate().take(j).skip(d + 1) {
             if self.ran[c]
-                && file_writes(&facts.effects_of(&cells[c]).files.ops).any(|p| p.overlaps(file))
+                && file_writes(&self.effects.of(&cells[c]).files.ops).any(|p| p.overlaps(file))
             {
                 *slot = true;
             }
@@ -675,7 +696,7 @@ impl Planner<'_> {
             if !cell.is_code() {
                 continue;
             }
-            let effects = facts.effects_of(cell);
+            let effects = self.effects.of(cell);
             let clobbered = self.ran[j]
                 && file_writes(&effects.files.ops).any(|p| written.iter().any(|w| w.overlaps(&p)));
             if j < start {
