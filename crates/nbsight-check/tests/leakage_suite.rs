@@ -73,14 +73,10 @@ fn every_leakage_case_gives_exactly_its_findings() {
             c.fn_ += w.difference(&g).count();
         }
         if got != want {
-            let details: Vec<String> = findings
-                .iter()
-                .map(|f| format!("    cell {} {}: {}", f.cell, f.name(), f.message))
-                .collect();
             failures.push(format!(
                 "{file}: expected {want:?}, got {got:?} ({})\n{}",
                 case["why"].as_str().unwrap_or(""),
-                details.join("\n")
+                common::describe(&findings)
             ));
         }
     }

@@ -54,13 +54,9 @@ fn every_fixture_gives_exactly_the_expected_findings() {
         let got = common::found(&findings);
         let want = common::expected(entry);
         if got != want {
-            let details: Vec<String> = findings
-                .iter()
-                .map(|f| format!("    cell {} {}: {}", f.cell, f.name(), f.message))
-                .collect();
             failures.push(format!(
                 "{file}: expected {want:?}, got {got:?}\n{}",
-                details.join("\n")
+                common::describe(&findings)
             ));
         }
     }

@@ -364,40 +364,43 @@ impl History {
         &self,
         session: SessionId,
     ) -> Result<HashMap<u32, crate::RunProvenance>, HistoryError> {
-        let path = &self.path;
-        let sql = |e| HistoryError::sqlite(path, e);
         let mut out: HashMap<u32, crate::RunProvenance> = HashMap::new();
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT execution, events FROM recordings WHERE session = ?1")
-            .map_err(sql)?;
-        let rows = stmt
-            .query_map([session.0], |row| {
-                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
-            })
-            .map_err(sql)?;
-        for row in rows {
-            let (execution, events) = row.map_err(sql)?;
-            let execution = index(path, execution, "execution index")?;
+        let recordings = self.execution_texts(
+            "SELECT execution, events FROM recordings WHERE session = ?1",
+            session,
+        )?;
+        for (execution, events) in recordings {
             out.entry(execution).or_default().events = Some(RecordedEvents::from_stored(events));
         }
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT execution, name FROM unbound WHERE session = ?1 ORDER BY execution, name",
-            )
-            .map_err(sql)?;
-        let rows = stmt
-            .query_map([session.0], |row| {
-                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
-            })
-            .map_err(sql)?;
-        for row in rows {
-            let (execution, name) = row.map_err(sql)?;
-            let execution = index(path, execution, "execution index")?;
+        let unbound = self.execution_texts(
+            "SELECT execution, name FROM unbound WHERE session = ?1 ORDER BY execution, name",
+            session,
+        )?;
+        for (execution, name) in unbound {
             out.entry(execution).or_default().unbound.push(name);
         }
         Ok(out)
+    }
+
+    /// The (execution index, text) rows `sql` selects for `session`.
+    fn execution_texts(
+        &self,
+        sql: &str,
+        session: SessionId,
+    ) -> Result<Vec<(u32, String)>, HistoryError> {
+        let path = &self.path;
+        let error = |e| HistoryError::sqlite(path, e);
+        let mut stmt = self.conn.prepare_cached(sql).map_err(error)?;
+        let rows = stmt
+            .query_map([session.0], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })
+            .map_err(error)?;
+        rows.map(|row| {
+            let (execution, text) = row.map_err(error)?;
+            Ok((index(path, execution, "execution index")?, text))
+        })
+        .collect()
     }
 
     /// The provenance of the value at `symbol` (`total`, `res[0]`,

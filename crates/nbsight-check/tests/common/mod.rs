@@ -1,5 +1,6 @@
 //! What the fixture tests share: a manifest entry's expected findings and
-//! the findings a check gave, both as (rule name, cell) pairs.
+//! the findings a check gave, both as (rule name, cell) pairs, and the
+//! findings spelt out for a failure message.
 
 use std::collections::BTreeSet;
 
@@ -27,4 +28,13 @@ pub fn found(findings: &[Finding]) -> BTreeSet<(String, usize)> {
         .iter()
         .map(|f| (f.name().to_string(), f.cell.index()))
         .collect()
+}
+
+/// The findings, one per line, for a failure message.
+pub fn describe(findings: &[Finding]) -> String {
+    findings
+        .iter()
+        .map(|f| format!("    cell {} {}: {}", f.cell, f.name(), f.message))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -73,8 +73,9 @@ pub struct Inputs {
 #[derive(Debug, Clone)]
 pub struct Excludes {
     set: GlobSet,
-    /// Applied to files named on the command line too (`--force-exclude`).
-    forced: bool,
+    /// Applied to files named on the command line too (`--force-exclude`),
+    /// matched below this directory (the current one).
+    forced: Option<PathBuf>,
 }
 
 impl Excludes {
@@ -89,13 +90,14 @@ impl Excludes {
         }
         Ok(Excludes {
             set: builder.build()?,
-            forced: false,
+            forced: None,
         })
     }
 
     /// These exclusions, applied to named files too when `forced`.
     #[must_use]
     pub fn forced(self, forced: bool) -> Self {
+        let forced = forced.then(|| std::env::current_dir().unwrap_or_default());
         Excludes { forced, ..self }
     }
 
@@ -103,14 +105,10 @@ impl Excludes {
     /// path, its name or the name of a folder on it (below the current
     /// directory) matches.
     fn skips_named(&self, path: &Path) -> bool {
-        if !self.forced {
+        let Some(cwd) = &self.forced else {
             return false;
-        }
-        let cwd = std::env::current_dir().ok();
-        let path = cwd
-            .as_deref()
-            .and_then(|cwd| path.strip_prefix(cwd).ok())
-            .unwrap_or(path);
+        };
+        let path = path.strip_prefix(cwd).unwrap_or(path);
         self.set.is_match(path)
             || path
                 .ancestors()
@@ -131,7 +129,7 @@ impl Default for Excludes {
         // The defaults are valid patterns.
         Excludes::new(None, &[]).unwrap_or(Excludes {
             set: GlobSet::empty(),
-            forced: false,
+            forced: None,
         })
     }
 }

@@ -512,6 +512,15 @@ impl Leak {
         alarms: &mut Alarms,
     ) {
         let test_name = test_data_name(call, ctx);
+        // The message of a leak through the training and test data.
+        let evaluated = |what: &str, fix: &str| {
+            format!(
+                "`{}` evaluates the model trained {} on {test_name}, but the training and test data were both {what}: {fix}",
+                short(&call.callee),
+                site_text(ctx.model, model),
+            )
+        };
+        const REFIT: &str = "statistics of the test rows leak into training; fit it on the training split only, or use a Pipeline";
         for &f in &data.fitted_by {
             if trained.data.fitted_by.binary_search(&f).is_err() {
                 continue;
@@ -520,12 +529,13 @@ impl Leak {
                 kind: AlarmKind::PreprocessingLeakage,
                 line: call.line,
                 column: call.column,
-                message: format!(
-                    "`{}` evaluates the model trained {} on {test_name}, but the training and test data were both {}, among them those {} holds out: statistics of the test rows leak into training; fit it on the training split only, or use a Pipeline",
-                    short(&call.callee),
-                    site_text(ctx.model, model),
-                    fitted_by_text(ctx.model, f),
-                    split_text(ctx.model, splits[0]),
+                message: evaluated(
+                    &format!(
+                        "{}, among them those {} holds out",
+                        fitted_by_text(ctx.model, f),
+                        split_text(ctx.model, splits[0]),
+                    ),
+                    REFIT,
                 ),
                 involved: function_cell(ctx.model, ctx.cell, f)
                     .into_iter()
@@ -560,20 +570,18 @@ impl Leak {
                 AlarmKind::OverlapLeakage => {
                     "test rows (or copies of them) are also in the training set; resample the training split only"
                 }
-                _ => {
-                    "statistics of the test rows leak into training; fit it on the training split only, or use a Pipeline"
-                }
+                _ => REFIT,
             };
             alarms.push(Alarm {
                 kind: rule,
                 line: call.line,
                 column: call.column,
-                message: format!(
-                    "`{}` evaluates the model trained {} on {test_name}, but the training and test data were both {what}: {fix}",
-                    short(&call.callee),
-                    site_text(ctx.model, model),
-                ),
-                involved: vec![site_of(ctx.model, tag), ctx.model.sites.cell(splits[0]), ctx.model.sites.cell(model)],
+                message: evaluated(&what, fix),
+                involved: vec![
+                    site_of(ctx.model, tag),
+                    ctx.model.sites.cell(splits[0]),
+                    ctx.model.sites.cell(model),
+                ],
             });
         }
     }
