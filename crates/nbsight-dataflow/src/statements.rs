@@ -81,7 +81,7 @@ impl StmtSummary {
 /// its analysis.
 pub fn statement_summaries(analysis: &ModuleAnalysis, parsed: &ParsedCell) -> Vec<StmtSummary> {
     let mut units = Vec::new();
-    collect(&parsed.module.body, 0, parsed, &mut units);
+    collect(&parsed.module.body, parsed, &mut units);
     // Innermost unit holding each access: units are in source order and a
     // nested unit comes after the units it is nested in, so the last unit
     // whose range holds the access is the innermost one.
@@ -166,60 +166,81 @@ fn header(stmt_start: TextSize, end: TextSize) -> TextRange {
     TextRange::new(stmt_start, end.max(stmt_start))
 }
 
-/// A compound statement's header (from `start` to `end`) and the bodies it
-/// governs, one level deeper.
-fn clause(
-    start: TextSize,
-    end: TextSize,
-    bodies: &[&[Stmt]],
-    depth: u32,
-    parsed: &ParsedCell,
-    out: &mut Vec<StmtSummary>,
-) {
-    out.push(unit(StmtKind::Header, header(start, end), depth, parsed));
-    for body in bodies {
-        collect(body, depth + 1, parsed, out);
-    }
+/// One piece of a statement list as Python runs it: a statement, or the
+/// header of a compound statement (`if c:`, `elif c:`, `for x in xs:`,
+/// `while c:`, `with a as b:`, `except E as e:`, `match s:`, `case p if
+/// g:`), whose nested statements are pieces of their own, after it.
+#[derive(Debug, Clone, Copy)]
+pub struct Piece<'a> {
+    /// The statement; for a header, the compound statement it belongs to.
+    pub stmt: &'a Stmt,
+    /// The code the piece runs itself.
+    pub range: TextRange,
+    pub header: bool,
+    /// How many compound statements' bodies it is in (a header of an
+    /// `elif`, `except` or `case` is at its statement's depth).
+    pub depth: u32,
+    /// How many of the constructs around it may run it other than once:
+    /// loops, branches (`elif`, `except` and `case` headers included) and
+    /// `try` bodies, not `with` bodies.
+    pub branch_depth: u32,
 }
 
-fn collect(body: &[Stmt], depth: u32, parsed: &ParsedCell, out: &mut Vec<StmtSummary>) {
+/// Calls `f` with the pieces of `body`, in source order: a compound
+/// statement's header before its bodies.
+pub fn for_each_piece<'a>(body: &'a [Stmt], f: &mut impl FnMut(Piece<'a>)) {
+    walk(body, 0, 0, f);
+}
+
+fn walk<'a>(body: &'a [Stmt], depth: u32, branch: u32, f: &mut impl FnMut(Piece<'a>)) {
     for stmt in body {
         let start = stmt.start();
+        let mut head = |end: TextSize, depth: u32, branch_depth: u32| {
+            f(Piece {
+                stmt,
+                range: header(start, end),
+                header: true,
+                depth,
+                branch_depth,
+            })
+        };
         match stmt {
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {
-                out.push(unit(StmtKind::Definition, stmt.range(), depth, parsed));
-            }
             Stmt::If(s) => {
-                clause(start, s.test.end(), &[&s.body], depth, parsed, out);
+                head(s.test.end(), depth, branch);
+                walk(&s.body, depth + 1, branch + 1, f);
                 for c in &s.elif_else_clauses {
-                    match &c.test {
-                        Some(test) => clause(c.start(), test.end(), &[&c.body], depth, parsed, out),
-                        None => collect(&c.body, depth + 1, parsed, out),
+                    if let Some(test) = &c.test {
+                        f(Piece {
+                            stmt,
+                            range: header(c.start(), test.end()),
+                            header: true,
+                            depth,
+                            branch_depth: branch + 1,
+                        });
                     }
+                    walk(&c.body, depth + 1, branch + 1, f);
                 }
             }
-            Stmt::For(s) => clause(
-                start,
-                s.iter.end(),
-                &[&s.body, &s.orelse],
-                depth,
-                parsed,
-                out,
-            ),
-            Stmt::While(s) => clause(
-                start,
-                s.test.end(),
-                &[&s.body, &s.orelse],
-                depth,
-                parsed,
-                out,
-            ),
+            Stmt::For(s) => {
+                head(s.iter.end(), depth, branch);
+                walk(&s.body, depth + 1, branch + 1, f);
+                walk(&s.orelse, depth + 1, branch + 1, f);
+            }
+            Stmt::While(s) => {
+                head(s.test.end(), depth, branch);
+                walk(&s.body, depth + 1, branch + 1, f);
+                walk(&s.orelse, depth + 1, branch + 1, f);
+            }
             Stmt::With(s) => {
-                let end = s.items.last().map_or(start, |item| item.end());
-                clause(start, end, &[&s.body], depth, parsed, out);
+                head(
+                    s.items.last().map_or(start, |item| item.end()),
+                    depth,
+                    branch,
+                );
+                walk(&s.body, depth + 1, branch, f);
             }
             Stmt::Try(s) => {
-                collect(&s.body, depth + 1, parsed, out);
+                walk(&s.body, depth + 1, branch + 1, f);
                 for handler in &s.handlers {
                     let ast::ExceptHandler::ExceptHandler(h) = handler;
                     let end = h
@@ -228,30 +249,54 @@ fn collect(body: &[Stmt], depth: u32, parsed: &ParsedCell, out: &mut Vec<StmtSum
                         .map(|n| n.end())
                         .or(h.type_.as_ref().map(|t| t.end()))
                         .unwrap_or(h.start());
-                    clause(h.start(), end, &[&h.body], depth, parsed, out);
+                    f(Piece {
+                        stmt,
+                        range: header(h.start(), end),
+                        header: true,
+                        depth,
+                        branch_depth: branch + 1,
+                    });
+                    walk(&h.body, depth + 1, branch + 1, f);
                 }
-                collect(&s.orelse, depth + 1, parsed, out);
-                collect(&s.finalbody, depth + 1, parsed, out);
+                walk(&s.orelse, depth + 1, branch + 1, f);
+                walk(&s.finalbody, depth + 1, branch + 1, f);
             }
             Stmt::Match(s) => {
-                out.push(unit(
-                    StmtKind::Header,
-                    header(start, s.subject.end()),
-                    depth,
-                    parsed,
-                ));
+                head(s.subject.end(), depth, branch);
                 for case in &s.cases {
                     let end = case.guard.as_ref().map_or(case.pattern.end(), |g| g.end());
-                    clause(case.start(), end, &[&case.body], depth, parsed, out);
+                    f(Piece {
+                        stmt,
+                        range: header(case.start(), end),
+                        header: true,
+                        depth,
+                        branch_depth: branch + 1,
+                    });
+                    walk(&case.body, depth + 1, branch + 1, f);
                 }
             }
-            Stmt::Expr(_) => out.push(unit(StmtKind::Expression, stmt.range(), depth, parsed)),
-            Stmt::Import(_) | Stmt::ImportFrom(_) => {
-                out.push(unit(StmtKind::Import, stmt.range(), depth, parsed));
-            }
-            _ => out.push(unit(StmtKind::Simple, stmt.range(), depth, parsed)),
+            _ => f(Piece {
+                stmt,
+                range: stmt.range(),
+                header: false,
+                depth,
+                branch_depth: branch,
+            }),
         }
     }
+}
+
+fn collect(body: &[Stmt], parsed: &ParsedCell, out: &mut Vec<StmtSummary>) {
+    for_each_piece(body, &mut |piece| {
+        let kind = match piece.stmt {
+            _ if piece.header => StmtKind::Header,
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => StmtKind::Definition,
+            Stmt::Expr(_) => StmtKind::Expression,
+            Stmt::Import(_) | Stmt::ImportFrom(_) => StmtKind::Import,
+            _ => StmtKind::Simple,
+        };
+        out.push(unit(kind, piece.range, piece.depth, parsed));
+    });
 }
 
 #[cfg(test)]

@@ -29,9 +29,10 @@
 //! later cells see its version again).
 
 use nbsight_dataflow::access::AccessKind;
+use nbsight_dataflow::statements::for_each_piece;
 use nbsight_model::{CellInfo, NotebookModel};
-use ruff_python_ast::{ExceptHandler, Stmt};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_python_ast::Stmt;
+use ruff_text_size::TextRange;
 
 use super::fields::{Path, PathSet};
 use super::files::{FileAccess, FileOp, FileOps, FilePath, Literals};
@@ -192,7 +193,7 @@ impl CellEffects {
         };
         let (literals, assigned) = (notebook.literals, notebook.assigned);
         let mut units = Vec::new();
-        collect(&parsed.module.body, 0, notebook, &mut units);
+        collect(&parsed.module.body, notebook, &mut units);
         let unit_at = |range: TextRange, units: &[Unit]| {
             units.iter().rposition(|u| u.range.contains_range(range))
         };
@@ -635,69 +636,16 @@ fn statement(stmt: &Stmt, range: TextRange, depth: u32, notebook: &Notebook<'_>)
 }
 
 /// The statements of `body`, a compound statement's header before its
-/// bodies.
-fn collect(body: &[Stmt], depth: u32, notebook: &Notebook<'_>, out: &mut Vec<Unit>) {
-    let header = |start: ruff_text_size::TextSize, end: ruff_text_size::TextSize| {
-        TextRange::new(start, end.max(start))
-    };
-    for stmt in body {
-        let start = stmt.start();
-        match stmt {
-            Stmt::If(s) => {
-                out.push(unit(header(start, s.test.end()), depth));
-                collect(&s.body, depth + 1, notebook, out);
-                for c in &s.elif_else_clauses {
-                    if let Some(test) = &c.test {
-                        out.push(unit(header(c.start(), test.end()), depth + 1));
-                    }
-                    collect(&c.body, depth + 1, notebook, out);
-                }
-            }
-            Stmt::For(s) => {
-                out.push(statement(
-                    stmt,
-                    header(start, s.iter.end()),
-                    depth,
-                    notebook,
-                ));
-                collect(&s.body, depth + 1, notebook, out);
-                collect(&s.orelse, depth + 1, notebook, out);
-            }
-            Stmt::While(s) => {
-                out.push(unit(header(start, s.test.end()), depth));
-                collect(&s.body, depth + 1, notebook, out);
-                collect(&s.orelse, depth + 1, notebook, out);
-            }
-            Stmt::With(s) => {
-                let end = s.items.last().map_or(start, |item| item.end());
-                out.push(unit(header(start, end), depth));
-                collect(&s.body, depth, notebook, out);
-            }
-            Stmt::Try(s) => {
-                collect(&s.body, depth + 1, notebook, out);
-                for handler in &s.handlers {
-                    let ExceptHandler::ExceptHandler(h) = handler;
-                    let end = h
-                        .name
-                        .as_ref()
-                        .map(|n| n.end())
-                        .or(h.type_.as_ref().map(|t| t.end()))
-                        .unwrap_or(h.start());
-                    out.push(unit(header(h.start(), end), depth + 1));
-                    collect(&h.body, depth + 1, notebook, out);
-                }
-                collect(&s.orelse, depth + 1, notebook, out);
-                collect(&s.finalbody, depth + 1, notebook, out);
-            }
-            Stmt::Match(s) => {
-                out.push(unit(header(start, s.subject.end()), depth));
-                for case in &s.cases {
-                    let end = case.guard.as_ref().map_or(case.pattern.end(), |g| g.end());
-                    out.push(unit(header(case.start(), end), depth + 1));
-                    collect(&case.body, depth + 1, notebook, out);
-                }
-            }
-            _ => out.push(statement(stmt, stmt.range(), depth, notebook)),
-        }
-    }
+/// bodies ([`for_each_piece`]); a unit's depth counts the loops and
+/// branches around it, a `for` header is a statement (it binds).
+fn collect(body: &[Stmt], notebook: &Notebook<'_>, out: &mut Vec<Unit>) {
+    for_each_piece(body, &mut |piece| {
+        let depth = piece.branch_depth;
+        let binds = !piece.header || matches!(piece.stmt, Stmt::For(_));
+        out.push(if binds {
+            statement(piece.stmt, piece.range, depth, notebook)
+        } else {
+            unit(piece.range, depth)
+        });
+    });
 }
