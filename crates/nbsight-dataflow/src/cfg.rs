@@ -65,8 +65,11 @@ impl Cfg {
 
     /// A graph holding only the entry and the two exits.
     pub fn new() -> Self {
+        // Room for the first block and a few more: most scopes are small.
+        let mut nodes = Vec::with_capacity(8);
+        nodes.extend(std::iter::repeat_with(Node::default).take(3));
         Cfg {
-            nodes: IndexVec::from_raw(vec![Node::default(), Node::default(), Node::default()]),
+            nodes: IndexVec::from_raw(nodes),
             calls: Vec::new(),
             loops: Vec::new(),
             copies: Vec::new(),

@@ -24,53 +24,78 @@ pub struct ImportBinding {
 /// The bindings an import statement makes, in order (`from m import *` gives
 /// one binding named `*`).
 pub fn bindings_of(stmt: &Stmt) -> Vec<ImportBinding> {
+    let mut out = Vec::new();
+    for_each_binding(stmt, |binding| {
+        out.push(ImportBinding {
+            name: binding.name.to_string(),
+            qualified: binding.qualified.to_string(),
+            imported: binding.imported().to_string(),
+        });
+    });
+    out
+}
+
+/// One binding of an import statement, borrowed (see [`ImportBinding`]).
+#[derive(Debug, Clone, Copy)]
+pub struct BindingRef<'a> {
+    pub name: &'a str,
+    pub qualified: &'a str,
+    /// The dotted module of a plain `import a.b` (reported whole although
+    /// only `a` is bound); `None` when it is `qualified`.
+    dotted: Option<&'a str>,
+}
+
+impl<'a> BindingRef<'a> {
+    /// How the import is reported (`numpy`, `os.path`, `pandas.*`).
+    pub fn imported(&self) -> &'a str {
+        self.dotted.unwrap_or(self.qualified)
+    }
+}
+
+/// Calls `f` with each binding an import statement makes, in order, without
+/// allocating for plain imports (the statements most cells hold).
+pub fn for_each_binding(stmt: &Stmt, mut f: impl FnMut(BindingRef<'_>)) {
     match stmt {
-        Stmt::Import(import) => import
-            .names
-            .iter()
-            .map(|alias| {
+        Stmt::Import(import) => {
+            for alias in &import.names {
                 let dotted = alias.name.as_str();
-                match &alias.asname {
-                    Some(asname) => ImportBinding {
-                        name: asname.to_string(),
-                        qualified: dotted.to_string(),
-                        imported: dotted.to_string(),
+                f(match &alias.asname {
+                    Some(asname) => BindingRef {
+                        name: asname.as_str(),
+                        qualified: dotted,
+                        dotted: None,
                     },
                     None => {
                         let first = dotted.split('.').next().unwrap_or(dotted);
-                        ImportBinding {
-                            name: first.to_string(),
-                            qualified: first.to_string(),
-                            imported: dotted.to_string(),
+                        BindingRef {
+                            name: first,
+                            qualified: first,
+                            dotted: Some(dotted),
                         }
                     }
-                }
-            })
-            .collect(),
-        Stmt::ImportFrom(import) => {
-            let mut module = ".".repeat(import.level as usize);
-            if let Some(name) = &import.module {
-                module.push_str(name.as_str());
+                });
             }
-            import
-                .names
-                .iter()
-                .map(|alias| {
-                    let qualified = if module.ends_with('.') || module.is_empty() {
-                        format!("{module}{}", alias.name)
-                    } else {
-                        format!("{module}.{}", alias.name)
-                    };
-                    let name = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
-                    ImportBinding {
-                        name,
-                        imported: qualified.clone(),
-                        qualified,
-                    }
-                })
-                .collect()
         }
-        _ => Vec::new(),
+        Stmt::ImportFrom(import) => {
+            let mut qualified = ".".repeat(import.level as usize);
+            if let Some(name) = &import.module {
+                qualified.push_str(name.as_str());
+            }
+            if !(qualified.ends_with('.') || qualified.is_empty()) {
+                qualified.push('.');
+            }
+            let module_len = qualified.len();
+            for alias in &import.names {
+                qualified.truncate(module_len);
+                qualified.push_str(alias.name.as_str());
+                f(BindingRef {
+                    name: alias.asname.as_ref().unwrap_or(&alias.name).as_str(),
+                    qualified: &qualified,
+                    dotted: None,
+                });
+            }
+        }
+        _ => {}
     }
 }
 
@@ -119,10 +144,8 @@ impl ImportEnv {
 
     /// Adds one binding.
     pub fn add(&mut self, name: &str, qualified: &str) {
-        if name != "*" {
-            self.names
-                .entry(name.to_string())
-                .or_insert_with(|| qualified.to_string());
+        if name != "*" && !self.names.contains_key(name) {
+            self.names.insert(name.to_owned(), qualified.to_owned());
         }
     }
 
@@ -199,10 +222,12 @@ struct Collector<'e> {
 
 impl<'a> StatementVisitor<'a> for Collector<'_> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        for binding in bindings_of(stmt) {
-            self.env.add(&binding.name, &binding.qualified);
+        match stmt {
+            Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                for_each_binding(stmt, |b| self.env.add(b.name, b.qualified));
+            }
+            _ => statement_visitor::walk_stmt(self, stmt),
         }
-        statement_visitor::walk_stmt(self, stmt);
     }
 }
 

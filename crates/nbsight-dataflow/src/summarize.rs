@@ -112,10 +112,7 @@ fn module_analysis(builder: ScopeBuilder<'_>) -> ModuleAnalysis {
         global_changes: builder.global_changes,
         ..CellSummary::default()
     };
-    let (builtins, uses): (Vec<Symbol>, Vec<Symbol>) = sets
-        .live
-        .into_iter()
-        .partition(|symbol| is_builtin(root(symbol)));
+    let (builtins, uses) = split_builtins(sets.live);
     summary.uses = SymbolSet::from_sorted(uses);
     summary.builtins = builtins
         .iter()
@@ -151,6 +148,20 @@ fn module_analysis(builder: ScopeBuilder<'_>) -> ModuleAnalysis {
     }
 }
 
+/// Splits symbols read into builtin names and the others, in order.
+fn split_builtins(live: SymbolSet) -> (Vec<Symbol>, Vec<Symbol>) {
+    let mut builtins = Vec::new();
+    let mut others = Vec::with_capacity(live.len());
+    for symbol in live {
+        if is_builtin(root(&symbol)) {
+            builtins.push(symbol);
+        } else {
+            others.push(symbol);
+        }
+    }
+    (builtins, others)
+}
+
 /// The free globals of a function (`body`) or lambda (`lambda_body`), whose
 /// scope is the innermost of `chain`. Nested functions' effects are included.
 pub(crate) fn function_summary(
@@ -179,8 +190,7 @@ pub(crate) fn function_summary_and_builtins(
         None => builder.build(body),
     };
     let sets = ScopeSets::of(&builder.cfg, &builder.table, Dead::Skip);
-    let (builtins, reads): (Vec<Symbol>, Vec<Symbol>) =
-        sets.live.into_iter().partition(|s| is_builtin(root(s)));
+    let (builtins, reads) = split_builtins(sets.live);
     let mut summary = FunctionSummary {
         reads: SymbolSet::from_sorted(reads),
         always_writes: sets
@@ -366,21 +376,28 @@ impl ScopeSets {
                 });
             }
         });
-        // Sort the scope's symbols by name once; every set is then a filter.
+        // Sort the scope's symbols by name once; every set is then filled in
+        // that order, in one pass.
         let mut by_name: Vec<SymId> = table.ids().filter(|&i| flags[i] != 0).collect();
         by_name.sort_unstable_by(|&a, &b| table.name(a).cmp(table.name(b)));
-        let with = |wanted: u8, unless: u8| -> SymbolSet {
-            SymbolSet::from_sorted(
-                by_name
-                    .iter()
-                    .filter(|&&i| flags[i] & wanted != 0 && flags[i] & unless == 0)
-                    .map(|&i| table.symbol(i))
-                    .collect(),
-            )
-        };
-        let (live, dead, defs) = (with(LIVE, 0), with(DEAD, 0), with(DEF, 0));
-        let written = with(WRITTEN, 0);
-        let (mutated, may_mutate) = (with(MUTATE, 0), with(MAY_MUTATE, MUTATE));
+        const SETS: [(u8, u8); 6] = [
+            (LIVE, 0),
+            (DEAD, 0),
+            (DEF, 0),
+            (WRITTEN, 0),
+            (MUTATE, 0),
+            (MAY_MUTATE, MUTATE),
+        ];
+        let mut sets: [Vec<Symbol>; 6] = Default::default();
+        for &i in &by_name {
+            let f = flags[i];
+            for (out, (wanted, unless)) in sets.iter_mut().zip(SETS) {
+                if f & wanted != 0 && f & unless == 0 {
+                    out.push(table.symbol(i));
+                }
+            }
+        }
+        let [live, dead, defs, written, mutated, may_mutate] = sets.map(SymbolSet::from_sorted);
         ScopeSets {
             live,
             defs,

@@ -9,6 +9,7 @@
 //! of a stripped line are shifted by what was stripped).
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
 /// `source` as IPython cleans it up before running it, line for line.
 /// Borrowed when nothing applies (the common case, checked cheaply).
@@ -37,14 +38,15 @@ pub fn ipython_cleanup(source: &str) -> Cow<'_, str> {
     }
 }
 
-/// `source` contains `>>>`, `In [` or `...:` (one pass over its bytes).
+/// `source` contains `>>>`, `In [` or `...:`. Searched as whole needles: their
+/// single bytes (`[`, `:`) are everywhere in Python code, the needles rarely.
 fn may_have_prompts(source: &str) -> bool {
-    let bytes = source.as_bytes();
-    memchr::memchr3_iter(b'>', b'[', b':', bytes).any(|i| match bytes[i] {
-        b'>' => bytes[i..].starts_with(b">>>"),
-        b'[' => i >= 3 && &bytes[i - 3..i] == b"In ",
-        _ => i >= 3 && &bytes[i - 3..i] == b"...",
-    })
+    use memchr::memmem::Finder;
+    static PROMPTS: LazyLock<[Finder<'static>; 3]> =
+        LazyLock::new(|| [">>>", "In [", "...:"].map(Finder::new));
+    PROMPTS
+        .iter()
+        .any(|finder| finder.find(source.as_bytes()).is_some())
 }
 
 fn is_blank(line: &str) -> bool {

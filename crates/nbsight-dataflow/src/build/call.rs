@@ -25,7 +25,7 @@ impl ScopeBuilder<'_> {
                 if let Some(module) = self.module_path(&attr.value) {
                     // `np.random.shuffle(x)`: a library function, not a method.
                     self.read_module_root(&attr.value);
-                    let qualified = format!("{module}.{}", attr.attr);
+                    let qualified = join_dotted(&[&module, attr.attr.as_str()]);
                     if changes_global_state(&qualified) {
                         self.global_changes.insert(qualified.clone());
                     }
@@ -77,8 +77,8 @@ impl ScopeBuilder<'_> {
                 self.visit_expr(&call.func);
                 let id = name.id.as_str();
                 let qualified = match self.imported(id) {
-                    Some(q) => Some(q.to_string()),
-                    None if is_builtin(id) => Some(format!("builtins.{id}")),
+                    Some(q) => Some(q.to_owned()),
+                    None if is_builtin(id) => Some(join_dotted(&["builtins", id])),
                     None => None,
                 };
                 if let Some(q) = &qualified {
@@ -185,7 +185,7 @@ impl ScopeBuilder<'_> {
             .keywords
             .iter()
             .map(|kw| {
-                let name = kw.name.as_deref().map(CompactString::from);
+                let name = kw.name.map(CompactString::from);
                 (name, kw.pending.operand(&kw.symbol))
             })
             .collect();
@@ -260,7 +260,7 @@ impl ScopeBuilder<'_> {
                     None
                 }
             };
-            let name = keyword.arg.as_ref().map(|a| a.to_string());
+            let name = keyword.arg.as_ref().map(|a| a.as_str());
             let truthy = is_true_constant(&keyword.value);
             let none = keyword.value.is_none_literal_expr();
             let pending = self.pending(&keyword.value);
@@ -291,7 +291,7 @@ impl ScopeBuilder<'_> {
                 Target::Keyword(k) => changed.extend(
                     args.keywords
                         .iter()
-                        .filter(|kw| kw.name.as_deref() == Some(k.as_str()))
+                        .filter(|kw| kw.name == Some(k.as_str()))
                         .filter_map(|kw| kw.symbol.clone()),
                 ),
                 Target::AllArgs => {
@@ -315,13 +315,18 @@ impl ScopeBuilder<'_> {
     /// The qualified module path `expr` denotes (`np.random` -> `numpy.random`)
     /// when its root is an imported name that resolves to a global.
     fn module_path(&self, expr: &Expr) -> Option<String> {
-        match expr {
-            Expr::Name(name) => self.imported(name.id.as_str()).map(str::to_string),
-            Expr::Attribute(attr) => self
-                .module_path(&attr.value)
-                .map(|base| format!("{base}.{}", attr.attr)),
-            _ => None,
+        let mut parts: SmallVec<[&str; 4]> = SmallVec::new();
+        let mut current = expr;
+        while let Expr::Attribute(attr) = current {
+            parts.push(attr.attr.as_str());
+            current = &attr.value;
         }
+        let Expr::Name(name) = current else {
+            return None;
+        };
+        parts.push(self.imported(name.id.as_str())?);
+        parts.reverse();
+        Some(join_dotted(&parts))
     }
 
     /// Reads the imported name at the root of a module path.
@@ -348,6 +353,20 @@ impl ScopeBuilder<'_> {
     }
 }
 
+/// `parts` joined with `.`, in one allocation (calls are the builder's most
+/// frequent node; `format!` costs more than the walk around it).
+fn join_dotted(parts: &[&str]) -> String {
+    let len = parts.iter().map(|p| p.len()).sum::<usize>() + parts.len().saturating_sub(1);
+    let mut out = String::with_capacity(len);
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('.');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
 /// The symbols passed to a call.
 #[derive(Debug, Default)]
 struct CallArgs<'a> {
@@ -356,7 +375,7 @@ struct CallArgs<'a> {
     pending: SmallVec<[PendingOperand; 4]>,
     /// The first positional argument when it is a string literal.
     first_str: Option<&'a ast::ExprStringLiteral>,
-    keywords: SmallVec<[KeywordArg; 2]>,
+    keywords: SmallVec<[KeywordArg<'a>; 2]>,
 }
 
 /// A call operand before the call is known to be recorded.
@@ -379,9 +398,9 @@ impl PendingOperand {
 
 /// A keyword argument of a call.
 #[derive(Debug)]
-struct KeywordArg {
+struct KeywordArg<'a> {
     /// The keyword (`None` for `**kwargs`).
-    name: Option<String>,
+    name: Option<&'a str>,
     /// The symbol passed, when it is a tracked path.
     symbol: Option<Symbol>,
     /// The value is the constant `True` (or a non-zero integer).
@@ -396,7 +415,7 @@ fn inplace_passed(effect: &Effect, args: &CallArgs) -> bool {
     effect.inplace.as_ref().is_some_and(|kw| {
         args.keywords
             .iter()
-            .any(|k| k.name.as_deref() == Some(kw.as_str()) && k.truthy)
+            .any(|k| k.name == Some(kw.as_str()) && k.truthy)
     })
 }
 
@@ -422,7 +441,6 @@ fn learns_with(effect: &Effect, args: &CallArgs<'_>) -> bool {
             !kw.none
                 && kw
                     .name
-                    .as_deref()
                     .is_none_or(|name| effect.stateful_with.iter().any(|k| k == name))
         })
 }

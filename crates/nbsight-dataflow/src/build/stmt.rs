@@ -9,7 +9,7 @@ use rustc_hash::FxHashSet;
 use super::{FinallyFrame, Jump, LoopTargets, ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::cfg::{LoopEdges, NodeId};
-use crate::imports::bindings_of;
+use crate::imports::for_each_binding;
 use crate::scope::{FunctionScope, pattern_bindings};
 use crate::summarize::{class_exports, function_summary};
 use crate::symbol::{Symbol, root};
@@ -102,13 +102,15 @@ impl ScopeBuilder<'_> {
             }
             Stmt::Import(_) | Stmt::ImportFrom(_) => {
                 self.step(stmt.range());
-                for binding in bindings_of(stmt) {
-                    self.imports.insert(binding.imported.clone());
-                    if binding.name != "*" && self.tracks(&binding.name) {
-                        let kind = self.write_kind();
-                        self.emit(&binding.name, kind, stmt.range());
+                let kind = self.write_kind();
+                for_each_binding(stmt, |binding| {
+                    if !self.imports.contains(binding.imported()) {
+                        self.imports.insert(binding.imported().to_owned());
                     }
-                }
+                    if binding.name != "*" && self.tracks(binding.name) {
+                        self.emit(binding.name, kind, stmt.range());
+                    }
+                });
             }
             Stmt::Global(_) | Stmt::Nonlocal(_) | Stmt::Pass(_) => {}
             Stmt::Break(s) => {
