@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use nbsight_check::Finding;
+use nbsight_model::NotebookModel;
 use nbsight_notebook::{
     CellIndex, Diagnostic, IpynbPositions, Notebook, OneIndexed, Severity, SyntaxIssue,
 };
@@ -155,11 +156,12 @@ impl fmt::Display for Problem {
 }
 
 /// The problems of a loaded notebook: its load diagnostics and the syntax
-/// errors of its Python cells, not yet located in the file.
-pub fn diagnostics_of(notebook: &Notebook) -> Vec<Diagnostic> {
+/// errors of its Python cells, not yet located in the file. The cells'
+/// parses are the model's (each cell is parsed once per check).
+pub fn diagnostics_of(notebook: &Notebook, model: &NotebookModel) -> Vec<Diagnostic> {
     let mut diagnostics = notebook.diagnostics.clone();
-    for cell in &notebook.cells {
-        if let Some(parsed) = cell.parse() {
+    for (cell, info) in notebook.cells.iter().zip(&model.cells) {
+        if let Some(parsed) = &info.parsed {
             diagnostics.extend(
                 parsed.errors.iter().map(|issue| {
                     Problem::syntax_error(notebook, CellIndex::new(cell.index), issue)
@@ -257,6 +259,7 @@ pub mod tests {
     use std::path::Path;
 
     use nbsight_check::Severity as FindingSeverity;
+    use nbsight_dataflow::Effects;
 
     use super::*;
 
@@ -368,7 +371,8 @@ pub mod tests {
     fn syntax_errors_are_problems() {
         let notebook =
             nbsight_notebook::load_percent_str(Path::new("nb.py"), "# %%\nx = (\n# %%\ny = 1\n");
-        let problems = problems_of(diagnostics_of(&notebook), &notebook, None);
+        let model = NotebookModel::new(&notebook, &Effects::builtin());
+        let problems = problems_of(diagnostics_of(&notebook, &model), &notebook, None);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].is_error());
         // Located at the script's line of the broken cell line.
