@@ -112,9 +112,9 @@ fn module_analysis(builder: ScopeBuilder<'_>) -> ModuleAnalysis {
         global_changes: builder.global_changes,
         ..CellSummary::default()
     };
-    let (builtins, uses) = split_builtins(sets.live);
-    summary.uses = SymbolSet::from_sorted(uses);
-    summary.builtins = builtins
+    summary.uses = sets.live;
+    summary.builtins = sets
+        .builtins
         .iter()
         .map(|symbol| Symbol::from(root(symbol)))
         .collect();
@@ -148,20 +148,6 @@ fn module_analysis(builder: ScopeBuilder<'_>) -> ModuleAnalysis {
     }
 }
 
-/// Splits symbols read into builtin names and the others, in order.
-fn split_builtins(live: SymbolSet) -> (Vec<Symbol>, Vec<Symbol>) {
-    let mut builtins = Vec::new();
-    let mut others = Vec::with_capacity(live.len());
-    for symbol in live {
-        if is_builtin(root(&symbol)) {
-            builtins.push(symbol);
-        } else {
-            others.push(symbol);
-        }
-    }
-    (builtins, others)
-}
-
 /// The free globals of a function (`body`) or lambda (`lambda_body`), whose
 /// scope is the innermost of `chain`. Nested functions' effects are included.
 pub(crate) fn function_summary(
@@ -190,9 +176,9 @@ pub(crate) fn function_summary_and_builtins(
         None => builder.build(body),
     };
     let sets = ScopeSets::of(&builder.cfg, &builder.table, Dead::Skip);
-    let (builtins, reads) = split_builtins(sets.live);
+    let (builtins, reads) = (sets.builtins, sets.live);
     let mut summary = FunctionSummary {
-        reads: SymbolSet::from_sorted(reads),
+        reads,
         always_writes: sets
             .written
             .iter()
@@ -300,6 +286,7 @@ pub(crate) fn class_exports(
     let sets = ScopeSets::of(&builder.cfg, &builder.table, Dead::Compute);
     let outside = |s: &Symbol| !bound.contains(root(s));
     let mut reads = sets.live;
+    reads.extend(sets.builtins);
     reads.extend(builder.escaping_reads);
     let writes = sets
         .defs
@@ -328,7 +315,10 @@ enum Dead {
 
 /// The sets every scope summary is made of.
 struct ScopeSets {
+    /// Live at entry, builtin names left out (they are in `builtins`).
     live: SymbolSet,
+    /// The live symbols whose root is a builtin name, in order.
+    builtins: Vec<Symbol>,
     defs: SymbolSet,
     dead: SymbolSet,
     written: SymbolSet,
@@ -336,76 +326,126 @@ struct ScopeSets {
     may_mutate: SymbolSet,
 }
 
+/// Buffers [`ScopeSets::of`] reuses from one scope to the next.
+#[derive(Default)]
+struct SetsScratch {
+    solve: Scratch,
+    /// Per symbol, the sets it is in (`ScopeSets::LIVE`...).
+    flags: IndexVec<SymId, u8>,
+    by_name: Vec<SymId>,
+    /// Each set's symbols, collected before being moved into an exactly
+    /// sized vector (the live builtins last).
+    sets: [Vec<Symbol>; 7],
+}
+
 impl ScopeSets {
+    const LIVE: u8 = 1;
+    const DEAD: u8 = 2;
+    const DEF: u8 = 4;
+    const MUTATE: u8 = 8;
+    const MAY_MUTATE: u8 = 16;
+    const WRITTEN: u8 = 32;
+    /// Memo of a root symbol: whether it is a builtin name is known, and is.
+    const ROOT_KNOWN: u8 = 64;
+    const BUILTIN: u8 = 128;
+    /// The sets in the order they are filled: (flag wanted, flag excluded).
+    const SETS: [(u8, u8); 6] = [
+        (Self::LIVE, 0),
+        (Self::DEAD, 0),
+        (Self::DEF, 0),
+        (Self::WRITTEN, 0),
+        (Self::MUTATE, 0),
+        (Self::MAY_MUTATE, Self::MUTATE),
+    ];
+
     fn of(cfg: &Cfg, table: &SymbolTable, dead: Dead) -> Self {
         thread_local! {
-            static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+            static SCRATCH: RefCell<SetsScratch> = RefCell::new(SetsScratch::default());
         }
-        let n = table.len();
-        const LIVE: u8 = 1;
-        const DEAD: u8 = 2;
-        const DEF: u8 = 4;
-        const MUTATE: u8 = 8;
-        const MAY_MUTATE: u8 = 16;
-        const WRITTEN: u8 = 32;
-        let mut flags: IndexVec<SymId, u8> = IndexVec::from_elem_n(0, n);
-        SCRATCH.with_borrow_mut(|scratch| {
-            scratch.order.compute(cfg);
-            live_at_entry(cfg, table, scratch, |id| flags[id] |= LIVE);
-            if dead == Dead::Compute {
-                must_write_at_exit(cfg, table, scratch, MustWrite::Dead, |id| flags[id] |= DEAD);
-            }
-            let reachable = &scratch.order.reachable;
-            let mut writes = false;
-            for (node, _) in cfg.nodes.iter().zip(reachable).filter(|(_, r)| **r) {
-                for access in &node.accesses {
-                    let flag = &mut flags[access.symbol];
-                    match access.kind {
-                        k if k.is_def() => *flag |= DEF,
-                        AccessKind::Mutate => *flag |= MUTATE,
-                        AccessKind::MayMutate => *flag |= MAY_MUTATE,
-                        _ => {}
-                    }
-                    writes |= access.kind.is_def() || access.kind == AccessKind::Mutate;
+        SCRATCH.with_borrow_mut(|scratch| Self::solve(cfg, table, dead, scratch))
+    }
+
+    fn solve(cfg: &Cfg, table: &SymbolTable, dead: Dead, scratch: &mut SetsScratch) -> Self {
+        let SetsScratch {
+            solve,
+            flags,
+            by_name,
+            sets,
+        } = scratch;
+        flags.clear();
+        flags.resize(table.len(), 0);
+        solve.order.compute(cfg);
+        live_at_entry(cfg, table, solve, |id| flags[id] |= Self::LIVE);
+        if dead == Dead::Compute {
+            must_write_at_exit(cfg, table, solve, MustWrite::Dead, |id| {
+                flags[id] |= Self::DEAD
+            });
+        }
+        let reachable = &solve.order.reachable;
+        let mut writes = false;
+        for (node, _) in cfg.nodes.iter().zip(reachable).filter(|(_, r)| **r) {
+            for access in &node.accesses {
+                let flag = &mut flags[access.symbol];
+                match access.kind {
+                    k if k.is_def() => *flag |= Self::DEF,
+                    AccessKind::Mutate => *flag |= Self::MUTATE,
+                    AccessKind::MayMutate => *flag |= Self::MAY_MUTATE,
+                    _ => {}
                 }
+                writes |= access.kind.is_def() || access.kind == AccessKind::Mutate;
             }
-            // A function that binds or changes no global writes nothing.
-            if writes {
-                must_write_at_exit(cfg, table, scratch, MustWrite::Written, |id| {
-                    flags[id] |= WRITTEN
-                });
-            }
-        });
+        }
+        // A function that binds or changes no global writes nothing.
+        if writes {
+            must_write_at_exit(cfg, table, solve, MustWrite::Written, |id| {
+                flags[id] |= Self::WRITTEN
+            });
+        }
         // Sort the scope's symbols by name once; every set is then filled in
         // that order, in one pass.
-        let mut by_name: Vec<SymId> = table.ids().filter(|&i| flags[i] != 0).collect();
+        by_name.clear();
+        by_name.extend(table.ids().filter(|&i| flags[i] != 0));
         by_name.sort_unstable_by(|&a, &b| table.name(a).cmp(table.name(b)));
-        const SETS: [(u8, u8); 6] = [
-            (LIVE, 0),
-            (DEAD, 0),
-            (DEF, 0),
-            (WRITTEN, 0),
-            (MUTATE, 0),
-            (MAY_MUTATE, MUTATE),
-        ];
-        let mut sets: [Vec<Symbol>; 6] = Default::default();
-        for &i in &by_name {
+        for &i in by_name.iter() {
             let f = flags[i];
-            for (out, (wanted, unless)) in sets.iter_mut().zip(SETS) {
+            for (k, (wanted, unless)) in Self::SETS.into_iter().enumerate() {
                 if f & wanted != 0 && f & unless == 0 {
-                    out.push(table.symbol(i));
+                    let k = if k == 0 && Self::is_builtin_root(table, flags, i) {
+                        6
+                    } else {
+                        k
+                    };
+                    sets[k].push(table.symbol(i));
                 }
             }
         }
-        let [live, dead, defs, written, mutated, may_mutate] = sets.map(SymbolSet::from_sorted);
+        let [live, dead, defs, written, mutated, may_mutate, builtins] =
+            std::array::from_fn(|k| sets[k].drain(..).collect::<Vec<_>>());
+        let [live, dead, defs, written, mutated, may_mutate] =
+            [live, dead, defs, written, mutated, may_mutate].map(SymbolSet::from_sorted);
         ScopeSets {
             live,
+            builtins,
             defs,
             dead,
             written,
             mutated,
             may_mutate,
         }
+    }
+
+    /// Is the root of symbol `id` a builtin name? Memoized in the root's
+    /// flags.
+    fn is_builtin_root(table: &SymbolTable, flags: &mut IndexVec<SymId, u8>, id: SymId) -> bool {
+        let mut root = id;
+        while let Some(parent) = table.parent(root) {
+            root = parent;
+        }
+        if flags[root] & Self::ROOT_KNOWN == 0 {
+            let builtin = is_builtin(table.name(root));
+            flags[root] |= Self::ROOT_KNOWN | if builtin { Self::BUILTIN } else { 0 };
+        }
+        flags[root] & Self::BUILTIN != 0
     }
 }
 

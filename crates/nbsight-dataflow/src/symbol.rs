@@ -6,8 +6,11 @@
 //! prefixes of a path themselves when they need them, so nothing here parses
 //! symbols back.
 
+use std::hash::BuildHasher;
+
 use compact_str::CompactString;
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
 
 use crate::index::IndexVec;
 
@@ -133,34 +136,39 @@ pub fn python_str_repr(value: &str) -> String {
 /// Interns the symbols of one scope so the solvers can use bit sets.
 #[derive(Debug, Default, Clone)]
 pub struct SymbolTable {
-    ids: FxHashMap<Symbol, SymId>,
+    /// The ids, found by the hash of their text (kept once, in `names`).
+    ids: HashTable<SymId>,
     names: IndexVec<SymId, Symbol>,
     /// The id of each symbol's parent path (always interned too).
     parents: IndexVec<SymId, Option<SymId>>,
 }
 
+fn hash_text(text: &str) -> u64 {
+    FxBuildHasher.hash_one(text)
+}
+
 impl SymbolTable {
     /// A table with room for `n` symbols.
     pub fn with_capacity(n: usize) -> Self {
-        let mut ids = FxHashMap::default();
-        ids.reserve(n);
         SymbolTable {
-            ids,
+            ids: HashTable::with_capacity(n),
             names: IndexVec::with_capacity(n),
             parents: IndexVec::with_capacity(n),
         }
     }
 
-    /// The id of `symbol`, adding it when it is new.
+    /// The id of `symbol`, adding it when it is new (its text hashed once).
     pub fn intern(&mut self, symbol: &str) -> SymId {
-        if let Some(&id) = self.ids.get(symbol) {
+        let hash = hash_text(symbol);
+        if let Some(&id) = self.ids.find(hash, |&id| self.names[id] == symbol) {
             return id;
         }
         let parent = parent(symbol).map(|p| self.intern(p));
-        let symbol = Symbol::from(symbol);
-        let id = self.names.push(symbol.clone());
+        let id = self.names.push(Symbol::from(symbol));
         self.parents.push(parent);
-        self.ids.insert(symbol, id);
+        let names = &self.names;
+        self.ids
+            .insert_unique(hash, id, |&id| hash_text(&names[id]));
         id
     }
 
@@ -188,7 +196,9 @@ impl SymbolTable {
 
     /// The id of `symbol` if it was interned.
     pub fn get(&self, symbol: &str) -> Option<SymId> {
-        self.ids.get(symbol).copied()
+        self.ids
+            .find(hash_text(symbol), |&id| self.names[id] == symbol)
+            .copied()
     }
 
     /// The text of symbol `id`.
