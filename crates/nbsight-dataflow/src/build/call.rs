@@ -18,23 +18,25 @@ use crate::effects::{Effect, Role, Target};
 use crate::global_state::changes_global_state;
 use crate::symbol::Symbol;
 
-impl ScopeBuilder<'_> {
+impl<'c> ScopeBuilder<'c> {
     pub(crate) fn call(&mut self, call: &ast::ExprCall) {
         match &*call.func {
             Expr::Attribute(attr) => {
-                if let Some(module) = self.module_path(&attr.value) {
+                let mut name = std::mem::take(&mut self.call_name);
+                if self.module_path(&attr.value, &mut name) {
                     // `np.random.shuffle(x)`: a library function, not a method.
+                    name.push('.');
+                    name.push_str(attr.attr.as_str());
                     self.read_module_root(&attr.value);
-                    let qualified = join_dotted(&[&module, attr.attr.as_str()]);
-                    if changes_global_state(&qualified) {
-                        self.global_changes.insert(qualified.clone());
-                    }
+                    let callee = self.library_callee(&name);
+                    self.call_name = name;
                     let args = self.arguments(&call.arguments);
-                    if let Some(effect) = self.ctx.effects.function(&qualified) {
-                        self.function_call(effect, &qualified, args, call);
+                    if let Some((effect, callee)) = callee {
+                        self.function_call(effect, &callee, args, call);
                     }
                     return;
                 }
+                self.call_name = name;
                 let receiver = self.path(&attr.value, AccessKind::Read);
                 let receiver_pending = self.pending(&attr.value);
                 let args = self.arguments(&call.arguments);
@@ -76,24 +78,29 @@ impl ScopeBuilder<'_> {
             Expr::Name(name) => {
                 self.visit_expr(&call.func);
                 let id = name.id.as_str();
-                let qualified = match self.imported(id) {
-                    Some(q) => Some(q.to_owned()),
-                    None if is_builtin(id) => Some(join_dotted(&["builtins", id])),
-                    None => None,
+                let mut qualified = std::mem::take(&mut self.call_name);
+                qualified.clear();
+                let known = match self.imported(id) {
+                    Some(q) => {
+                        qualified.push_str(q);
+                        true
+                    }
+                    None if is_builtin(id) => {
+                        qualified.push_str("builtins.");
+                        qualified.push_str(id);
+                        true
+                    }
+                    None => false,
                 };
-                if let Some(q) = &qualified {
-                    if changes_global_state(q) {
-                        self.global_changes.insert(q.clone());
-                    }
-                    if self.dynamic_code(q, call) {
-                        return;
-                    }
+                let callee = known.then(|| self.library_callee(&qualified)).flatten();
+                let dynamic = known && self.dynamic_code(&qualified, call);
+                self.call_name = qualified;
+                if dynamic {
+                    return;
                 }
                 let args = self.arguments(&call.arguments);
-                if let Some(qualified) = qualified
-                    && let Some(effect) = self.ctx.effects.function(&qualified)
-                {
-                    self.function_call(effect, &qualified, args, call);
+                if let Some((effect, callee)) = callee {
+                    self.function_call(effect, &callee, args, call);
                 }
             }
             func => {
@@ -312,9 +319,11 @@ impl ScopeBuilder<'_> {
         }
     }
 
-    /// The qualified module path `expr` denotes (`np.random` -> `numpy.random`)
-    /// when its root is an imported name that resolves to a global.
-    fn module_path(&self, expr: &Expr) -> Option<String> {
+    /// Writes into `out` (cleared first) the qualified module path `expr`
+    /// denotes (`np.random` -> `numpy.random`) when its root is an imported
+    /// name that resolves to a global; `false` (and `out` unspecified) when
+    /// it is not such a path.
+    fn module_path(&self, expr: &Expr, out: &mut String) -> bool {
         let mut parts: SmallVec<[&str; 4]> = SmallVec::new();
         let mut current = expr;
         while let Expr::Attribute(attr) = current {
@@ -322,11 +331,29 @@ impl ScopeBuilder<'_> {
             current = &attr.value;
         }
         let Expr::Name(name) = current else {
-            return None;
+            return false;
         };
-        parts.push(self.imported(name.id.as_str())?);
-        parts.reverse();
-        Some(join_dotted(&parts))
+        let Some(root) = self.imported(name.id.as_str()) else {
+            return false;
+        };
+        out.clear();
+        out.push_str(root);
+        for part in parts.iter().rev() {
+            out.push('.');
+            out.push_str(part);
+        }
+        true
+    }
+
+    /// What a call of the library function `qualified` needs kept past its
+    /// arguments: notes the library state it changes, and returns its entry
+    /// in the knowledge base with its name.
+    fn library_callee(&mut self, qualified: &str) -> Option<(&'c Effect, CompactString)> {
+        if changes_global_state(qualified) {
+            self.global_changes.insert(qualified.to_owned());
+        }
+        let effect = self.ctx.effects.function(qualified)?;
+        Some((effect, CompactString::from(qualified)))
     }
 
     /// Reads the imported name at the root of a module path.
@@ -351,20 +378,6 @@ impl ScopeBuilder<'_> {
                 .flatten()
         })
     }
-}
-
-/// `parts` joined with `.`, in one allocation (calls are the builder's most
-/// frequent node; `format!` costs more than the walk around it).
-fn join_dotted(parts: &[&str]) -> String {
-    let len = parts.iter().map(|p| p.len()).sum::<usize>() + parts.len().saturating_sub(1);
-    let mut out = String::with_capacity(len);
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            out.push('.');
-        }
-        out.push_str(part);
-    }
-    out
 }
 
 /// The symbols passed to a call.

@@ -150,7 +150,10 @@ impl ScopeBuilder<'_> {
 
     /// `true` (and `path_cut` set) when `path` cannot be extended.
     fn at_depth_limit(&mut self, path: &str) -> bool {
-        let full = depth(path) >= MAX_PATH_DEPTH;
+        // Each component after the first takes at least two bytes (`.a`,
+        // `[0]`): a shorter text cannot have reached the limit, and most
+        // paths are short, so their components are not counted.
+        let full = path.len() >= 2 * MAX_PATH_DEPTH - 1 && depth(path) >= MAX_PATH_DEPTH;
         self.path_cut |= full;
         full
     }

@@ -217,6 +217,8 @@ pub(crate) struct ScopeBuilder<'c> {
     /// Set when a path was cut at [`crate::symbol::MAX_PATH_DEPTH`]: the
     /// symbol returned stands for a path nested in it.
     pub(crate) path_cut: bool,
+    /// Buffer for the qualified name of the call being walked.
+    call_name: String,
 }
 
 impl<'c> ScopeBuilder<'c> {
@@ -256,6 +258,7 @@ impl<'c> ScopeBuilder<'c> {
             params: Vec::new(),
             mutated_params: BTreeSet::new(),
             path_cut: false,
+            call_name: String::new(),
         }
     }
 
