@@ -2,7 +2,9 @@
 //! (`leakage/replay.rs`, `impact/replay.rs`): per cell, the program that
 //! ran, what any run of it reads and writes (its shape, computed once), and
 //! its last few runs, most recently used last. An edit gives the cell
-//! another program, whose runs replace the old ones.
+//! another program: the runs of the two programs used last are kept, so
+//! that a query on an edited cell does not push out the runs of the
+//! session's own program, which the next queries run again.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -10,13 +12,17 @@ use std::sync::Arc;
 
 use nbsight_model::{CellInfo, Compiled};
 
-/// Runs kept per cell.
+/// Runs kept per cell and program.
 const KEPT_PER_CELL: usize = 8;
+
+/// Programs of one cell whose runs are kept.
+const PROGRAMS_PER_CELL: usize = 2;
 
 /// Kept runs `R` of cells with shapes `S`, shared by the states of a
 /// session (and ignored by their order and join).
 pub struct CellMemo<S, R> {
-    cells: RefCell<Vec<Option<CellRuns<S, R>>>>,
+    /// Per cell, the runs of its programs, the most recently used first.
+    cells: RefCell<Vec<Vec<CellRuns<S, R>>>>,
 }
 
 impl<S, R> Default for CellMemo<S, R> {
@@ -52,10 +58,12 @@ impl<S, R> CellMemo<S, R> {
     ) -> Option<(Rc<R>, Rc<S>)> {
         let program = cell.compiled.as_ref()?;
         let mut cells = self.cells.borrow_mut();
-        let runs = cells.get_mut(cell.index)?.as_mut()?;
-        if !Arc::ptr_eq(&runs.program, program) {
-            return None;
-        }
+        let programs = cells.get_mut(cell.index)?;
+        let at = programs
+            .iter()
+            .position(|runs| Arc::ptr_eq(&runs.program, program))?;
+        programs[..=at].rotate_right(1);
+        let runs = &mut programs[0];
         let at = runs.runs.iter().rposition(|r| matches(&runs.shape, r))?;
         let found = runs.runs.remove(at);
         runs.runs.push(found.clone());
@@ -64,7 +72,8 @@ impl<S, R> CellMemo<S, R> {
 
     /// Keeps a run of `cell`'s program, made by `run` from the program's
     /// shape (made by `shape` the first time), forgetting the least
-    /// recently used run when the cell has too many.
+    /// recently used run when the program has too many (and the least
+    /// recently used program's runs when the cell has too many programs).
     pub fn keep(
         &self,
         cell: &CellInfo,
@@ -76,17 +85,27 @@ impl<S, R> CellMemo<S, R> {
         };
         let mut cells = self.cells.borrow_mut();
         if cells.len() <= cell.index {
-            cells.resize_with(cell.index + 1, || None);
+            cells.resize_with(cell.index + 1, Vec::new);
         }
-        let slot = &mut cells[cell.index];
-        let runs = match slot {
-            Some(runs) if Arc::ptr_eq(&runs.program, program) => runs,
-            _ => slot.insert(CellRuns {
-                program: program.clone(),
-                shape: Rc::new(shape(program)),
-                runs: Vec::new(),
-            }),
-        };
+        let programs = &mut cells[cell.index];
+        match programs
+            .iter()
+            .position(|runs| Arc::ptr_eq(&runs.program, program))
+        {
+            Some(at) => programs[..=at].rotate_right(1),
+            None => {
+                programs.truncate(PROGRAMS_PER_CELL - 1);
+                programs.insert(
+                    0,
+                    CellRuns {
+                        program: program.clone(),
+                        shape: Rc::new(shape(program)),
+                        runs: Vec::new(),
+                    },
+                );
+            }
+        }
+        let runs = &mut programs[0];
         let kept = run(&runs.shape);
         if runs.runs.len() >= KEPT_PER_CELL {
             runs.runs.remove(0);

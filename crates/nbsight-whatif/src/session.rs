@@ -13,7 +13,7 @@ use crate::domain::{Alarm, AlarmKind, Domain};
 use crate::engine::{Bounds, Start, Visit, explore};
 use crate::rerun::{RerunFacts, rerun_plan};
 use crate::state::{Domains, History, NotebookState};
-use nbsight_model::vars::VarSet;
+use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellStatus, NotebookModel};
 
 /// A notebook action. Cells are 0-based positions in the notebook's cell
@@ -152,7 +152,7 @@ pub struct WhatIfSession<'n> {
     /// Candidate next cells' consequences on `state`.
     consequences: ConsequenceCache,
     /// What the re-run plans read off the cells, made at the first query.
-    rerun_facts: std::sync::OnceLock<std::sync::Arc<RerunFacts>>,
+    rerun_facts: std::cell::OnceCell<std::rc::Rc<RerunFacts>>,
 }
 
 impl<'n> WhatIfSession<'n> {
@@ -167,7 +167,12 @@ impl<'n> WhatIfSession<'n> {
         if let Some(&cell) = history.iter().find(|&&c| c >= len) {
             return Err(WhatIfError::NoSuchHistoryCell { cell, len });
         }
-        let mut state = NotebookState::after(&base, &history);
+        let mut state = NotebookState::fresh(&base);
+        // The states of the session's model share what its functions do.
+        state.keep_function_leaks();
+        for &cell in &history {
+            state.execute(&base, cell);
+        }
         // Queries run the same cells on states that agree on what they read.
         state.remember_runs();
         Ok(WhatIfSession {
@@ -177,7 +182,7 @@ impl<'n> WhatIfSession<'n> {
             history,
             state,
             consequences: ConsequenceCache::default(),
-            rerun_facts: std::sync::OnceLock::new(),
+            rerun_facts: std::cell::OnceCell::new(),
         })
     }
 
@@ -225,7 +230,7 @@ impl<'n> WhatIfSession<'n> {
         }
         let facts = self
             .rerun_facts
-            .get_or_init(|| std::sync::Arc::new(RerunFacts::of(base)))
+            .get_or_init(|| std::rc::Rc::new(RerunFacts::of(base)))
             .clone();
         let query = Query::new(
             self.notebook,
@@ -244,6 +249,14 @@ impl<'n> WhatIfSession<'n> {
         };
         if !query.replays_runs() {
             before.forget_runs();
+        }
+        match query.relation {
+            _ if query.owned.is_none() => {}
+            Some(Relation::Edited { cell }) if same_imports(base, model, cell) => {
+                before.move_to_edit(cell);
+            }
+            // Another model than the session's: its own functions.
+            _ => before.keep_function_leaks(),
         }
         Ok(answer(
             &query,
@@ -490,7 +503,7 @@ struct Query<'m> {
     /// (edit, delete, repeated execution; `None`: it never ran).
     old_cell: Option<usize>,
     /// The session's re-run facts.
-    rerun_facts: std::sync::Arc<RerunFacts>,
+    rerun_facts: std::rc::Rc<RerunFacts>,
     /// A deleted cell's index (indices at or after it are shifted back).
     deleted: Option<usize>,
     /// How the event's model relates to the session's (`None`: cells were
@@ -536,7 +549,7 @@ impl<'m> Query<'m> {
         base: &'m NotebookModel,
         event: &Event,
         history: &[usize],
-        facts: std::sync::Arc<RerunFacts>,
+        facts: std::rc::Rc<RerunFacts>,
     ) -> Self {
         let language = &notebook.language;
         let old = |cell: usize| {
@@ -634,6 +647,16 @@ impl<'m> Query<'m> {
             _ => cell,
         })
     }
+}
+
+/// Does cell `cell` import the same names from the same modules in both
+/// models?
+fn same_imports(old: &NotebookModel, new: &NotebookModel, cell: usize) -> bool {
+    fn imports(model: &NotebookModel, cell: usize) -> Option<&[(Var, String)]> {
+        let compiled = model.cells.get(cell)?.compiled.as_deref()?;
+        Some(&compiled.imports)
+    }
+    imports(old, cell) == imports(new, cell)
 }
 
 /// Names an edit imports differently (or no longer, or newly).

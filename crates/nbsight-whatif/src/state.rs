@@ -136,6 +136,20 @@ impl NotebookState {
         self.domains.1.remember_runs();
     }
 
+    /// Reads what the model's user functions do once per definition, in
+    /// this state and those computed from it (all in one model; a new
+    /// cache for each model).
+    pub fn keep_function_leaks(&mut self) {
+        self.domains.1.keep_function_leaks();
+    }
+
+    /// This state moves to a model that differs from its own only in the
+    /// code of cell `edited`, whose imports are the same (an edit made in
+    /// place): the other cells' functions keep what was read of them.
+    pub fn move_to_edit(&mut self, edited: usize) {
+        self.domains.1.move_to_edit(edited);
+    }
+
     /// Stops replaying cell runs (the model no longer matches them).
     pub fn forget_runs(&mut self) {
         self.domains.0.forget_runs();

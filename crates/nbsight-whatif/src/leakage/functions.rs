@@ -12,11 +12,15 @@
 //! The built-in knowledge base is used (user effects files refine the
 //! cells' own calls, not function bodies read here).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use nbsight_dataflow::effects::{Effects, Role};
 use nbsight_model::NotebookModel;
 use nbsight_model::vars::Var;
 use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
 use ruff_python_ast::{self as ast, Expr, Stmt};
+use rustc_hash::FxHashMap;
 
 /// What a function's body does with its arguments.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -36,17 +40,75 @@ impl FunctionLeak {
 /// What the function bound to `var`, defined in the nearest cell at or
 /// above `cell` that defines it (else the first that does), does.
 pub fn function_leak(model: &NotebookModel, cell: usize, var: Var) -> FunctionLeak {
-    let Some(defs) = model.function_definitions.get(&var) else {
-        return FunctionLeak::default();
-    };
-    let Some(&(def_cell, _)) = defs
-        .iter()
+    match definition_cell(model, cell, var) {
+        Some(def_cell) => defined_leak(model, def_cell, var),
+        None => FunctionLeak::default(),
+    }
+}
+
+/// What the user functions of one model do, read once per definition: a
+/// call's [`function_leak`] reads the function's body and resolves every
+/// callee in it through the notebook's imports, and the leakage domain
+/// interprets the same calls at every run of their cells.
+///
+/// Kept by (defining cell, variable): the answer depends on nothing else
+/// but the model (the defining cell's syntax, the variable's name, the
+/// imports of the notebook's cells), so one cache serves one model: the
+/// session's, or one query's (see [`super::Leak::keep_function_leaks`]),
+/// or, shared, a model that differs from the session's only in the code of
+/// one edited cell whose imports are the same (variables keep their ids in
+/// an edit made in place): the edited cell's own definitions are then read
+/// at every call.
+#[derive(Debug, Default)]
+pub struct FunctionLeaks {
+    known: Rc<RefCell<FxHashMap<(usize, Var), FunctionLeak>>>,
+    /// The edited cell, whose definitions `known` does not hold for this
+    /// model, and what they do in it.
+    edited: Option<(usize, RefCell<FxHashMap<Var, FunctionLeak>>)>,
+}
+
+impl FunctionLeaks {
+    /// The same kept answers, for a model that differs from this one's
+    /// only in the code of cell `edited`, with the same imports.
+    pub fn for_edit(&self, edited: usize) -> FunctionLeaks {
+        FunctionLeaks {
+            known: self.known.clone(),
+            edited: Some((edited, RefCell::default())),
+        }
+    }
+
+    /// [`function_leak`], read once per definition.
+    pub fn get(&self, model: &NotebookModel, cell: usize, var: Var) -> FunctionLeak {
+        let Some(def_cell) = definition_cell(model, cell, var) else {
+            return FunctionLeak::default();
+        };
+        match &self.edited {
+            Some((edited, own)) if *edited == def_cell => *own
+                .borrow_mut()
+                .entry(var)
+                .or_insert_with(|| defined_leak(model, def_cell, var)),
+            _ => *self
+                .known
+                .borrow_mut()
+                .entry((def_cell, var))
+                .or_insert_with(|| defined_leak(model, def_cell, var)),
+        }
+    }
+}
+
+/// The cell whose definition of `var` a call in `cell` runs: the nearest
+/// at or above it, else the first.
+fn definition_cell(model: &NotebookModel, cell: usize, var: Var) -> Option<usize> {
+    let defs = model.function_definitions.get(&var)?;
+    defs.iter()
         .rev()
         .find(|(c, _)| *c <= cell)
         .or_else(|| defs.first())
-    else {
-        return FunctionLeak::default();
-    };
+        .map(|&(c, _)| c)
+}
+
+/// What the function bound to `var` as `def_cell` defines it does.
+fn defined_leak(model: &NotebookModel, def_cell: usize, var: Var) -> FunctionLeak {
     let name = model.vars.name(var);
     let Some(def) = model
         .cells
@@ -56,8 +118,16 @@ pub fn function_leak(model: &NotebookModel, cell: usize, var: Var) -> FunctionLe
     else {
         return FunctionLeak::default();
     };
+    // What each imported name stands for: the first import of it in
+    // notebook order.
+    let mut imports: FxHashMap<&str, &str> = FxHashMap::default();
+    for compiled in model.code_cells().filter_map(|c| c.compiled.as_deref()) {
+        for (v, target) in &compiled.imports {
+            imports.entry(model.vars.name(*v)).or_insert(target);
+        }
+    }
     let mut reader = BodyReader {
-        model,
+        imports,
         effects: Effects::shared_builtin(),
         transformers: Vec::new(),
         fits: false,
@@ -100,7 +170,8 @@ fn find_def<'a>(body: &'a [Stmt], name: &str) -> Option<&'a ast::StmtFunctionDef
 }
 
 struct BodyReader<'m> {
-    model: &'m NotebookModel,
+    /// The notebook's imported names and what they stand for.
+    imports: FxHashMap<&'m str, &'m str>,
     effects: &'static Effects,
     /// Local names bound to a stateful transformer's constructor.
     transformers: Vec<String>,
@@ -120,14 +191,7 @@ impl BodyReader<'_> {
             Some((h, r)) => (h, Some(r)),
             None => (dotted.as_str(), None),
         };
-        let target = self.model.code_cells().find_map(|c| {
-            let compiled = c.compiled.as_deref()?;
-            compiled
-                .imports
-                .iter()
-                .find(|(v, _)| self.model.vars.name(*v) == head)
-                .map(|(_, t)| t.clone())
-        });
+        let target = self.imports.get(head).map(|t| t.to_string());
         let base = target
             .or_else(|| self.effects.alias(head).map(str::to_string))
             .unwrap_or_else(|| head.to_string());

@@ -73,6 +73,10 @@ pub struct Leak {
     /// evaluations of the state it started from; `None` along one order of
     /// runs. Not part of the lattice element.
     baseline: Option<Rc<Evals>>,
+    /// What the user functions of the model this state runs in do, read
+    /// once per definition (`None`: read at every call). Not part of the
+    /// lattice element.
+    functions: Option<Rc<functions::FunctionLeaks>>,
 }
 
 impl Leak {
@@ -112,6 +116,23 @@ impl Leak {
     /// Stops replaying cell runs (the model no longer matches them).
     pub fn forget_runs(&mut self) {
         self.memo = None;
+    }
+
+    /// Reads what the user functions do once per definition, for this
+    /// state and those computed from it, which must all run in one model
+    /// (a new cache: a state moving to another model calls this again).
+    pub fn keep_function_leaks(&mut self) {
+        self.functions = Some(Rc::default());
+    }
+
+    /// This state moves to a model that differs from its own only in the
+    /// code of cell `edited`, whose imports are the same: what the other
+    /// cells' functions do is kept (see [`functions::FunctionLeaks`]).
+    pub fn move_to_edit(&mut self, edited: usize) {
+        self.functions = Some(Rc::new(match &self.functions {
+            Some(known) => known.for_edit(edited),
+            None => functions::FunctionLeaks::default(),
+        }));
     }
 
     fn get(&self, v: Var) -> Option<&Val> {
@@ -655,7 +676,10 @@ impl Leak {
             if !ctx.model.function_definitions.contains_key(&f) {
                 continue;
             }
-            let leak = functions::function_leak(ctx.model, ctx.cell, f);
+            let leak = match &self.functions {
+                Some(known) => known.get(ctx.model, ctx.cell, f),
+                None => functions::function_leak(ctx.model, ctx.cell, f),
+            };
             if leak.is_none() {
                 continue;
             }
@@ -890,6 +914,9 @@ impl Domain for Leak {
         }
         if self.baseline.is_none() {
             self.baseline.clone_from(&other.baseline);
+        }
+        if self.functions.is_none() {
+            self.functions.clone_from(&other.functions);
         }
         if !Rc::ptr_eq(&self.bound, &other.bound) && !other.bound.is_subset(&self.bound) {
             Rc::make_mut(&mut self.bound).union_with(&other.bound);

@@ -44,6 +44,10 @@ pub struct Replay {
     reads: Vec<(Option<Rc<Val>>, bool)>,
     /// The trained models it could look up or train, before the run.
     trained: Vec<(Site, Option<Trained>)>,
+    /// All the trained models before the run: a state sharing them agrees
+    /// with `trained` at once (kept alive here, so the same address is the
+    /// same list).
+    trained_from: Rc<Vec<Trained>>,
     /// The evaluations it could look up or add to, before the run.
     evals: Vec<(Site, Option<SmallVec<[Site; 2]>>)>,
     /// Those evaluations when the exploration started (`None`: not in
@@ -55,6 +59,10 @@ pub struct Replay {
     trained_after: Vec<(Site, Option<Trained>)>,
     /// The entries of `evals` after the run.
     evals_after: Vec<(Site, Option<SmallVec<[Site; 2]>>)>,
+    /// `trained_after` differs from `trained` (the run trained a model).
+    trains: bool,
+    /// `evals_after` differs from `evals` (the run evaluated a model).
+    evaluates: bool,
     alarms: Vec<Alarm>,
 }
 
@@ -112,7 +120,20 @@ impl RunMemo {
                 into.bind(v);
             }
         }
-        for (site, trained) in &found.trained_after {
+        // A run that trained no model, replayed on a state whose models
+        // are those it found (`agrees`), adds none: each entry of
+        // `trained_after` is the state's own. The same for evaluations.
+        let trained_after = if found.trains {
+            &found.trained_after[..]
+        } else {
+            &[]
+        };
+        let evals_after = if found.evaluates {
+            &found.evals_after[..]
+        } else {
+            &[]
+        };
+        for (site, trained) in trained_after {
             let Some(t) = trained else { continue };
             let below = before
                 .trained(*site)
@@ -122,7 +143,7 @@ impl RunMemo {
                 into.train(*site, t.data.clone(), t.in_loop);
             }
         }
-        for (site, models) in &found.evals_after {
+        for (site, models) in evals_after {
             let Some(models) = models else { continue };
             let below = before
                 .evals_at(*site)
@@ -187,16 +208,21 @@ impl Replay {
                 .map(|&s| (s, state.evals_at(s).cloned()))
                 .collect()
         };
+        let (trained, trained_after) = (trained_in(before), trained_in(after));
+        let (evals, evals_after) = (evals_in(before), evals_in(after));
         Replay {
-            trained: trained_in(before),
-            evals: evals_in(before),
+            trains: trained != trained_after,
+            evaluates: evals != evals_after,
+            trained,
+            trained_from: before.trained.clone(),
+            evals,
             baseline: splits
                 .iter()
                 .map(|&s| before.baseline_at(s).map(|b| b.cloned()))
                 .collect(),
             writes: shape.writes.iter().map(|&v| fact(after, v)).collect(),
-            trained_after: trained_in(after),
-            evals_after: evals_in(after),
+            trained_after,
+            evals_after,
             reads,
             alarms: alarms.to_vec(),
         }
@@ -244,22 +270,31 @@ impl Replay {
     /// `state` agrees with the state this run started from on everything
     /// the run read.
     fn agrees(&self, shape: &Shape, state: &Leak) -> bool {
+        // `shape.reads` and the state's facts are both sorted by variable:
+        // one walk finds the facts of every read.
+        let mut facts = state.vals.iter().peekable();
         shape
             .reads
             .iter()
             .zip(&self.reads)
             .all(|(&v, (val, bound))| {
-                let same = match (val, state.get_rc(v)) {
+                while facts.next_if(|(w, _)| *w < v).is_some() {}
+                let now = facts.peek().filter(|(w, _)| *w == v).map(|(_, x)| x);
+                let same = match (val, now) {
                     (None, None) => true,
                     (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a == b,
                     _ => false,
                 };
                 same && state.bound().contains(v) == *bound
             })
-            && self
-                .trained
-                .iter()
-                .all(|(s, t)| state.trained(*s) == t.as_ref())
+            && (Rc::ptr_eq(&self.trained_from, &state.trained) || {
+                // Both sorted by site: one walk.
+                let mut models = state.trained.iter().peekable();
+                self.trained.iter().all(|(s, t)| {
+                    while models.next_if(|m| m.site < *s).is_some() {}
+                    models.peek().filter(|m| m.site == *s).copied() == t.as_ref()
+                })
+            })
             && self
                 .evals
                 .iter()

@@ -30,7 +30,7 @@
 
 use nbsight_dataflow::access::AccessKind;
 use nbsight_dataflow::statements::for_each_piece;
-use nbsight_model::{CellInfo, NotebookModel};
+use nbsight_model::{CellInfo, FunctionInfo, NotebookModel};
 use ruff_python_ast::Stmt;
 use ruff_text_size::TextRange;
 
@@ -76,6 +76,13 @@ pub(crate) struct Unit {
     /// The instances whose methods it calls, with the attributes those
     /// change.
     method_changes: Vec<(String, Vec<String>)>,
+    /// What running it changes whatever it reads: its writes seen through
+    /// the names sharing their objects ([`changed_through_aliases`]), then
+    /// the files it writes. Made once with the cell's effects: it depends
+    /// only on the statement and the notebook's sharing, which are those
+    /// of every run (the re-run facts that make the effects are the ones
+    /// whose sharing runs them).
+    changes: Changed,
 }
 
 /// A cell's statements with their effects.
@@ -91,7 +98,7 @@ pub(crate) struct CellEffects {
 /// are Run All's but new objects (a cell above the edit rebuilt them): a
 /// cell reading those needs no new run, one linking other names to them
 /// (`b = a`) or changing them does.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Changed {
     pub paths: PathSet,
     pub fresh: PathSet,
@@ -126,19 +133,6 @@ impl Changed {
         }
         for f in &other.files {
             self.add_file(f.clone());
-        }
-    }
-
-    /// [`Self::union`], taking `other`'s paths instead of copying them.
-    fn absorb(&mut self, other: Changed) {
-        for p in other.paths.into_paths() {
-            self.add(p);
-        }
-        for p in other.fresh.into_paths() {
-            self.add_fresh(p);
-        }
-        for f in other.files {
-            self.add_file(f);
         }
     }
 
@@ -182,6 +176,8 @@ pub(crate) struct Notebook<'a> {
     pub methods: &'a Methods,
     /// What calling each user function does to files.
     pub function_files: &'a FxHashMap<String, Vec<(FilePath, FileAccess, bool)>>,
+    /// Which names may share objects.
+    pub sharing: &'a Sharing,
 }
 
 impl CellEffects {
@@ -257,7 +253,7 @@ impl CellEffects {
         let mut files = FileOps::of(compiled, &parsed.module, literals);
         // The file accesses of the user functions a statement names.
         for unit in &units {
-            for root in unit.reads.iter().map(|r| r.root.as_str()) {
+            for root in unit.reads.iter().map(|r| &*r.root) {
                 let Some(ops) = notebook.function_files.get(root) else {
                     continue;
                 };
@@ -283,22 +279,37 @@ impl CellEffects {
                     .reads
                     .iter()
                     .chain(unit.writes.iter().map(|(p, _)| p))
-                    .any(|p| p.root == *name);
+                    .any(|p| *p.root == **name);
                 if uses {
                     unit.through_handles.push(file.clone());
                 }
             }
+        }
+        for unit in &mut units {
+            let mut changes = Changed::default();
+            for (path, kind) in &unit.writes {
+                changed_through_aliases(path, *kind, notebook.sharing, &mut changes);
+            }
+            for (file, access) in &unit.files {
+                if access.writes() {
+                    changes.add_file(file.clone());
+                }
+            }
+            for file in &unit.through_handles {
+                changes.add_file(file.clone());
+            }
+            unit.changes = changes;
         }
         let mut roots: Vec<String> = units
             .iter()
             .flat_map(|u| {
                 u.reads
                     .iter()
-                    .map(|p| &p.root)
-                    .chain(u.writes.iter().map(|(p, _)| &p.root))
-                    .chain(&u.links)
+                    .map(|p| &*p.root)
+                    .chain(u.writes.iter().map(|(p, _)| &*p.root))
+                    .chain(u.links.iter().map(String::as_str))
             })
-            .cloned()
+            .map(str::to_string)
             .collect();
         roots.sort_unstable();
         roots.dedup();
@@ -422,25 +433,16 @@ impl CellEffects {
                         .any(|r| ctx.function_reads_changed(&r.root, &now));
                 if tainted {
                     affected = true;
-                    let mut added = Changed::default();
-                    for (path, kind) in &unit.writes {
-                        changed_through_aliases(path, *kind, ctx.sharing, &mut added);
-                    }
-                    for (file, access) in &unit.files {
-                        if access.writes() {
-                            added.add_file(file.clone());
-                        }
-                    }
-                    for file in &unit.through_handles {
-                        added.add_file(file.clone());
-                    }
+                    // A copy shares the kept changes until a user function
+                    // it calls adds the globals it writes.
+                    let mut added = unit.changes.clone();
                     for r in &unit.reads {
                         ctx.function_writes(&r.root, &mut added);
                     }
                     if unit.depth > 0 {
                         nested.union(&added);
                     }
-                    now.absorb(added);
+                    now.union(&added);
                     continue;
                 }
                 // A name it links to another holds a new object (a new
@@ -461,11 +463,7 @@ impl CellEffects {
                         .any(|(f, a)| a.writes() && now.reads_file(f));
                 affected |= rewrites || relinks;
                 if relinks {
-                    let mut added = Changed::default();
-                    for (path, kind) in &unit.writes {
-                        changed_through_aliases(path, *kind, ctx.sharing, &mut added);
-                    }
-                    for p in added.paths.iter().cloned() {
+                    for p in unit.changes.paths.iter().cloned() {
                         if unit.depth > 0 {
                             nested.add_fresh(p.clone());
                         }
@@ -506,9 +504,49 @@ pub(crate) struct Context<'a> {
     /// Roots whose writes count (`None`: all): an edit's seed leaves out
     /// the names only imports bind.
     pub counted: Option<&'a nbsight_model::VarSet>,
+    /// The names of the model's user functions when they are few (`None`:
+    /// many): most names a statement reads are not functions, and a scan
+    /// of a few names tells so faster than a lookup of the name.
+    function_names: Option<Vec<&'a str>>,
 }
 
-impl Context<'_> {
+/// Up to this many user functions, [`Context`] scans their names.
+const FEW_FUNCTIONS: usize = 16;
+
+impl<'a> Context<'a> {
+    pub fn new(
+        model: &'a NotebookModel,
+        sharing: &'a Sharing,
+        counted: Option<&'a nbsight_model::VarSet>,
+    ) -> Self {
+        let function_names = (model.functions.len() <= FEW_FUNCTIONS).then(|| {
+            model
+                .functions
+                .keys()
+                .map(|&v| model.vars.name(v))
+                .collect()
+        });
+        Context {
+            model,
+            sharing,
+            counted,
+            function_names,
+        }
+    }
+
+    /// The user function bound to `root`, if it is one.
+    fn function(&self, root: &str) -> Option<&'a FunctionInfo> {
+        if let Some(names) = &self.function_names
+            && !names.contains(&root)
+        {
+            return None;
+        }
+        self.model
+            .vars
+            .get(root)
+            .and_then(|v| self.model.functions.get(&v))
+    }
+
     fn counts(&self, root: &str) -> bool {
         match (self.counted, self.model.vars.get(root)) {
             (None, _) => true,
@@ -519,12 +557,7 @@ impl Context<'_> {
 
     /// `root` is a user function whose free globals changed.
     fn function_reads_changed(&self, root: &str, state: &Changed) -> bool {
-        let Some(info) = self
-            .model
-            .vars
-            .get(root)
-            .and_then(|v| self.model.functions.get(&v))
-        else {
+        let Some(info) = self.function(root) else {
             return false;
         };
         info.reads
@@ -534,12 +567,7 @@ impl Context<'_> {
 
     /// The globals calling the user function `root` writes.
     fn function_writes(&self, root: &str, out: &mut Changed) {
-        let Some(info) = self
-            .model
-            .vars
-            .get(root)
-            .and_then(|v| self.model.functions.get(&v))
-        else {
+        let Some(info) = self.function(root) else {
             return;
         };
         for g in info.writes.iter() {
@@ -592,6 +620,7 @@ fn unit(range: TextRange, depth: u32) -> Unit {
         new_objects: true,
         augmented: false,
         method_changes: Vec::new(),
+        changes: Changed::default(),
     }
 }
 

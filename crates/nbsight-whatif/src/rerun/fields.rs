@@ -7,7 +7,10 @@
 //! read of `d['b']`; it reaches a read of `d`, and a change of `d` reaches a
 //! read of `d['b']`.
 
+use std::rc::Rc;
+
 use nbsight_dataflow::symbol::python_str_repr;
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 /// One component after the root.
@@ -15,11 +18,11 @@ use smallvec::SmallVec;
 enum Component {
     /// An attribute (`attr`) or a string key, spelt as the key
     /// (`'col'`).
-    Key { key: String, attr: bool },
+    Key { key: Rc<str>, attr: bool },
     /// `[3]`, `[-1]`, `[True]` (as 1).
     Int(i64),
     /// Another constant key (`[None]`).
-    Other(String),
+    Other(Rc<str>),
     /// `[*]`.
     Any,
 }
@@ -37,10 +40,12 @@ impl Component {
     }
 }
 
-/// A path: a root name and the components under it.
+/// A path: a root name and the components under it. Its names are shared:
+/// the re-run plan copies paths from set to set, and a copy only counts
+/// references.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Path {
-    pub root: String,
+    pub root: Rc<str>,
     parts: SmallVec<[Component; 2]>,
 }
 
@@ -48,7 +53,7 @@ impl Path {
     /// A plain name: the whole object.
     pub fn whole(root: &str) -> Path {
         Path {
-            root: root.to_string(),
+            root: Rc::from(root),
             parts: SmallVec::new(),
         }
     }
@@ -66,7 +71,7 @@ impl Path {
                     .map_or(symbol.len(), |e| i + 1 + e);
                 let name = &symbol[i + 1..end];
                 path.parts.push(Component::Key {
-                    key: python_str_repr(name),
+                    key: python_str_repr(name).into(),
                     attr: true,
                 });
                 i = end;
@@ -114,7 +119,7 @@ impl Path {
     /// The same path under another root.
     pub fn rerooted(&self, root: &str) -> Path {
         Path {
-            root: root.to_string(),
+            root: Rc::from(root),
             parts: self.parts.clone(),
         }
     }
@@ -162,20 +167,28 @@ impl Path {
 }
 
 /// A set of paths, kept by root, none within another.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct PathSet(rustc_hash::FxHashMap<String, Vec<Path>>);
+///
+/// Shared copy-on-write at two levels (the table of roots, and each root's
+/// paths): the plan's forward pass copies its set of changed values at
+/// every cell that may touch it and keeps the copy only when the cell is
+/// affected, and a cell changes a few roots at most, so a copy costs a
+/// reference count and a change copies the table (references) and the
+/// one root's paths it touches. An empty set has no table yet.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PathSet(Option<Rc<Roots>>);
+
+/// A set's paths by root.
+type Roots = FxHashMap<Rc<str>, Rc<Vec<Path>>>;
 
 impl PathSet {
     /// Adds `path` unless a path of the set holds it; drops the paths it
     /// holds. Returns whether it was added.
     pub fn add(&mut self, path: Path) -> bool {
-        let Some(list) = self.0.get_mut(&path.root) else {
-            self.0.insert(path.root.clone(), vec![path]);
-            return true;
-        };
-        if list.iter().any(|p| path.within(p)) {
+        if self.holds(&path) {
             return false;
         }
+        let roots = Rc::make_mut(self.0.get_or_insert_with(Rc::default));
+        let list = Rc::make_mut(roots.entry(path.root.clone()).or_default());
         list.retain(|p| !p.within(&path));
         list.push(path);
         true
@@ -183,21 +196,20 @@ impl PathSet {
 
     /// Is `path` in the set or within one of its paths?
     pub fn holds(&self, path: &Path) -> bool {
-        self.0
-            .get(&path.root)
-            .is_some_and(|l| l.iter().any(|p| path.within(p)))
+        self.under(&path.root).iter().any(|p| path.within(p))
     }
 
     /// May `path` overlap one of the set's?
     pub fn overlaps(&self, path: &Path) -> bool {
-        self.0
-            .get(&path.root)
-            .is_some_and(|l| l.iter().any(|p| p.overlaps(path)))
+        self.under(&path.root).iter().any(|p| p.overlaps(path))
     }
 
     /// The set's paths under `root`.
     pub fn under(&self, root: &str) -> &[Path] {
-        self.0.get(root).map_or(&[], Vec::as_slice)
+        self.0
+            .as_ref()
+            .and_then(|roots| roots.get(root))
+            .map_or(&[], |l| l.as_slice())
     }
 
     pub fn has_root(&self, root: &str) -> bool {
@@ -206,22 +218,25 @@ impl PathSet {
 
     /// Drops the paths within `path`.
     pub fn remove_within(&mut self, path: &Path) {
-        if let Some(list) = self.0.get_mut(&path.root) {
-            list.retain(|p| !p.within(path));
+        if !self.under(&path.root).iter().any(|p| p.within(path)) {
+            return;
+        }
+        if let Some(roots) = &mut self.0
+            && let Some(list) = Rc::make_mut(roots).get_mut(&path.root)
+        {
+            Rc::make_mut(list).retain(|p| !p.within(path));
         }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Path> {
-        self.0.values().flatten()
-    }
-
-    /// The paths, taken out of the set.
-    pub fn into_paths(self) -> impl Iterator<Item = Path> {
-        self.0.into_values().flatten()
+        self.0
+            .iter()
+            .flat_map(|roots| roots.values())
+            .flat_map(|l| l.iter())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.values().all(Vec::is_empty)
+        self.iter().next().is_none()
     }
 
     /// Does the set hold every path of `other`?

@@ -157,6 +157,7 @@ impl RerunFacts {
             changes: &self.changes,
             methods: &self.methods,
             function_files: &self.function_files,
+            sharing: &self.sharing,
         };
         CellEffects::of(cell, &notebook)
     }
@@ -467,11 +468,7 @@ impl Planner<'_> {
                 let old_changed = CellEffects::unmatched(&old_units, &new_units);
                 // The changed statements, and what they change through the
                 // new cell's other statements.
-                let all = Context {
-                    model,
-                    sharing,
-                    counted: None,
-                };
+                let all = Context::new(model, sharing, None);
                 let mut diff = Changed::default();
                 new.run(&mut diff, &all, Some(&new_changed));
                 old_effects.writes_of(&old_changed, &all, &mut diff, true);
@@ -484,11 +481,7 @@ impl Planner<'_> {
                     }
                 }
                 // What the other statements bind is a new object.
-                let computed = Context {
-                    model,
-                    sharing,
-                    counted: Some(&cell.computed),
-                };
+                let computed = Context::new(model, sharing, Some(&cell.computed));
                 let mut fresh = Changed::default();
                 new.writes_of(&vec![true; new.len()], &computed, &mut fresh, false);
                 for p in diff.paths.iter() {
@@ -502,21 +495,13 @@ impl Planner<'_> {
                 }
             }
             (_, Some(cell), Some(new)) => {
-                let ctx = Context {
-                    model,
-                    sharing,
-                    counted: Some(&cell.computed),
-                };
+                let ctx = Context::new(model, sharing, Some(&cell.computed));
                 new.writes_of(&vec![true; new.len()], &ctx, &mut out, true);
             }
             _ => {}
         }
         if let (Event::Delete(_), Some(old)) = (event, old_effects) {
-            let ctx = Context {
-                model,
-                sharing,
-                counted: Some(seed),
-            };
+            let ctx = Context::new(model, sharing, Some(seed));
             old.writes_of(&vec![true; old.len()], &ctx, &mut out, true);
         }
         out
@@ -684,11 +669,7 @@ impl Planner<'_> {
             Some(a) => a + 1,
             None => 0,
         };
-        let ctx = Context {
-            model,
-            sharing: &facts.sharing,
-            counted: None,
-        };
+        let ctx = Context::new(model, &facts.sharing, None);
         let mut state = seed.clone();
         // Files the planned cells so far wrote.
         let mut written: Vec<FilePath> = Vec::new();
