@@ -326,13 +326,25 @@ struct ScopeSets {
     may_mutate: SymbolSet,
 }
 
+/// The first eight bytes of `name` as a number (zero-padded): ordering by
+/// it, then by the names when it ties, is ordering by name (symbols hold no
+/// NUL byte), and most comparisons are then one integer comparison.
+fn sort_key(name: &str) -> u64 {
+    let mut key = [0u8; 8];
+    let n = name.len().min(8);
+    key[..n].copy_from_slice(&name.as_bytes()[..n]);
+    u64::from_be_bytes(key)
+}
+
 /// Buffers [`ScopeSets::of`] reuses from one scope to the next.
 #[derive(Default)]
 struct SetsScratch {
     solve: Scratch,
     /// Per symbol, the sets it is in (`ScopeSets::LIVE`...).
     flags: IndexVec<SymId, u8>,
-    by_name: Vec<SymId>,
+    /// The scope's symbols in any set, with their [`sort_key`], to be put
+    /// in name order.
+    by_name: Vec<(u64, SymId)>,
     /// Each set's symbols, collected before being moved into an exactly
     /// sized vector (the live builtins last).
     sets: [Vec<Symbol>; 7],
@@ -404,9 +416,16 @@ impl ScopeSets {
         // Sort the scope's symbols by name once; every set is then filled in
         // that order, in one pass.
         by_name.clear();
-        by_name.extend(table.ids().filter(|&i| flags[i] != 0));
-        by_name.sort_unstable_by(|&a, &b| table.name(a).cmp(table.name(b)));
-        for &i in by_name.iter() {
+        by_name.extend(
+            table
+                .ids()
+                .filter(|&i| flags[i] != 0)
+                .map(|i| (sort_key(table.name(i)), i)),
+        );
+        by_name.sort_unstable_by(|&(ka, a), &(kb, b)| {
+            ka.cmp(&kb).then_with(|| table.name(a).cmp(table.name(b)))
+        });
+        for &(_, i) in by_name.iter() {
             let f = flags[i];
             for (k, (wanted, unless)) in Self::SETS.into_iter().enumerate() {
                 if f & wanted != 0 && f & unless == 0 {

@@ -741,3 +741,30 @@ fn changes_of_library_state_are_recorded() {
         ])
     );
 }
+
+#[test]
+fn sort_keys_order_as_names() {
+    let names = [
+        "df",
+        "df.col",
+        "df['a']",
+        "dfx",
+        "X_train",
+        "X_train_scaled",
+        "X_train_scaler",
+        "a",
+        "ab",
+        "abcdefgh",
+        "abcdefghi",
+        "abcdefgg_long",
+        "lst[*]",
+        "lst[0]",
+        "é",
+        "z",
+    ];
+    let mut by_key: Vec<&str> = names.to_vec();
+    by_key.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)).then_with(|| a.cmp(b)));
+    let mut by_name: Vec<&str> = names.to_vec();
+    by_name.sort();
+    assert_eq!(by_key, by_name);
+}
