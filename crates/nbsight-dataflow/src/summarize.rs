@@ -388,7 +388,14 @@ impl ScopeSets {
         flags.resize(table.len(), 0);
         solve.order.compute(cfg);
         live_at_entry(cfg, table, solve, |id| flags[id] |= Self::LIVE);
-        if dead == Dead::Compute {
+        // Without a binding or deletion anywhere nothing is DEAD (the most
+        // common cells only read and show): the solve is skipped.
+        let binds = || {
+            cfg.nodes
+                .iter()
+                .any(|node| node.accesses.iter().any(|a| a.kind.is_definite_write()))
+        };
+        if dead == Dead::Compute && binds() {
             must_write_at_exit(cfg, table, solve, MustWrite::Dead, |id| {
                 flags[id] |= Self::DEAD
             });

@@ -106,11 +106,13 @@ impl Scratch {
     /// For each symbol, the symbols nested in it (not itself): a definite
     /// write of the symbol ends their values too.
     fn compute_descendants(&mut self, table: &SymbolTable) {
-        for list in &mut self.nested {
-            list.clear();
-        }
         if self.nested.len() < table.len() {
             self.nested.resize_with(table.len(), Vec::new);
+        }
+        // Only this scope's ids are read: the lists past them (left from a
+        // larger scope) are cleared when a scope uses them.
+        for list in self.nested.iter_mut().take(table.len()) {
+            list.clear();
         }
         for id in table.ids() {
             let mut ancestor = table.parent(id);
