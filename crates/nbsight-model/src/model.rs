@@ -453,6 +453,21 @@ impl NotebookModel {
             return None;
         }
         let mut model = self.clone();
+        // An edit that only appends to the parsed text (a trailing comment or
+        // blank lines) and parses to the same statements at the same offsets
+        // compiles to the old program: the analysis reads the statements and
+        // the text at their offsets (lines and columns counted in the old
+        // text, an unchanged prefix), under the same cell magic, imports and
+        // effects. The old cell's program, call sites and links then stand.
+        if edited.form.cell_magic() == old.cell_magic.as_ref()
+            && parsed.source().starts_with(old_parsed.source())
+            && parsed.module.body == old_parsed.module.body
+        {
+            let cell = Arc::make_mut(&mut model.cells[index]);
+            cell.parsed = Some(parsed);
+            cell.key = Some(key);
+            return Some(model);
+        }
         let imports = model.imports.clone();
         let ctx = Context {
             effects,

@@ -82,3 +82,45 @@ fn edits_that_change_what_other_cells_see_rebuild() {
         assert_edit_matches_rebuild(index, source);
     }
 }
+
+#[test]
+fn a_trailing_comment_keeps_the_cell_program() {
+    let effects = Effects::builtin();
+    let nb = notebook(&CELLS);
+    let base = NotebookModel::new(&nb, &effects);
+    let edit = |source: &str| {
+        let edited = nb.cells[3].edited(source, &nb.language);
+        match base.edit_in_place(3, &edited, &effects) {
+            Some(model) => model,
+            None => panic!("{source:?} is not edited in place"),
+        }
+    };
+    let program = |model: &NotebookModel| model.cells[3].compiled.clone();
+    let lines = |model: &NotebookModel| {
+        model.cells[3].program().map(|p| {
+            p.calls
+                .iter()
+                .map(|c| (c.line, c.column))
+                .collect::<Vec<_>>()
+        })
+    };
+    // Appended: the same statements at the same places, the same program.
+    let appended = edit("m = df.mean()\nprint(m)\n# edited\n");
+    assert!(matches!(
+        (program(&base), program(&appended)),
+        (Some(a), Some(b)) if Arc::ptr_eq(&a, &b)
+    ));
+    assert_edit_matches_rebuild(3, "m = df.mean()\nprint(m)\n# edited\n");
+    // A comment above the code moves it: compiled again, at its new lines.
+    let source = "# note\nm = df.mean()\nprint(m)";
+    let moved = edit(source);
+    assert!(matches!(
+        (program(&base), program(&moved)),
+        (Some(a), Some(b)) if !Arc::ptr_eq(&a, &b)
+    ));
+    let mut sources = CELLS;
+    sources[3] = source;
+    let scratch = NotebookModel::new(&notebook(&sources), &effects);
+    assert_eq!(lines(&moved), lines(&scratch));
+    assert_ne!(lines(&moved), lines(&base));
+}

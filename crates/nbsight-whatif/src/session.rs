@@ -356,10 +356,20 @@ fn answer(
         .collect();
     let mut findings = Vec::new();
     collect_alarms(query, &visits, &mut findings);
+    let mut findings: Vec<(WhatIfFinding, Option<Stale>)> =
+        findings.into_iter().map(|f| (f, None)).collect();
     if !matches!(event, Event::Open) {
-        stale_risks(query, &visits, event, event_cell, &mut findings);
+        stale_risks(query, &visits, event_cell, &mut findings);
     }
-    report.findings = dedup(findings);
+    report.findings = dedup(findings)
+        .into_iter()
+        .map(|(mut finding, stale)| {
+            if let Some(stale) = stale {
+                finding.message = stale.message(query, event);
+            }
+            finding
+        })
+        .collect();
 
     // Safe next: runnable, reading nothing stale, and leading to no finding.
     // The event's exploration already ran every cell it reaches at depth 1
@@ -434,6 +444,10 @@ fn answer(
         event_cell,
         &query.extra,
         query.old_cell.map(|c| &*query.base.cells[c]),
+        match query.relation {
+            Some(Relation::Edited { cell }) => query.base.cells.get(cell).map(|c| &**c),
+            _ => None,
+        },
         &query.rerun_facts,
         // Variables keep their ids in the session's model and in an edit
         // made in place.
@@ -740,13 +754,14 @@ fn finding(query: &Query<'_>, cell: usize, path: &[usize], alarm: &Alarm) -> Wha
 
 /// Stale-state risks: a cell reached at depth ≥ 2 reads a variable an
 /// intermediate impacted cell computes; run before that cell, it would read
-/// the stale value (NBLyzer sec. 4.1.2).
+/// the stale value (NBLyzer sec. 4.1.2). Their findings' messages are left
+/// to [`Stale::message`], written only for the findings that [`dedup`]
+/// keeps.
 fn stale_risks(
     query: &Query<'_>,
     visits: &[Visit<Domains>],
-    event: &Event,
     event_cell: Option<usize>,
-    findings: &mut Vec<WhatIfFinding>,
+    findings: &mut Vec<(WhatIfFinding, Option<Stale>)>,
 ) {
     let model = query.model();
     for visit in visits {
@@ -766,36 +781,75 @@ fn stale_risks(
         let mut stale = model.cells[via].outputs.clone();
         stale.intersect_with(&cell.pre);
         stale.intersect_with(&visit.before.0.changed);
-        let names = model.names(&stale);
-        if names.is_empty() {
+        if stale.is_clear() {
             continue;
         }
         let (line, column) = model.cells[visit.cell]
             .program()
             .and_then(|p| p.first_read(&stale))
             .unwrap_or((OneIndexed::MIN, OneIndexed::MIN));
-        let what = names
-            .iter()
-            .map(|n| format!("`{n}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let origin = match event.cell() {
-            Some(cell) => format!("the {} of cell {cell}", event_noun(event)),
-            None => "the event".to_string(),
-        };
         let alarm = Alarm {
             kind: AlarmKind::StaleState,
             line,
             column,
-            message: format!(
-                "run before cell {via}, cell {} reads stale {what}: cell {via} computes {} from values {origin} changes; re-run cell {via} first",
-                query.report_index(visit.cell),
-                if names.len() == 1 { "it" } else { "them" },
-                via = query.report_index(via),
-            ),
+            message: String::new(),
             involved: vec![via],
         };
-        findings.push(finding(query, visit.cell, &visit.path, &alarm));
+        findings.push((
+            finding(query, visit.cell, &visit.path, &alarm),
+            Some(Stale {
+                via,
+                cell: visit.cell,
+                stale,
+            }),
+        ));
+    }
+}
+
+/// A stale-state risk's facts, for its message: cell `cell` reads `stale`,
+/// which cell `via` computes (event model's indices).
+struct Stale {
+    via: usize,
+    cell: usize,
+    stale: VarSet,
+}
+
+impl Stale {
+    /// The message, written into one buffer (the same text as formatting
+    /// its parts one by one).
+    fn message(&self, query: &Query<'_>, event: &Event) -> String {
+        use std::fmt::Write as _;
+        let model = query.model();
+        let mut names: Vec<&str> = self.stale.iter().map(|v| model.vars.name(v)).collect();
+        names.sort_unstable();
+        let via = query.report_index(self.via);
+        let mut message = String::with_capacity(160);
+        let _ = write!(
+            message,
+            "run before cell {via}, cell {} reads stale ",
+            query.report_index(self.cell)
+        );
+        for (i, name) in names.iter().enumerate() {
+            if i > 0 {
+                message.push_str(", ");
+            }
+            message.push('`');
+            message.push_str(name);
+            message.push('`');
+        }
+        let _ = write!(
+            message,
+            ": cell {via} computes {} from values ",
+            if names.len() == 1 { "it" } else { "them" }
+        );
+        match event.cell() {
+            Some(cell) => {
+                let _ = write!(message, "the {} of cell {cell}", event_noun(event));
+            }
+            None => message.push_str("the event"),
+        }
+        let _ = write!(message, " changes; re-run cell {via} first");
+        message
     }
 }
 
@@ -836,8 +890,10 @@ fn stale_variables(
 
 /// Keeps one finding per (rule, cell): the first in the cell, reached by the
 /// shortest path (a leak seen by `predict` is seen again by the metric).
-pub(crate) fn dedup(mut findings: Vec<WhatIfFinding>) -> Vec<WhatIfFinding> {
-    findings.sort_by(|a, b| {
+/// Each finding carries a `T` along (the order and the choice read only the
+/// findings, not what they carry).
+fn dedup<T>(mut findings: Vec<(WhatIfFinding, T)>) -> Vec<(WhatIfFinding, T)> {
+    findings.sort_by(|(a, _), (b, _)| {
         (a.cell, a.kind, a.line, a.column, a.path.len(), &a.path).cmp(&(
             b.cell,
             b.kind,
@@ -847,8 +903,8 @@ pub(crate) fn dedup(mut findings: Vec<WhatIfFinding>) -> Vec<WhatIfFinding> {
             &b.path,
         ))
     });
-    findings.dedup_by(|b, a| a.cell == b.cell && a.kind == b.kind);
-    findings.sort_by(|a, b| {
+    findings.dedup_by(|(b, _), (a, _)| a.cell == b.cell && a.kind == b.kind);
+    findings.sort_by(|(a, _), (b, _)| {
         (a.cell, a.line, a.column, a.kind).cmp(&(b.cell, b.line, b.column, b.kind))
     });
     findings

@@ -199,7 +199,8 @@ impl RerunFacts {
 }
 
 /// The cells to re-run, in the event model's indices. `old` is the event
-/// cell as it ran in the history (`None`: it never ran, or was inserted).
+/// cell as it ran in the history (`None`: it never ran, or was inserted);
+/// `replaced` the session's cell an edit made in place replaces.
 #[allow(clippy::too_many_arguments)]
 pub fn rerun_plan(
     model: &NotebookModel,
@@ -208,6 +209,7 @@ pub fn rerun_plan(
     source: Option<usize>,
     seed: &VarSet,
     old: Option<&CellInfo>,
+    replaced: Option<&CellInfo>,
     facts: &RerunFacts,
     same_vars: bool,
 ) -> Vec<usize> {
@@ -234,7 +236,7 @@ pub fn rerun_plan(
         None => FxHashSet::default(),
         Some(old) => repeated_writes(model, old, new_cell, &facts.changes),
     };
-    let effects = QueryEffects::new(facts, model.cells.iter().map(|c| &**c).chain(old));
+    let effects = QueryEffects::new(facts, model.cells.iter().map(|c| &**c).chain(old), replaced);
     let old_effects = old.map(|o| effects.of(o));
     let new_effects = new_cell.map(|c| effects.of(c));
     let repeated_files = match &old_effects {
@@ -389,25 +391,70 @@ fn address(cell: &CellInfo) -> usize {
 struct QueryEffects<'a> {
     facts: &'a RerunFacts,
     made: FxHashMap<usize, CellEffects>,
+    /// An edited cell (by address) whose effects are the kept ones of the
+    /// session's cell it replaces (by address).
+    same_as: Option<(usize, usize)>,
 }
 
 impl<'a> QueryEffects<'a> {
-    fn new<'c>(facts: &'a RerunFacts, cells: impl IntoIterator<Item = &'c CellInfo>) -> Self {
+    /// `replaced`: the session's cell an edited cell replaces.
+    fn new<'c>(
+        facts: &'a RerunFacts,
+        cells: impl IntoIterator<Item = &'c CellInfo>,
+        replaced: Option<&CellInfo>,
+    ) -> Self {
+        let mut same_as = None;
         let made = cells
             .into_iter()
             .filter(|c| c.is_code() && !facts.effects.contains_key(&address(c)))
+            .filter(|c| match replaced {
+                Some(old)
+                    if old.index == c.index
+                        && same_effects(old, c)
+                        && facts.effects.contains_key(&address(old)) =>
+                {
+                    same_as = Some((address(c), address(old)));
+                    false
+                }
+                _ => true,
+            })
             .map(|c| (address(c), facts.compute_effects(c)))
             .collect();
-        QueryEffects { facts, made }
+        QueryEffects {
+            facts,
+            made,
+            same_as,
+        }
     }
 
     fn of(&self, cell: &CellInfo) -> Cow<'_, CellEffects> {
-        let at = address(cell);
+        let mut at = address(cell);
+        if let Some((edited, old)) = self.same_as
+            && edited == at
+        {
+            at = old;
+        }
         match self.facts.effects.get(&at).or_else(|| self.made.get(&at)) {
             Some(kept) => Cow::Borrowed(kept),
             None => Cow::Owned(self.facts.compute_effects(cell)),
         }
     }
+}
+
+/// Do cells `old` and `new` have the same [`CellEffects`]? They are read
+/// from the cell's program and its statements (and the session's facts):
+/// the same program and the same statements at the same offsets (an edit
+/// that only added a comment) give the same effects.
+fn same_effects(old: &CellInfo, new: &CellInfo) -> bool {
+    let same_program = match (&old.compiled, &new.compiled) {
+        (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+        _ => false,
+    };
+    same_program
+        && match (old.parsed.as_deref(), new.parsed.as_deref()) {
+            (Some(a), Some(b)) => a.module.body == b.module.body,
+            _ => false,
+        }
 }
 
 /// One query's plan in the making.
