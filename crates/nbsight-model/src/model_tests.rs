@@ -53,6 +53,9 @@ fn a_comment_or_a_new_expression_is_edited_in_place() {
         .is_some()
     );
     assert_edit_matches_rebuild(3, "m = df.mean()\nprint(m)\n# edited\n");
+    // Appended text that does not parse: the cell is broken, as rebuilt.
+    assert_edit_matches_rebuild(3, "m = df.mean()\nprint(m)\n)\n");
+    assert_edit_matches_rebuild(3, "m = df.mean()\nprint(m)\n\"\"\"\n");
     assert_edit_matches_rebuild(3, "m = df.median() + n\nprint(m)");
     assert_edit_matches_rebuild(0, "import pandas as pd\ndf = pd.read_csv('b.csv')");
 }
