@@ -186,6 +186,26 @@ pub struct Piece<'a> {
     pub branch_depth: u32,
 }
 
+impl<'a> Piece<'a> {
+    /// The header of compound statement `stmt` (or of one of its clauses)
+    /// from `start` to `end`.
+    fn header(
+        stmt: &'a Stmt,
+        start: TextSize,
+        end: TextSize,
+        depth: u32,
+        branch_depth: u32,
+    ) -> Self {
+        Piece {
+            stmt,
+            range: header(start, end),
+            header: true,
+            depth,
+            branch_depth,
+        }
+    }
+}
+
 /// Calls `f` with the pieces of `body`, in source order: a compound
 /// statement's header before its bodies.
 pub fn for_each_piece<'a>(body: &'a [Stmt], f: &mut impl FnMut(Piece<'a>)) {
@@ -195,48 +215,34 @@ pub fn for_each_piece<'a>(body: &'a [Stmt], f: &mut impl FnMut(Piece<'a>)) {
 fn walk<'a>(body: &'a [Stmt], depth: u32, branch: u32, f: &mut impl FnMut(Piece<'a>)) {
     for stmt in body {
         let start = stmt.start();
-        let mut head = |end: TextSize, depth: u32, branch_depth: u32| {
-            f(Piece {
-                stmt,
-                range: header(start, end),
-                header: true,
-                depth,
-                branch_depth,
-            })
-        };
+        // The statement's own header, and a clause's (`elif`, `except`,
+        // `case`: a branch of it).
+        let head = |end: TextSize| Piece::header(stmt, start, end, depth, branch);
+        let clause =
+            |start: TextSize, end: TextSize| Piece::header(stmt, start, end, depth, branch + 1);
         match stmt {
             Stmt::If(s) => {
-                head(s.test.end(), depth, branch);
+                f(head(s.test.end()));
                 walk(&s.body, depth + 1, branch + 1, f);
                 for c in &s.elif_else_clauses {
                     if let Some(test) = &c.test {
-                        f(Piece {
-                            stmt,
-                            range: header(c.start(), test.end()),
-                            header: true,
-                            depth,
-                            branch_depth: branch + 1,
-                        });
+                        f(clause(c.start(), test.end()));
                     }
                     walk(&c.body, depth + 1, branch + 1, f);
                 }
             }
             Stmt::For(s) => {
-                head(s.iter.end(), depth, branch);
+                f(head(s.iter.end()));
                 walk(&s.body, depth + 1, branch + 1, f);
                 walk(&s.orelse, depth + 1, branch + 1, f);
             }
             Stmt::While(s) => {
-                head(s.test.end(), depth, branch);
+                f(head(s.test.end()));
                 walk(&s.body, depth + 1, branch + 1, f);
                 walk(&s.orelse, depth + 1, branch + 1, f);
             }
             Stmt::With(s) => {
-                head(
-                    s.items.last().map_or(start, |item| item.end()),
-                    depth,
-                    branch,
-                );
+                f(head(s.items.last().map_or(start, |item| item.end())));
                 walk(&s.body, depth + 1, branch, f);
             }
             Stmt::Try(s) => {
@@ -249,29 +255,17 @@ fn walk<'a>(body: &'a [Stmt], depth: u32, branch: u32, f: &mut impl FnMut(Piece<
                         .map(|n| n.end())
                         .or(h.type_.as_ref().map(|t| t.end()))
                         .unwrap_or(h.start());
-                    f(Piece {
-                        stmt,
-                        range: header(h.start(), end),
-                        header: true,
-                        depth,
-                        branch_depth: branch + 1,
-                    });
+                    f(clause(h.start(), end));
                     walk(&h.body, depth + 1, branch + 1, f);
                 }
                 walk(&s.orelse, depth + 1, branch + 1, f);
                 walk(&s.finalbody, depth + 1, branch + 1, f);
             }
             Stmt::Match(s) => {
-                head(s.subject.end(), depth, branch);
+                f(head(s.subject.end()));
                 for case in &s.cases {
                     let end = case.guard.as_ref().map_or(case.pattern.end(), |g| g.end());
-                    f(Piece {
-                        stmt,
-                        range: header(case.start(), end),
-                        header: true,
-                        depth,
-                        branch_depth: branch + 1,
-                    });
+                    f(clause(case.start(), end));
                     walk(&case.body, depth + 1, branch + 1, f);
                 }
             }

@@ -347,7 +347,7 @@ struct SetsScratch {
     by_name: Vec<(u64, SymId)>,
     /// Each set's symbols, collected before being moved into an exactly
     /// sized vector (the live builtins last).
-    sets: [Vec<Symbol>; 7],
+    sets: [Vec<Symbol>; ScopeSets::SETS.len() + 1],
 }
 
 impl ScopeSets {
@@ -436,8 +436,9 @@ impl ScopeSets {
             let f = flags[i];
             for (k, (wanted, unless)) in Self::SETS.into_iter().enumerate() {
                 if f & wanted != 0 && f & unless == 0 {
+                    // Live builtin names go to the extra, last buffer.
                     let k = if k == 0 && Self::is_builtin_root(table, flags, i) {
-                        6
+                        Self::SETS.len()
                     } else {
                         k
                     };

@@ -494,6 +494,42 @@ mod tests {
         parsed.module.body.iter().flat_map(alias_facts).collect()
     }
 
+    /// The aliases of `src`'s facts, with the names interned in order.
+    struct Built {
+        aliases: Aliases,
+        names: Vec<String>,
+    }
+
+    impl Built {
+        fn of(src: &str) -> Built {
+            let mut names: Vec<String> = Vec::new();
+            let aliases = Aliases::build(&facts(src), |name| {
+                match names.iter().position(|n| n == name) {
+                    Some(i) => SymId::from_usize(i),
+                    None => {
+                        names.push(name.to_string());
+                        SymId::from_usize(names.len() - 1)
+                    }
+                }
+            });
+            Built { aliases, names }
+        }
+
+        fn id(&self, name: &str) -> SymId {
+            SymId::from_usize(self.names.iter().position(|n| n == name).expect("interned"))
+        }
+
+        /// The names of `ids`, sorted.
+        fn named(&self, ids: &[SymId]) -> Vec<&str> {
+            let mut v: Vec<&str> = ids
+                .iter()
+                .map(|&i| self.names[i.index()].as_str())
+                .collect();
+            v.sort_unstable();
+            v
+        }
+    }
+
     fn same(a: &str, b: &str) -> Fact {
         Fact::Same(a.into(), b.into())
     }
@@ -559,22 +595,8 @@ mod tests {
 
     #[test]
     fn resolution() {
-        let facts = facts("full = [train, test]\nfor d in full:\n    pass\nv = train.values\n");
-        let mut names: Vec<String> = Vec::new();
-        let aliases = Aliases::build(&facts, |name| match names.iter().position(|n| n == name) {
-            Some(i) => SymId::from_usize(i),
-            None => {
-                names.push(name.to_string());
-                SymId::from_usize(names.len() - 1)
-            }
-        });
-        let named = |ids: &[SymId]| -> Vec<&str> {
-            let mut v: Vec<&str> = ids.iter().map(|&i| names[i.index()].as_str()).collect();
-            v.sort_unstable();
-            v
-        };
-        let id =
-            |name: &str| SymId::from_usize(names.iter().position(|n| n == name).expect("interned"));
+        let built = Built::of("full = [train, test]\nfor d in full:\n    pass\nv = train.values\n");
+        let (aliases, named, id) = (&built.aliases, |ids| built.named(ids), |n| built.id(n));
         assert_eq!(named(aliases.same(id("d"))), ["test", "train"]);
         assert_eq!(named(aliases.containers(id("d"))), ["full"]);
         assert_eq!(
@@ -588,22 +610,8 @@ mod tests {
 
     #[test]
     fn a_shallow_copy_holds_the_items_not_the_object() {
-        let facts = facts("b = list(a)\nrow = b[0]\n");
-        let mut names: Vec<String> = Vec::new();
-        let aliases = Aliases::build(&facts, |name| match names.iter().position(|n| n == name) {
-            Some(i) => SymId::from_usize(i),
-            None => {
-                names.push(name.to_string());
-                SymId::from_usize(names.len() - 1)
-            }
-        });
-        let id =
-            |name: &str| SymId::from_usize(names.iter().position(|n| n == name).expect("interned"));
-        let named = |ids: &[SymId]| -> Vec<&str> {
-            let mut v: Vec<&str> = ids.iter().map(|&i| names[i.index()].as_str()).collect();
-            v.sort_unstable();
-            v
-        };
+        let built = Built::of("b = list(a)\nrow = b[0]\n");
+        let (aliases, named, id) = (&built.aliases, |ids| built.named(ids), |n| built.id(n));
         assert_eq!(named(aliases.containers(id("b"))), ["a"]);
         assert!(aliases.holders(id("b")).is_empty());
         // `a` holds `b`'s items: `row` too.

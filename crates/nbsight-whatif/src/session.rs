@@ -815,41 +815,24 @@ struct Stale {
 }
 
 impl Stale {
-    /// The message, written into one buffer (the same text as formatting
-    /// its parts one by one).
+    /// The message (written only for the findings [`dedup`] keeps).
     fn message(&self, query: &Query<'_>, event: &Event) -> String {
-        use std::fmt::Write as _;
-        let model = query.model();
-        let mut names: Vec<&str> = self.stale.iter().map(|v| model.vars.name(v)).collect();
-        names.sort_unstable();
-        let via = query.report_index(self.via);
-        let mut message = String::with_capacity(160);
-        let _ = write!(
-            message,
-            "run before cell {via}, cell {} reads stale ",
-            query.report_index(self.cell)
-        );
-        for (i, name) in names.iter().enumerate() {
-            if i > 0 {
-                message.push_str(", ");
-            }
-            message.push('`');
-            message.push_str(name);
-            message.push('`');
-        }
-        let _ = write!(
-            message,
-            ": cell {via} computes {} from values ",
-            if names.len() == 1 { "it" } else { "them" }
-        );
-        match event.cell() {
-            Some(cell) => {
-                let _ = write!(message, "the {} of cell {cell}", event_noun(event));
-            }
-            None => message.push_str("the event"),
-        }
-        let _ = write!(message, " changes; re-run cell {via} first");
-        message
+        let names = query.model().names(&self.stale);
+        let what = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let origin = match event.cell() {
+            Some(cell) => format!("the {} of cell {cell}", event_noun(event)),
+            None => "the event".to_string(),
+        };
+        format!(
+            "run before cell {via}, cell {} reads stale {what}: cell {via} computes {} from values {origin} changes; re-run cell {via} first",
+            query.report_index(self.cell),
+            if names.len() == 1 { "it" } else { "them" },
+            via = query.report_index(self.via),
+        )
     }
 }
 

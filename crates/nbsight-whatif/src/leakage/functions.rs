@@ -98,7 +98,7 @@ impl FunctionLeaks {
 
 /// The cell whose definition of `var` a call in `cell` runs: the nearest
 /// at or above it, else the first.
-fn definition_cell(model: &NotebookModel, cell: usize, var: Var) -> Option<usize> {
+pub(super) fn definition_cell(model: &NotebookModel, cell: usize, var: Var) -> Option<usize> {
     let defs = model.function_definitions.get(&var)?;
     defs.iter()
         .rev()

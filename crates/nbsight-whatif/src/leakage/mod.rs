@@ -495,7 +495,7 @@ impl Leak {
                     "`{name}` cross-validates on data {}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline",
                     fitted_by_text(ctx.model, f)
                 ),
-                involved: function_cell(ctx.model, ctx.cell, f).into_iter().collect(),
+                involved: functions::definition_cell(ctx.model, ctx.cell, f).into_iter().collect(),
             });
         }
         for tag in data.fitted() {
@@ -558,7 +558,7 @@ impl Leak {
                     ),
                     REFIT,
                 ),
-                involved: function_cell(ctx.model, ctx.cell, f)
+                involved: functions::definition_cell(ctx.model, ctx.cell, f)
                     .into_iter()
                     .chain([ctx.model.sites.cell(splits[0]), ctx.model.sites.cell(model)])
                     .collect(),
@@ -1604,16 +1604,6 @@ fn is_imported(model: &NotebookModel, name: &str) -> bool {
             .as_deref()
             .is_some_and(|c| c.imports.iter().any(|(v, _)| model.vars.name(*v) == name))
     })
-}
-
-/// The cell defining user function `f` in force at `cell`.
-fn function_cell(model: &NotebookModel, cell: usize, f: Var) -> Option<usize> {
-    let defs = model.function_definitions.get(&f)?;
-    defs.iter()
-        .rev()
-        .find(|(c, _)| *c <= cell)
-        .or_else(|| defs.first())
-        .map(|(c, _)| *c)
 }
 
 fn fitted_by_text(model: &NotebookModel, f: Var) -> String {
