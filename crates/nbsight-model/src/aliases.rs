@@ -194,27 +194,30 @@ fn iterate(target: &str, iterable: &Expr, facts: &mut Vec<Fact>) {
     }
 }
 
+/// Builtins (and `copy.copy`) making a new container of their argument's
+/// items.
+const COPIES: &[&str] = &[
+    "list",
+    "tuple",
+    "set",
+    "frozenset",
+    "dict",
+    "sorted",
+    "copy",
+];
+
 /// Calls whose value holds the objects its argument (or receiver) holds:
 /// shallow copies and views (`list(xs)`, `copy.copy(d)`, `d.items()`,
 /// `enumerate(xs)`). Not `x.copy()`: pandas and numpy copy deeply, and a
 /// copy made to be changed apart is the common case.
 fn shares_items(call: &ruff_python_ast::ExprCall) -> Option<&Expr> {
-    const FUNCTIONS: &[&str] = &[
-        "list",
-        "tuple",
-        "set",
-        "frozenset",
-        "dict",
-        "sorted",
-        "reversed",
-        "iter",
-        "enumerate",
-        "zip",
-        "copy",
-    ];
+    /// Builtins making a view or an iterator of their argument's items.
+    const VIEWS: &[&str] = &["reversed", "iter", "enumerate", "zip"];
     const METHODS: &[&str] = &["items", "values", "keys"];
     match &*call.func {
-        Expr::Name(f) if FUNCTIONS.contains(&f.id.as_str()) => call.arguments.args.first(),
+        Expr::Name(f) if COPIES.contains(&f.id.as_str()) || VIEWS.contains(&f.id.as_str()) => {
+            call.arguments.args.first()
+        }
         Expr::Attribute(a)
             if a.attr.as_str() == "copy"
                 && matches!(&*a.value, Expr::Name(m) if m.id.as_str() == "copy") =>
@@ -229,15 +232,6 @@ fn shares_items(call: &ruff_python_ast::ExprCall) -> Option<&Expr> {
 /// A call making a new container of its argument's items (`list(xs)`,
 /// `copy.copy(d)`, `sorted(xs)`), not a view or an iterator of them.
 fn shallow_copy(value: &Expr) -> bool {
-    const COPIES: &[&str] = &[
-        "list",
-        "tuple",
-        "set",
-        "frozenset",
-        "dict",
-        "sorted",
-        "copy",
-    ];
     let Expr::Call(call) = value else {
         return false;
     };
