@@ -13,11 +13,12 @@ use serde::Serialize;
 use crate::access::AccessKind;
 use crate::build::{Context, FunctionSummary, Param, ScopeBuilder, ScopeKind};
 use crate::builtins::is_builtin;
-use crate::cfg::Cfg;
+use crate::cfg::{Cfg, Node};
 use crate::index::IndexVec;
 use crate::scope::ScopeChain;
 use crate::solve::{
-    MustWrite, ReachingRead, Scratch, live_at_entry, must_write_at_exit, reaching_definitions,
+    Fact, MustWrite, ReachingRead, Scratch, live_at_entry, must_write_at_exit,
+    reaching_definitions, single_block, solve_block,
 };
 use crate::symbol::{SymId, Symbol, SymbolTable, root};
 use crate::symbol_set::SymbolSet;
@@ -336,6 +337,17 @@ fn sort_key(name: &str) -> u64 {
     u64::from_be_bytes(key)
 }
 
+/// Moves the items of `buffer` into a vector of exactly their number,
+/// leaving `buffer` empty with its capacity (an empty set allocates nothing).
+fn take_exact<T>(buffer: &mut Vec<T>) -> Vec<T> {
+    if buffer.is_empty() {
+        return Vec::new();
+    }
+    let mut exact = Vec::with_capacity(buffer.len());
+    exact.append(buffer);
+    exact
+}
+
 /// Buffers [`ScopeSets::of`] reuses from one scope to the next.
 #[derive(Default)]
 struct SetsScratch {
@@ -377,15 +389,14 @@ impl ScopeSets {
         SCRATCH.with_borrow_mut(|scratch| Self::solve(cfg, table, dead, scratch))
     }
 
-    fn solve(cfg: &Cfg, table: &SymbolTable, dead: Dead, scratch: &mut SetsScratch) -> Self {
-        let SetsScratch {
-            solve,
-            flags,
-            by_name,
-            sets,
-        } = scratch;
-        flags.clear();
-        flags.resize(table.len(), 0);
+    /// The flags of a scope of any shape, by the fixpoint solvers.
+    fn solve_general(
+        cfg: &Cfg,
+        table: &SymbolTable,
+        dead: Dead,
+        solve: &mut Scratch,
+        flags: &mut IndexVec<SymId, u8>,
+    ) {
         solve.order.compute(cfg);
         live_at_entry(cfg, table, solve, |id| flags[id] |= Self::LIVE);
         // Without a binding or deletion anywhere nothing is DEAD (the most
@@ -400,9 +411,27 @@ impl ScopeSets {
                 flags[id] |= Self::DEAD
             });
         }
-        let reachable = &solve.order.reachable;
+        let reachable = cfg
+            .nodes
+            .iter()
+            .zip(&solve.order.reachable)
+            .filter_map(|(node, &r)| r.then_some(node));
+        // A function that binds or changes no global writes nothing.
+        if Self::mark_accesses(flags, reachable) {
+            must_write_at_exit(cfg, table, solve, MustWrite::Written, |id| {
+                flags[id] |= Self::WRITTEN
+            });
+        }
+    }
+
+    /// Flags what the accesses of `nodes` (the reachable ones) bind or
+    /// change; `true` when some access binds or changes in place.
+    fn mark_accesses<'n>(
+        flags: &mut IndexVec<SymId, u8>,
+        nodes: impl IntoIterator<Item = &'n Node>,
+    ) -> bool {
         let mut writes = false;
-        for (node, _) in cfg.nodes.iter().zip(reachable).filter(|(_, r)| **r) {
+        for node in nodes {
             for access in &node.accesses {
                 let flag = &mut flags[access.symbol];
                 match access.kind {
@@ -414,11 +443,35 @@ impl ScopeSets {
                 writes |= access.kind.is_def() || access.kind == AccessKind::Mutate;
             }
         }
-        // A function that binds or changes no global writes nothing.
-        if writes {
-            must_write_at_exit(cfg, table, solve, MustWrite::Written, |id| {
-                flags[id] |= Self::WRITTEN
-            });
+        writes
+    }
+
+    fn solve(cfg: &Cfg, table: &SymbolTable, dead: Dead, scratch: &mut SetsScratch) -> Self {
+        let SetsScratch {
+            solve,
+            flags,
+            by_name,
+            sets,
+        } = scratch;
+        flags.clear();
+        flags.resize(table.len(), 0);
+        match single_block(cfg) {
+            // Most scopes are one block: one pass, no fixpoint.
+            Some(block) => {
+                let modes: &[MustWrite] = match dead {
+                    Dead::Compute => &[MustWrite::Dead, MustWrite::Written],
+                    Dead::Skip => &[MustWrite::Written],
+                };
+                solve_block(cfg, table, solve, block, modes, |id, fact| {
+                    flags[id] |= match fact {
+                        Fact::Live => Self::LIVE,
+                        Fact::Must(MustWrite::Dead) => Self::DEAD,
+                        Fact::Must(MustWrite::Written) => Self::WRITTEN,
+                    }
+                });
+                Self::mark_accesses(flags, [&cfg.nodes[block.0]]);
+            }
+            None => Self::solve_general(cfg, table, dead, solve, flags),
         }
         // Sort the scope's symbols by name once; every set is then filled in
         // that order, in one pass.
@@ -447,7 +500,7 @@ impl ScopeSets {
             }
         }
         let [live, dead, defs, written, mutated, may_mutate, builtins] =
-            std::array::from_fn(|k| sets[k].drain(..).collect::<Vec<_>>());
+            std::array::from_fn(|k| take_exact(&mut sets[k]));
         let [live, dead, defs, written, mutated, may_mutate] =
             [live, dead, defs, written, mutated, may_mutate].map(SymbolSet::from_sorted);
         ScopeSets {

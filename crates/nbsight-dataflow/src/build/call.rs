@@ -32,7 +32,7 @@ impl<'c> ScopeBuilder<'c> {
                     self.call_name = name;
                     let args = self.arguments(&call.arguments);
                     if let Some((effect, callee)) = callee {
-                        self.function_call(effect, &callee, args, call);
+                        self.function_call(effect, &callee, &args, call);
                     }
                     return;
                 }
@@ -65,7 +65,7 @@ impl<'c> ScopeBuilder<'c> {
                             attr.attr.as_str(),
                             true,
                             receiver_operand,
-                            args,
+                            &args,
                             call,
                         );
                     }
@@ -100,7 +100,7 @@ impl<'c> ScopeBuilder<'c> {
                 }
                 let args = self.arguments(&call.arguments);
                 if let Some((effect, callee)) = callee {
-                    self.function_call(effect, &callee, args, call);
+                    self.function_call(effect, &callee, &args, call);
                 }
             }
             func => {
@@ -161,10 +161,10 @@ impl<'c> ScopeBuilder<'c> {
         &mut self,
         effect: &Effect,
         qualified: &str,
-        args: CallArgs,
+        args: &CallArgs,
         call: &ast::ExprCall,
     ) {
-        self.apply(effect, None, &args, call);
+        self.apply(effect, None, args, call);
         let receiver = Operand::Other(TextRange::default());
         self.record(effect, qualified, false, receiver, args, call);
     }
@@ -176,7 +176,7 @@ impl<'c> ScopeBuilder<'c> {
         callee: &str,
         method: bool,
         receiver: Operand,
-        args: CallArgs<'_>,
+        args: &CallArgs<'_>,
         call: &ast::ExprCall,
     ) {
         if effect.roles.is_empty() {
@@ -207,7 +207,7 @@ impl<'c> ScopeBuilder<'c> {
                 .roles
                 .iter()
                 .copied()
-                .filter(|&role| role != Role::Stateless || !learns_with(effect, &args))
+                .filter(|&role| role != Role::Stateless || !learns_with(effect, args))
                 .collect(),
             receiver,
             first_str: args

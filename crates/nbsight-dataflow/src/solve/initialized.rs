@@ -7,7 +7,7 @@
 
 use super::Scratch;
 use super::bits;
-use crate::access::AccessKind;
+use crate::access::{Access, AccessKind};
 use crate::cfg::{Cfg, LoopEdges, NodeId};
 use crate::symbol::{SymId, SymbolTable};
 
@@ -48,36 +48,10 @@ pub fn must_write_at_exit(
     // DEF[s] - USE[s] of each node.
     gen_sets.reset(rows, n, false);
     for (id, node) in cfg.nodes.iter_enumerated() {
-        // Statement by statement: the composition of `x -> (DEF - USE) | x`
-        // over a block is the union of the statements' DEF - USE.
-        let accesses = node.accesses.as_slice();
-        let mut start = 0;
-        while start < accesses.len() {
-            let end = accesses[start + 1..]
-                .iter()
-                .position(|a| a.starts_statement)
-                .map_or(accesses.len(), |p| start + 1 + p);
-            let statement = &accesses[start..end];
-            for access in statement {
-                let counts = match mode {
-                    MustWrite::Dead => access.kind.is_definite_write(),
-                    MustWrite::Written => {
-                        access.kind.is_definite_write() || access.kind == AccessKind::Mutate
-                    }
-                };
-                if !counts {
-                    continue;
-                }
-                let read = mode == MustWrite::Dead
-                    && statement.iter().any(|other| {
-                        other.kind == AccessKind::Read && table.related(other.symbol, access.symbol)
-                    });
-                if !read {
-                    bits::insert(gen_sets.row_mut(id), access.symbol);
-                }
-            }
-            start = end;
-        }
+        let row = gen_sets.row_mut(id);
+        generated(&node.accesses, table, mode, |symbol| {
+            bits::insert(row, symbol)
+        });
     }
 
     dead_out.reset(rows, n, true);
@@ -119,6 +93,45 @@ pub fn must_write_at_exit(
     }
     for symbol in bits::ones(dead_out.row(Cfg::EXIT), n) {
         found(symbol);
+    }
+}
+
+/// Calls `found` with each symbol `accesses` (a block, in evaluation order)
+/// generates as a fact of `mode`, statement by statement: the composition of
+/// `x -> (DEF - USE) | x` over a block is the union of the statements'
+/// DEF - USE. A symbol may be reported more than once.
+pub(super) fn generated(
+    accesses: &[Access],
+    table: &SymbolTable,
+    mode: MustWrite,
+    mut found: impl FnMut(SymId),
+) {
+    let mut start = 0;
+    while start < accesses.len() {
+        let end = accesses[start + 1..]
+            .iter()
+            .position(|a| a.starts_statement)
+            .map_or(accesses.len(), |p| start + 1 + p);
+        let statement = &accesses[start..end];
+        for access in statement {
+            let counts = match mode {
+                MustWrite::Dead => access.kind.is_definite_write(),
+                MustWrite::Written => {
+                    access.kind.is_definite_write() || access.kind == AccessKind::Mutate
+                }
+            };
+            if !counts {
+                continue;
+            }
+            let read = mode == MustWrite::Dead
+                && statement.iter().any(|other| {
+                    other.kind == AccessKind::Read && table.related(other.symbol, access.symbol)
+                });
+            if !read {
+                found(access.symbol);
+            }
+        }
+        start = end;
     }
 }
 

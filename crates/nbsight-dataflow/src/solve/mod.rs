@@ -11,10 +11,12 @@ mod bits;
 mod initialized;
 mod liveness;
 mod reaching;
+mod straight;
 
 pub use initialized::{MustWrite, must_write_at_exit};
 pub use liveness::live_at_entry;
 pub use reaching::{DefSite, ReachingRead, reaching_definitions};
+pub use straight::{Fact, single_block, solve_block};
 
 use bits::BitMatrix;
 
