@@ -46,7 +46,7 @@ impl<'c> ScopeBuilder<'c> {
                     // `df.query("x > @limit")` reads the variable `limit`.
                     for name in at_names(literal.value.to_str()) {
                         if self.tracks(name) {
-                            self.emit(name, AccessKind::Read, literal.range());
+                            self.emit_name(name, AccessKind::Read, literal.range());
                         }
                     }
                 }

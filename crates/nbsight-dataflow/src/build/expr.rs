@@ -13,7 +13,7 @@ use super::{ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::scope::{FunctionScope, for_each_target_name};
 use crate::summarize::function_summary;
-use crate::symbol::{ANY_INDEX, MAX_PATH_DEPTH, Symbol, depth, python_str_repr};
+use crate::symbol::{ANY_INDEX, Lineage, MAX_PATH_DEPTH, SymId, Symbol, depth, python_str_repr};
 
 impl<'a> Visitor<'a> for ScopeBuilder<'_> {
     fn visit_expr(&mut self, expr: &'a Expr) {
@@ -63,17 +63,26 @@ impl ScopeBuilder<'_> {
     /// for the paths it is nested in). Returns the symbol when `expr` is a path
     /// this scope tracks; anything else is evaluated as a plain expression.
     pub(crate) fn path(&mut self, expr: &Expr, kind: AccessKind) -> Option<Symbol> {
-        // The paths `expr` is nested in are read only to get to it.
-        let symbol = self.path_base(expr, AccessKind::BaseRead)?;
-        self.emit(&symbol, kind, expr.range());
-        Some(symbol)
+        self.path_id(expr, kind).map(|(symbol, _)| symbol)
     }
 
-    /// The symbol `expr` names, evaluating (and reading with `base_kind`) the
-    /// paths it is nested in but not recording an access for `expr` itself.
-    /// A path deeper than [`MAX_PATH_DEPTH`] is its prefix of that depth (and
-    /// `path_cut` is set).
-    pub(crate) fn path_base(&mut self, expr: &Expr, base_kind: AccessKind) -> Option<Symbol> {
+    /// [`ScopeBuilder::path`], with the id of the symbol recorded.
+    fn path_id(&mut self, expr: &Expr, kind: AccessKind) -> Option<(Symbol, SymId)> {
+        // The paths `expr` is nested in are read only to get to it.
+        let (symbol, lineage) = self.path_base(expr, AccessKind::BaseRead)?;
+        let id = self.emit_in(&symbol, lineage, kind, expr.range());
+        Some((symbol, id))
+    }
+
+    /// The symbol `expr` names (and where it sits among the paths),
+    /// evaluating (and reading with `base_kind`) the paths it is nested in but
+    /// not recording an access for `expr` itself. A path deeper than
+    /// [`MAX_PATH_DEPTH`] is its prefix of that depth (and `path_cut` is set).
+    pub(crate) fn path_base(
+        &mut self,
+        expr: &Expr,
+        base_kind: AccessKind,
+    ) -> Option<(Symbol, Lineage)> {
         match expr {
             Expr::Name(name) => {
                 let id = name.id.as_str();
@@ -87,16 +96,16 @@ impl ScopeBuilder<'_> {
                     self.escaping_reads.insert(Symbol::from(id));
                     return None;
                 }
-                Some(Symbol::from(id))
+                Some((Symbol::from(id), Lineage::Root))
             }
             Expr::Attribute(attr) => {
-                let mut path = self.path(&attr.value, base_kind)?;
+                let (mut path, base) = self.path_id(&attr.value, base_kind)?;
                 if self.at_depth_limit(&path) {
-                    return Some(path);
+                    return Some((path, Lineage::Unknown));
                 }
                 path.push('.');
                 path.push_str(attr.attr.as_str());
-                Some(path)
+                Some((path, Lineage::Child(base)))
             }
             Expr::Subscript(sub) if is_namespace_call(&sub.value) => {
                 // `globals()['name']` reads `name`; a key nbsight cannot read
@@ -111,7 +120,7 @@ impl ScopeBuilder<'_> {
                         let identifier = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
                             && name.chars().all(|c| c.is_alphanumeric() || c == '_');
                         if identifier && self.tracks(name) {
-                            self.emit(name, AccessKind::Read, sub.range);
+                            self.emit_name(name, AccessKind::Read, sub.range);
                         }
                     }
                     (slice, load) => {
@@ -122,14 +131,14 @@ impl ScopeBuilder<'_> {
                 None
             }
             Expr::Subscript(sub) => {
-                let base = self.path(&sub.value, base_kind);
+                let base = self.path_id(&sub.value, base_kind);
                 let index = constant_index(&sub.slice);
                 if index.is_none() {
                     self.visit_expr(&sub.slice);
                 }
-                let mut path = base?;
+                let (mut path, base) = base?;
                 if self.at_depth_limit(&path) {
-                    return Some(path);
+                    return Some((path, Lineage::Unknown));
                 }
                 match index {
                     Some(index) => {
@@ -139,7 +148,7 @@ impl ScopeBuilder<'_> {
                     }
                     None => path.push_str(ANY_INDEX),
                 }
-                Some(path)
+                Some((path, Lineage::Child(base)))
             }
             _ => {
                 self.visit_expr(expr);
@@ -176,12 +185,12 @@ impl ScopeBuilder<'_> {
         match target {
             Expr::Name(name) => {
                 if self.tracks(name.id.as_str()) {
-                    self.emit(name.id.as_str(), kind, name.range);
+                    self.emit_name(name.id.as_str(), kind, name.range);
                 }
             }
             Expr::Attribute(_) | Expr::Subscript(_) => {
                 self.path_cut = false;
-                let Some(symbol) = self.path_base(target, AccessKind::BaseRead) else {
+                let Some((symbol, lineage)) = self.path_base(target, AccessKind::BaseRead) else {
                     self.note_param_change(target);
                     return;
                 };
@@ -196,8 +205,8 @@ impl ScopeBuilder<'_> {
                 } else {
                     kind
                 };
-                self.emit(&symbol, kind, target.range());
-                self.emit_parent_mutations(&symbol, AccessKind::Mutate, target.range());
+                let id = self.emit_in(&symbol, lineage, kind, target.range());
+                self.emit_parent_mutations(id, AccessKind::Mutate, target.range());
             }
             Expr::Tuple(t) => t.elts.iter().for_each(|e| self.bind_target(e, kind)),
             Expr::List(l) => l.elts.iter().for_each(|e| self.bind_target(e, kind)),
@@ -213,8 +222,8 @@ impl ScopeBuilder<'_> {
                 self.path(target, AccessKind::Read);
             }
             Expr::Attribute(_) | Expr::Subscript(_) => {
-                if let Some(symbol) = self.path_base(target, AccessKind::BaseRead) {
-                    self.emit(&symbol, AccessKind::Read, target.range());
+                if let Some((symbol, lineage)) = self.path_base(target, AccessKind::BaseRead) {
+                    self.emit_in(&symbol, lineage, AccessKind::Read, target.range());
                 }
             }
             other => self.visit_expr(other),

@@ -21,7 +21,7 @@ use crate::cfg::{Cfg, NodeId};
 use crate::effects::Effects;
 use crate::imports::ImportEnv;
 use crate::scope::{Resolution, ScopeChain};
-use crate::symbol::{Symbol, SymbolTable, parent};
+use crate::symbol::{Lineage, SymId, Symbol, SymbolTable};
 use crate::symbol_set::SymbolSet;
 
 /// What the analysis knows beyond the code of the cell itself.
@@ -389,15 +389,33 @@ impl<'c> ScopeBuilder<'c> {
         }
     }
 
-    /// Records an access in the current node.
-    fn emit(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
-        self.emit_access(symbol, kind, range, false);
+    /// Records an access in the current node; returns the symbol's id.
+    fn emit(&mut self, symbol: &str, kind: AccessKind, range: TextRange) -> SymId {
+        self.emit_in(symbol, Lineage::Unknown, kind, range)
+    }
+
+    /// [`ScopeBuilder::emit`] for a plain name (an identifier).
+    fn emit_name(&mut self, name: &str, kind: AccessKind, range: TextRange) -> SymId {
+        self.emit_in(name, Lineage::Root, kind, range)
+    }
+
+    /// [`ScopeBuilder::emit`] for a symbol whose place among the paths is
+    /// known.
+    fn emit_in(
+        &mut self,
+        symbol: &str,
+        lineage: Lineage,
+        kind: AccessKind,
+        range: TextRange,
+    ) -> SymId {
+        let id = self.table.intern_in(symbol, lineage);
+        self.emit_access(id, kind, range, false);
+        id
     }
 
     /// Records an access; `implied` marks the in-place change of an object
     /// that only reflects a change of a path nested in it.
-    fn emit_access(&mut self, symbol: &str, kind: AccessKind, range: TextRange, implied: bool) {
-        let symbol = self.table.intern(symbol);
+    fn emit_access(&mut self, symbol: SymId, kind: AccessKind, range: TextRange, implied: bool) {
         let range = self.range_override.unwrap_or(range);
         let current = self.current;
         let node = &mut self.cfg.nodes[current];
@@ -415,17 +433,17 @@ impl<'c> ScopeBuilder<'c> {
     /// Records an in-place change of `symbol` and of every path it is nested
     /// in (changing `df.col` changes `df`; those are marked `implied`).
     fn emit_mutation(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
-        self.emit(symbol, kind, range);
-        self.emit_parent_mutations(symbol, kind, range);
+        let id = self.emit(symbol, kind, range);
+        self.emit_parent_mutations(id, kind, range);
     }
 
     /// Records the implied in-place change of every path `symbol` is nested
     /// in, after an access to `symbol` itself.
-    fn emit_parent_mutations(&mut self, symbol: &str, kind: AccessKind, range: TextRange) {
-        let mut part = parent(symbol);
+    fn emit_parent_mutations(&mut self, symbol: SymId, kind: AccessKind, range: TextRange) {
+        let mut part = self.table.parent(symbol);
         while let Some(current) = part {
             self.emit_access(current, kind, range, true);
-            part = parent(current);
+            part = self.table.parent(current);
         }
     }
 

@@ -108,7 +108,7 @@ impl ScopeBuilder<'_> {
                         self.imports.insert(binding.imported().to_owned());
                     }
                     if binding.name != "*" && self.tracks(binding.name) {
-                        self.emit(binding.name, kind, stmt.range());
+                        self.emit_name(binding.name, kind, stmt.range());
                     }
                 });
             }
@@ -284,7 +284,7 @@ impl ScopeBuilder<'_> {
                 && self.tracks(name.as_str())
             {
                 let kind = self.write_kind();
-                self.emit(name.as_str(), kind, name.range);
+                self.emit_name(name.as_str(), kind, name.range);
             }
             self.visit_body(&handler.body);
             ends.push(self.current);
@@ -440,7 +440,7 @@ impl ScopeBuilder<'_> {
     ) {
         if self.tracks(name) {
             let kind = self.write_kind();
-            self.emit(name, kind, range);
+            self.emit_name(name, kind, range);
         }
         self.add_function(name, summary);
     }
@@ -501,7 +501,7 @@ impl ScopeBuilder<'_> {
         self.magics.extend(exports.magics);
         if self.tracks(class.name.as_str()) {
             let kind = self.write_kind();
-            self.emit(class.name.as_str(), kind, class.range);
+            self.emit_name(class.name.as_str(), kind, class.range);
         }
     }
 
