@@ -154,10 +154,26 @@ impl Objects {
 
     /// The names whose reach includes one of `targets`, except `but`.
     fn names_reaching(&self, targets: &[Obj], but: Var) -> Vec<Var> {
+        // The objects whose reach includes a target: the targets, then the
+        // objects holding one of those, to a fixpoint (most hold nothing).
+        let mut reaches = vec![false; self.holds.len()];
+        for &t in targets {
+            reaches[t as usize] = true;
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (o, held) in self.holds.iter().enumerate() {
+                if !reaches[o] && held.iter().any(|&h| reaches[h as usize]) {
+                    reaches[o] = true;
+                    changed = true;
+                }
+            }
+        }
         let mut names: Vec<Var> = self
             .points
             .iter()
-            .filter(|(v, objs)| **v != but && self.reach(objs).iter().any(|o| targets.contains(o)))
+            .filter(|(v, objs)| **v != but && objs.iter().any(|&o| reaches[o as usize]))
             .map(|(v, _)| *v)
             .collect();
         names.sort_unstable();
