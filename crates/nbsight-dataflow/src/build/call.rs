@@ -30,7 +30,8 @@ impl<'c> ScopeBuilder<'c> {
                     self.read_module_root(&attr.value);
                     let callee = self.library_callee(&name);
                     self.call_name = name;
-                    let args = self.arguments(&call.arguments);
+                    let mut args = CallArgs::default();
+                    self.arguments(&call.arguments, &mut args);
                     if let Some((effect, callee)) = callee {
                         self.function_call(effect, &callee, &args, call);
                     }
@@ -39,7 +40,8 @@ impl<'c> ScopeBuilder<'c> {
                 self.call_name = name;
                 let receiver = self.path(&attr.value, AccessKind::Read);
                 let receiver_pending = self.pending(&attr.value);
-                let args = self.arguments(&call.arguments);
+                let mut args = CallArgs::default();
+                self.arguments(&call.arguments, &mut args);
                 if matches!(attr.attr.as_str(), "query" | "eval")
                     && let Some(literal) = args.first_str
                 {
@@ -98,14 +100,15 @@ impl<'c> ScopeBuilder<'c> {
                 if dynamic {
                     return;
                 }
-                let args = self.arguments(&call.arguments);
+                let mut args = CallArgs::default();
+                self.arguments(&call.arguments, &mut args);
                 if let Some((effect, callee)) = callee {
                     self.function_call(effect, &callee, &args, call);
                 }
             }
             func => {
                 self.visit_expr(func);
-                self.arguments(&call.arguments);
+                self.arguments(&call.arguments, &mut CallArgs::default());
             }
         }
     }
@@ -235,10 +238,9 @@ impl<'c> ScopeBuilder<'c> {
         PendingOperand { range, call }
     }
 
-    /// Evaluates the arguments; returns the symbol each positional argument
-    /// and keyword names (when it is a tracked path).
-    fn arguments<'a>(&mut self, arguments: &'a ast::Arguments) -> CallArgs<'a> {
-        let mut args = CallArgs::default();
+    /// Evaluates the arguments; notes in `args` (empty) the symbol each
+    /// positional argument and keyword names (when it is a tracked path).
+    fn arguments<'a>(&mut self, arguments: &'a ast::Arguments, args: &mut CallArgs<'a>) {
         for arg in &arguments.args {
             let symbol = match arg {
                 Expr::Name(_) | Expr::Attribute(_) | Expr::Subscript(_) => {
@@ -279,7 +281,6 @@ impl<'c> ScopeBuilder<'c> {
                 pending,
             });
         }
-        args
     }
 
     /// Records what `effect` says the call changes.
