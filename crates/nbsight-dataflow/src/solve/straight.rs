@@ -5,7 +5,8 @@
 //! writes. One forward pass over the block answers all three, without the
 //! visiting order or the bit matrix per node the general solvers use; it
 //! gives the same sets as [`super::live_at_entry`] and
-//! [`super::must_write_at_exit`] (checked by the tests below).
+//! [`super::must_write_at_exit`] (`tests/straight_line.rs` checks it on
+//! hand-written cells, the fixtures and the corpus).
 
 use super::Scratch;
 use super::bits;
@@ -69,7 +70,6 @@ pub fn solve_block(
         }
     };
     for access in accesses {
-        // An access that reads and binds reads first.
         if access.kind.is_read() && !is_bound(bound, access.symbol) {
             bits::insert(live, access.symbol);
         }
@@ -97,41 +97,9 @@ mod tests {
     use crate::build::Context;
     use crate::effects::Effects;
     use crate::imports::ImportEnv;
-    use crate::solve::{Order, live_at_entry, must_write_at_exit};
     use crate::summarize::analyze_module;
 
-    /// The facts of `cfg` by the general solvers and by the straight-line
-    /// pass, as sorted lists of (fact, symbol name).
-    fn both(cfg: &Cfg, table: &SymbolTable) -> (Vec<String>, Vec<String>) {
-        let modes = [MustWrite::Dead, MustWrite::Written];
-        let mut scratch = Scratch {
-            order: Order::of(cfg),
-            ..Scratch::default()
-        };
-        let mut general = Vec::new();
-        live_at_entry(cfg, table, &mut scratch, |s| {
-            general.push(format!("live {}", table.name(s)))
-        });
-        for mode in modes {
-            must_write_at_exit(cfg, table, &mut scratch, mode, |s| {
-                general.push(format!("{mode:?} {}", table.name(s)))
-            });
-        }
-        let mut straight = Vec::new();
-        let block = single_block(cfg).expect("a straight-line scope");
-        solve_block(cfg, table, &mut scratch, block, &modes, |s, fact| {
-            straight.push(match fact {
-                Fact::Live => format!("live {}", table.name(s)),
-                Fact::Must(mode) => format!("{mode:?} {}", table.name(s)),
-            })
-        });
-        general.sort();
-        straight.sort();
-        straight.dedup();
-        (general, straight)
-    }
-
-    fn module_cfg(source: &str) -> (Cfg, SymbolTable) {
+    fn module_cfg(source: &str) -> Cfg {
         let parsed = parse_unchecked(source, Mode::Ipython.into());
         let module = parsed.syntax().as_module().expect("a module");
         let effects = Effects::builtin();
@@ -141,40 +109,28 @@ mod tests {
             imports: &imports,
             source,
         };
-        let analysis = analyze_module(&module.body, ctx, None);
-        (analysis.cfg, analysis.table)
+        analyze_module(&module.body, ctx, None).cfg
     }
 
     #[test]
-    fn straight_line_facts_are_the_general_solvers_facts() {
-        let cells = [
-            "x = 1\ny = x + z\nprint(y)",
-            "df = df.dropna()\ndf['a'] = df.b * 2\nm = df.a.mean()",
-            "lst.append(3)\nlst = [1]\nlst[0] = 2\ndel q",
-            "a.b.c = a.b.c + 1\nt += 2\nu = u\nv.w = 1\nprint(v, v.w, v.k)",
-            "d['k'] = 1\nd = {}\nd['j'] = d['k']",
-            "x = y if c else z\nw = p and q",
-            "model.fit(X, y)\nscore = model.score(X_test, y_test)",
-            "",
-        ];
-        for source in cells {
-            let (cfg, table) = module_cfg(source);
-            let (general, straight) = both(&cfg, &table);
-            assert_eq!(general, straight, "{source:?}");
-        }
-    }
-
-    #[test]
-    fn graphs_with_branches_are_not_straight() {
-        for source in [
+    fn only_one_block_between_entry_and_exits_is_straight() {
+        let branching = [
             "if c:\n    x = 1",
             "for i in r:\n    s += i",
             "try:\n    x\nexcept E:\n    pass",
-        ] {
-            let (cfg, _) = module_cfg(source);
-            assert_eq!(single_block(&cfg), None, "{source:?}");
+            // What follows a `raise` is a block of its own, unreachable.
+            "raise ValueError(x)",
+        ];
+        for source in branching {
+            assert_eq!(single_block(&module_cfg(source)), None, "{source:?}");
         }
-        let (cfg, _) = module_cfg("x = 1\nprint(x)");
-        assert_eq!(single_block(&cfg), Some((NodeId::from_u32(3), true)));
+        for source in ["x = 1\nprint(x)", "y = a if b else c", ""] {
+            let cfg = module_cfg(source);
+            assert_eq!(
+                single_block(&cfg),
+                Some((NodeId::from_u32(3), true)),
+                "{source:?}"
+            );
+        }
     }
 }
