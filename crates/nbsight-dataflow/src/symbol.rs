@@ -154,11 +154,18 @@ pub enum Lineage {
 /// Interns the symbols of one scope so the solvers can use bit sets.
 #[derive(Debug, Default, Clone)]
 pub struct SymbolTable {
-    /// The ids, found by the hash of their text (kept once, in `names`).
+    /// The ids, found by the hash of their text (kept once, in `entries`).
     ids: HashTable<SymId>,
-    names: IndexVec<SymId, Symbol>,
-    /// The id of each symbol's parent path (always interned too).
-    parents: IndexVec<SymId, Option<SymId>>,
+    /// Each symbol's text, and the id of its parent path (always interned
+    /// too).
+    entries: IndexVec<SymId, Entry>,
+}
+
+/// One interned symbol.
+#[derive(Debug, Clone)]
+struct Entry {
+    name: Symbol,
+    parent: Option<SymId>,
 }
 
 fn hash_text(text: &str) -> u64 {
@@ -170,8 +177,7 @@ impl SymbolTable {
     pub fn with_capacity(n: usize) -> Self {
         SymbolTable {
             ids: HashTable::with_capacity(n),
-            names: IndexVec::with_capacity(n),
-            parents: IndexVec::with_capacity(n),
+            entries: IndexVec::with_capacity(n),
         }
     }
 
@@ -185,7 +191,7 @@ impl SymbolTable {
     /// its parent.
     pub fn intern_in(&mut self, symbol: &str, lineage: Lineage) -> SymId {
         let hash = hash_text(symbol);
-        if let Some(&id) = self.ids.find(hash, |&id| self.names[id] == symbol) {
+        if let Some(&id) = self.ids.find(hash, |&id| self.entries[id].name == symbol) {
             return id;
         }
         let parent = match lineage {
@@ -194,17 +200,19 @@ impl SymbolTable {
             Lineage::Unknown => parent(symbol).map(|p| self.intern(p)),
         };
         debug_assert_eq!(parent.map(|p| self.name(p)), self::parent(symbol));
-        let id = self.names.push(Symbol::from(symbol));
-        self.parents.push(parent);
-        let names = &self.names;
+        let id = self.entries.push(Entry {
+            name: Symbol::from(symbol),
+            parent,
+        });
+        let entries = &self.entries;
         self.ids
-            .insert_unique(hash, id, |&id| hash_text(&names[id]));
+            .insert_unique(hash, id, |&id| hash_text(&entries[id].name));
         id
     }
 
     /// The parent path of symbol `id`.
     pub fn parent(&self, id: SymId) -> Option<SymId> {
-        self.parents[id]
+        self.entries[id].parent
     }
 
     /// `true` when `ancestor` is `id` or a path `id` is nested in.
@@ -214,7 +222,7 @@ impl SymbolTable {
             if c == ancestor {
                 return true;
             }
-            current = self.parents[c];
+            current = self.entries[c].parent;
         }
         false
     }
@@ -227,33 +235,33 @@ impl SymbolTable {
     /// The id of `symbol` if it was interned.
     pub fn get(&self, symbol: &str) -> Option<SymId> {
         self.ids
-            .find(hash_text(symbol), |&id| self.names[id] == symbol)
+            .find(hash_text(symbol), |&id| self.entries[id].name == symbol)
             .copied()
     }
 
     /// The text of symbol `id`.
     pub fn name(&self, id: SymId) -> &str {
-        &self.names[id]
+        &self.entries[id].name
     }
 
     /// The text of symbol `id`, ready to be kept.
     pub fn symbol(&self, id: SymId) -> Symbol {
-        self.names[id].clone()
+        self.entries[id].name.clone()
     }
 
     /// How many symbols there are.
     pub fn len(&self) -> usize {
-        self.names.len()
+        self.entries.len()
     }
 
     /// `true` when nothing was interned.
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.entries.is_empty()
     }
 
     /// The ids of the symbols, in the order they were interned.
     pub fn ids(&self) -> impl DoubleEndedIterator<Item = SymId> + use<> {
-        self.names.indices()
+        self.entries.indices()
     }
 }
 

@@ -421,6 +421,11 @@ impl<'c> ScopeBuilder<'c> {
         let node = &mut self.cfg.nodes[current];
         let starts_statement =
             std::mem::take(&mut self.statement_start) || node.accesses.is_empty();
+        // A node that outgrows its inline room usually holds a run of
+        // statements: room for 16 at once, not doubling from 2.
+        if !node.accesses.spilled() && node.accesses.len() == node.accesses.inline_size() {
+            node.accesses.reserve(16 - node.accesses.len());
+        }
         node.accesses.push(Access {
             symbol,
             kind,
