@@ -151,7 +151,8 @@ pub fn explore_with<D: Domain>(
         let mut round: Vec<(usize, Option<usize>)> = Vec::new();
         for cell in model.code_cells() {
             let i = cell.index;
-            if !phi(&state, cell) || (ran[i] && !state.affects(&grown, cell)) {
+            // (Both tests are pure; the cheaper one, on what grew, first.)
+            if (ran[i] && !state.affects(&grown, cell)) || !phi(&state, cell) {
                 continue;
             }
             // Another cell's growth first: a cell follows itself only when

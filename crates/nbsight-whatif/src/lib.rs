@@ -19,6 +19,7 @@ pub mod leakage;
 mod memo;
 mod rerun;
 mod session;
+mod sinks;
 pub mod state;
 pub mod transformer;
 

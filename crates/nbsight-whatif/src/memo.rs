@@ -12,8 +12,11 @@ use std::sync::Arc;
 
 use nbsight_model::{CellInfo, Compiled};
 
-/// Runs kept per cell and program.
-const KEPT_PER_CELL: usize = 8;
+/// Runs kept per cell and program: the queries of a notebook with many
+/// ML cells run one cell on a few dozen states that differ in what it
+/// reads, and a run pushed out is interpreted again at its next use
+/// (keeping 8, the heaviest notebooks' queries cost about a sixth more).
+const KEPT_PER_CELL: usize = 32;
 
 /// Programs of one cell whose runs are kept.
 const PROGRAMS_PER_CELL: usize = 2;

@@ -12,6 +12,7 @@ use crate::consequences::{ConsequenceCache, Relation, explore_candidate};
 use crate::domain::{Alarm, AlarmKind, Domain};
 use crate::engine::{Bounds, Start, Visit, explore};
 use crate::rerun::{RerunFacts, rerun_plan};
+use crate::sinks::{self, SinkReach};
 use crate::state::{Domains, History, NotebookState};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellStatus, NotebookModel};
@@ -153,6 +154,9 @@ pub struct WhatIfSession<'n> {
     consequences: ConsequenceCache,
     /// What the re-run plans read off the cells, made at the first query.
     rerun_facts: std::cell::OnceCell<std::rc::Rc<RerunFacts>>,
+    /// The cells of the session's model that can lead to an alarm, found
+    /// at the first query that asks.
+    sinks: std::cell::OnceCell<SinkReach>,
 }
 
 impl<'n> WhatIfSession<'n> {
@@ -183,6 +187,7 @@ impl<'n> WhatIfSession<'n> {
             state,
             consequences: ConsequenceCache::default(),
             rerun_facts: std::cell::OnceCell::new(),
+            sinks: std::cell::OnceCell::new(),
         })
     }
 
@@ -398,6 +403,11 @@ fn answer(
                 .map(|d| (relation, Some(d)))
         }
     });
+    // The cells that can lead to an alarm, found at the first look: the
+    // session's when the event's model agrees with its model on what
+    // decides them.
+    let shared_sinks = sinks::same_inputs(&session.base, model);
+    let mut own_sinks: Option<SinkReach> = None;
     for cell in model.code_cells() {
         let i = cell.index;
         if !after.can_run(model, i) {
@@ -410,7 +420,14 @@ fn answer(
             !any_alarm
         } else if covered[i] {
             !leaky[i]
-        } else if !may_alarm(model, i, after.domains().1.is_active()) {
+        } else if !(after.domains().1.is_active() && {
+            let reach = if shared_sinks {
+                session.sinks.get_or_init(|| SinkReach::of(&session.base))
+            } else {
+                own_sinks.get_or_insert_with(|| SinkReach::of(model))
+            };
+            reach.from(i)
+        }) {
             // No run that starts here can reach a cell where an alarm is
             // possible.
             true
@@ -460,46 +477,6 @@ fn answer(
     .map(|c| query.report_index(c))
     .collect();
     report
-}
-
-/// Can running `start` (and then whatever its changes propagate to, along
-/// any order) reach a cell where a domain may raise an alarm? Only the
-/// leakage domain raises alarms, at cells with train, predict, evaluate or
-/// cross-validate calls (`ml_sinks`); the cells reachable from `start` are
-/// over-approximated by closing the changed variables over every cell that
-/// reads one of them.
-fn may_alarm(model: &NotebookModel, start: usize, leakage_active: bool) -> bool {
-    if !leakage_active {
-        return false;
-    }
-    let sink = |cell: usize| {
-        model.cells[cell]
-            .compiled
-            .as_deref()
-            .is_some_and(|c| c.ml_sinks)
-    };
-    if sink(start) {
-        return true;
-    }
-    let mut reached = vec![false; model.cells.len()];
-    reached[start] = true;
-    let mut changed = model.cells[start].outputs.clone();
-    loop {
-        let mut grew = false;
-        for cell in model.code_cells() {
-            if !reached[cell.index] && cell.pre.intersects(&changed) {
-                if sink(cell.index) {
-                    return true;
-                }
-                reached[cell.index] = true;
-                changed.union_with(&cell.outputs);
-                grew = true;
-            }
-        }
-        if !grew {
-            return false;
-        }
-    }
 }
 
 /// The notebook after the event and how its indices map back.

@@ -712,7 +712,7 @@ impl Leak {
             .iter()
             .filter(|(_, kind)| *kind == WriteKind::Strong)
             .count();
-        let has_rows = |v: Var| self.get(v).is_some_and(|x| x.sources().next().is_some());
+        let has_rows = |v: Var| self.get(v).is_some_and(|x| x.has_sources());
         if strong != 1 || !stmt.reads.iter().any(|&v| has_rows(v)) {
             return None;
         }

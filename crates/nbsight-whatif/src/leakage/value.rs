@@ -40,6 +40,38 @@ pub enum Tag {
 /// Tags per site in the bit layout.
 const TAG_KINDS: u32 = 7;
 
+/// The bits of a word of [`Tags`] that are [`Tag::Model`] tags (bit `b` of
+/// the set is one when `b % TAG_KINDS == 4`), by the word's index modulo
+/// [`TAG_KINDS`]: a word holds 64 bits, one more than a multiple of 7, so
+/// the pattern of word `i` depends on `i % 7` only.
+const MODEL_BITS: Kinds = kind_bits(1 << 4);
+
+/// The same for [`Tag::Split`] tags (either side: `b % TAG_KINDS` is 2 or 3).
+const SPLIT_BITS: Kinds = kind_bits(1 << 2 | 1 << 3);
+
+/// The same for [`Tag::Source`] tags (`b % TAG_KINDS == 6`).
+const SOURCE_BITS: Kinds = kind_bits(1 << 6);
+
+/// Per word index modulo [`TAG_KINDS`], the bits of some kinds of tags.
+type Kinds = [u64; TAG_KINDS as usize];
+
+/// The bits of the kinds in `kinds` (bit `k` for `b % TAG_KINDS == k`).
+const fn kind_bits(kinds: u8) -> Kinds {
+    let mut masks = [0u64; TAG_KINDS as usize];
+    let mut i = 0;
+    while i < TAG_KINDS as usize {
+        let mut k = 0;
+        while k < 64 {
+            if kinds & (1 << ((i as u64 * 64 + k) % TAG_KINDS as u64)) != 0 {
+                masks[i] |= 1 << k;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    masks
+}
+
 impl Tag {
     pub fn site(self) -> Site {
         match self {
@@ -142,6 +174,29 @@ impl Tags {
         })
     }
 
+    /// The tags but the [`Tag::Model`] ones (`filtered` keeping the
+    /// others), a word at a time.
+    pub fn without_models(&self) -> Tags {
+        let mut words: SmallVec<[u64; 4]> = self
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, &word)| word & !MODEL_BITS[i % TAG_KINDS as usize])
+            .collect();
+        while words.last() == Some(&0) {
+            words.pop();
+        }
+        Tags(words)
+    }
+
+    /// Has it a tag of the kinds `kinds` marks?
+    fn has_any(&self, kinds: &Kinds) -> bool {
+        self.0
+            .iter()
+            .enumerate()
+            .any(|(i, &word)| word & kinds[i % TAG_KINDS as usize] != 0)
+    }
+
     /// The tags that satisfy `keep`.
     pub fn filtered(&self, keep: impl Fn(Tag) -> bool) -> Tags {
         let mut out = Tags::default();
@@ -224,7 +279,12 @@ impl Val {
 
     /// Went through a split (either side).
     pub fn is_split(&self) -> bool {
-        self.tags.iter().any(|t| matches!(t, Tag::Split(..)))
+        self.tags.has_any(&SPLIT_BITS)
+    }
+
+    /// Holds rows read somewhere (`sources` is not empty).
+    pub fn has_sources(&self) -> bool {
+        self.tags.has_any(&SOURCE_BITS)
     }
 
     /// Holds rows of either side of the split made at `split`.
@@ -266,7 +326,7 @@ impl Val {
     /// The data tags only (no model tags).
     pub fn data(&self) -> Val {
         Val {
-            tags: self.tags.filtered(|t| !matches!(t, Tag::Model(_))),
+            tags: self.tags.without_models(),
             kind: 0,
             fitted_by: self.fitted_by.clone(),
         }
@@ -276,6 +336,60 @@ impl Val {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_models_is_the_filter_on_every_word() {
+        // Every kind of tag at sites spanning many words, in several mixes.
+        for step in [1u32, 2, 3, 5, 7, 11] {
+            for keep_kinds in [
+                0b111_1111u8,
+                0b001_0000,
+                0b110_1111,
+                0b001_0001,
+                0b100_0000,
+                0b000_1000,
+                0b000_0100,
+            ] {
+                let mut tags = Tags::default();
+                let mut site = 0;
+                while site < 200 {
+                    let s = Site::from_u32(site);
+                    let all = [
+                        Tag::Fitted(s),
+                        Tag::Resampled(s),
+                        Tag::Split(s, Side::Train),
+                        Tag::Split(s, Side::Test),
+                        Tag::Model(s),
+                        Tag::FittedSide(s),
+                        Tag::Source(s),
+                    ];
+                    for (k, tag) in all.into_iter().enumerate() {
+                        if keep_kinds & (1 << k) != 0 {
+                            tags.insert(tag);
+                        }
+                    }
+                    site += step;
+                }
+                let expected = tags.filtered(|t| !matches!(t, Tag::Model(_)));
+                assert_eq!(
+                    tags.without_models(),
+                    expected,
+                    "step {step}, kinds {keep_kinds:b}"
+                );
+                let val = Val {
+                    tags: tags.clone(),
+                    ..Val::default()
+                };
+                assert_eq!(
+                    val.is_split(),
+                    tags.iter().any(|t| matches!(t, Tag::Split(..))),
+                    "step {step}, kinds {keep_kinds:b}"
+                );
+                assert_eq!(val.has_sources(), val.sources().next().is_some());
+            }
+        }
+        assert_eq!(Tags::default().without_models(), Tags::default());
+    }
 
     #[test]
     fn tags_as_bits() {
@@ -294,6 +408,7 @@ mod tests {
         b.union_with(&a);
         assert_eq!(a, b);
         let small = a.filtered(|t| !matches!(t, Tag::Model(_)));
+        assert_eq!(a.without_models(), small);
         let mut expected = Tags::default();
         expected.insert(Tag::Split(s3, Side::Test));
         assert_eq!(small, expected);

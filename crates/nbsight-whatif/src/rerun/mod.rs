@@ -35,6 +35,7 @@ mod fields;
 mod files;
 mod methods;
 mod sharing;
+mod writers;
 mod writes;
 
 use std::borrow::Cow;
@@ -48,6 +49,7 @@ use effects::{CellEffects, Changed, Context};
 use fields::Path;
 use files::{FileOp, FilePath, Literals};
 use sharing::Sharing;
+use writers::LastWriters;
 use writes::{ArgumentChanges, repeated_writes};
 
 /// What the re-run plan reads off a notebook's cells once per session:
@@ -231,10 +233,16 @@ pub fn rerun_plan(
         Event::Open | Event::Insert { .. } => None,
         _ => old,
     };
-    // What the event cell's old run did to the values it found.
-    let repeated: FxHashSet<String> = match old {
-        None => FxHashSet::default(),
-        Some(old) => repeated_writes(model, old, new_cell, &facts.changes),
+    // What the event cell's old run did to the values it found: the kept
+    // set when the same program runs again in a model numbering variables
+    // as the session's (an execution, or an edit that kept the program:
+    // `repeated_writes` of a cell and itself is that of the cell alone).
+    let repeated: Cow<'_, FxHashSet<String>> = match (old, new_cell) {
+        (None, _) => Cow::Owned(FxHashSet::default()),
+        (Some(old), Some(new)) if same_vars && same_program(old, new) => {
+            facts.repeated_of(model, old)
+        }
+        (Some(old), _) => Cow::Owned(repeated_writes(model, old, new_cell, &facts.changes)),
     };
     let effects = QueryEffects::new(facts, model.cells.iter().map(|c| &**c).chain(old), replaced);
     let old_effects = old.map(|o| effects.of(o));
@@ -245,7 +253,7 @@ pub fn rerun_plan(
     };
     // Who last wrote each variable and file in the kernel the history left
     // (notebook positions); the event cell's old run counts at its position.
-    let mut kernel: FxHashMap<Var, usize> = FxHashMap::default();
+    let mut kernel = LastWriters::default();
     let mut kernel_files: Vec<(FilePath, usize)> = Vec::new();
     for &h in history {
         if h >= n {
@@ -446,15 +454,19 @@ impl<'a> QueryEffects<'a> {
 /// the same program and the same statements at the same offsets (an edit
 /// that only added a comment) give the same effects.
 fn same_effects(old: &CellInfo, new: &CellInfo) -> bool {
-    let same_program = match (&old.compiled, &new.compiled) {
-        (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
-        _ => false,
-    };
-    same_program
+    same_program(old, new)
         && match (old.parsed.as_deref(), new.parsed.as_deref()) {
             (Some(a), Some(b)) => a.module.body == b.module.body,
             _ => false,
         }
+}
+
+/// Do cells `old` and `new` share one compiled program?
+fn same_program(old: &CellInfo, new: &CellInfo) -> bool {
+    match (&old.compiled, &new.compiled) {
+        (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+        _ => false,
+    }
 }
 
 /// One query's plan in the making.
@@ -464,11 +476,11 @@ struct Planner<'a> {
     anchor: Option<usize>,
     source: Option<usize>,
     /// The roots the event cell's old run changed from their old values.
-    repeated: FxHashSet<String>,
+    repeated: Cow<'a, FxHashSet<String>>,
     /// The files it changed so (see [`repeated_files`]).
     repeated_files: Vec<FilePath>,
     /// The last writer of each variable in the kernel the history left.
-    kernel: FxHashMap<Var, usize>,
+    kernel: LastWriters,
     /// The files written in the kernel, by whom, in the order written.
     kernel_files: Vec<(FilePath, usize)>,
     same_vars: bool,
@@ -576,12 +588,12 @@ impl Planner<'_> {
                 // the event cell).
                 let mut own: Option<Cow<'_, FxHashSet<String>>> = None;
                 for v in model.cells[j].pre.iter() {
-                    let stale = match last.get(&v) {
-                        Some(&k) if k > j => true,
-                        Some(&k) if k == j => {
+                    let stale = match last.get(v) {
+                        Some(k) if k > j => true,
+                        Some(k) if k == j => {
                             let own = own.get_or_insert_with(|| {
                                 if Some(j) == self.anchor {
-                                    Cow::Borrowed(&self.repeated)
+                                    Cow::Borrowed(&*self.repeated)
                                 } else {
                                     facts.repeated_of(model, &model.cells[j])
                                 }

@@ -62,6 +62,10 @@ impl ArgumentChanges {
     /// The roots of the arguments `module`'s calls of those functions pass
     /// where the function changes them.
     pub fn changed_by(&self, module: &ModModule) -> FxHashSet<String> {
+        // No such function: no call to look for (the common case).
+        if self.0.is_empty() {
+            return FxHashSet::default();
+        }
         let mut calls = Calls {
             changes: self,
             roots: FxHashSet::default(),
@@ -74,6 +78,9 @@ impl ArgumentChanges {
 
     /// The same, for one statement.
     pub fn changed_by_stmt(&self, stmt: &Stmt) -> FxHashSet<String> {
+        if self.0.is_empty() {
+            return FxHashSet::default();
+        }
         let mut calls = Calls {
             changes: self,
             roots: FxHashSet::default(),
