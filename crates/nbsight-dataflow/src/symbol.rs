@@ -191,7 +191,7 @@ impl SymbolTable {
     /// its parent.
     pub fn intern_in(&mut self, symbol: &str, lineage: Lineage) -> SymId {
         let hash = hash_text(symbol);
-        if let Some(&id) = self.ids.find(hash, |&id| self.entries[id].name == symbol) {
+        if let Some(id) = self.find(hash, symbol) {
             return id;
         }
         let parent = match lineage {
@@ -234,8 +234,13 @@ impl SymbolTable {
 
     /// The id of `symbol` if it was interned.
     pub fn get(&self, symbol: &str) -> Option<SymId> {
+        self.find(hash_text(symbol), symbol)
+    }
+
+    /// The id of `symbol`, whose hash is `hash`, if it was interned.
+    fn find(&self, hash: u64, symbol: &str) -> Option<SymId> {
         self.ids
-            .find(hash_text(symbol), |&id| self.entries[id].name == symbol)
+            .find(hash, |&id| self.entries[id].name == symbol)
             .copied()
     }
 

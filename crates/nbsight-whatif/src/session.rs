@@ -5,6 +5,8 @@
 //! cells to re-run so the notebook ends as Run All would leave it, and which
 //! cells are safe to run next.
 
+use std::cell::OnceCell;
+
 use nbsight_dataflow::Effects;
 use nbsight_notebook::{Cell, CellIndex, Notebook, OneIndexed};
 
@@ -153,10 +155,10 @@ pub struct WhatIfSession<'n> {
     /// Candidate next cells' consequences on `state`.
     consequences: ConsequenceCache,
     /// What the re-run plans read off the cells, made at the first query.
-    rerun_facts: std::cell::OnceCell<std::rc::Rc<RerunFacts>>,
+    rerun_facts: OnceCell<std::rc::Rc<RerunFacts>>,
     /// The cells of the session's model that can lead to an alarm, found
     /// at the first query that asks.
-    sinks: std::cell::OnceCell<SinkReach>,
+    sinks: OnceCell<SinkReach>,
 }
 
 impl<'n> WhatIfSession<'n> {
@@ -186,8 +188,8 @@ impl<'n> WhatIfSession<'n> {
             history,
             state,
             consequences: ConsequenceCache::default(),
-            rerun_facts: std::cell::OnceCell::new(),
-            sinks: std::cell::OnceCell::new(),
+            rerun_facts: OnceCell::new(),
+            sinks: OnceCell::new(),
         })
     }
 
@@ -403,11 +405,23 @@ fn answer(
                 .map(|d| (relation, Some(d)))
         }
     });
-    // The cells that can lead to an alarm, found at the first look: the
-    // session's when the event's model agrees with its model on what
-    // decides them.
-    let shared_sinks = sinks::same_inputs(&session.base, model);
-    let mut own_sinks: Option<SinkReach> = None;
+    // Can a run starting at cell `i` reach a cell where an alarm is
+    // possible? The cells that can are found at the first candidate that
+    // asks: the session's when the event's model agrees with its model on
+    // what decides them.
+    let leakage_active = after.domains().1.is_active();
+    let (shared_sinks, own_sinks) = (OnceCell::new(), OnceCell::new());
+    let may_alarm = |i: usize| {
+        if !leakage_active {
+            return false;
+        }
+        let reach = if *shared_sinks.get_or_init(|| sinks::same_inputs(&session.base, model)) {
+            session.sinks.get_or_init(|| SinkReach::of(&session.base))
+        } else {
+            own_sinks.get_or_init(|| SinkReach::of(model))
+        };
+        reach.from(i)
+    };
     for cell in model.code_cells() {
         let i = cell.index;
         if !after.can_run(model, i) {
@@ -420,16 +434,7 @@ fn answer(
             !any_alarm
         } else if covered[i] {
             !leaky[i]
-        } else if !(after.domains().1.is_active() && {
-            let reach = if shared_sinks {
-                session.sinks.get_or_init(|| SinkReach::of(&session.base))
-            } else {
-                own_sinks.get_or_insert_with(|| SinkReach::of(model))
-            };
-            reach.from(i)
-        }) {
-            // No run that starts here can reach a cell where an alarm is
-            // possible.
+        } else if !may_alarm(i) {
             true
         } else {
             let (safe, visits) = match reuse {

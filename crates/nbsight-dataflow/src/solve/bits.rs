@@ -45,6 +45,11 @@ pub(crate) fn insert(row: &mut [u64], symbol: SymId) {
     row[bit / 64] |= 1 << (bit % 64);
 }
 
+pub(crate) fn contains(row: &[u64], symbol: SymId) -> bool {
+    let bit = symbol.index();
+    row[bit / 64] & (1 << (bit % 64)) != 0
+}
+
 pub(crate) fn remove(row: &mut [u64], symbol: SymId) {
     let bit = symbol.index();
     row[bit / 64] &= !(1 << (bit % 64));
@@ -95,6 +100,8 @@ mod tests {
         assert_eq!(m.words(), 2);
         insert(m.row_mut(node(1)), SymId::from_u32(3));
         insert(m.row_mut(node(1)), SymId::from_u32(69));
+        assert!(contains(m.row(node(1)), SymId::from_u32(69)));
+        assert!(!contains(m.row(node(1)), SymId::from_u32(68)));
         let other = m.row(node(1)).to_vec();
         union_with(m.row_mut(node(2)), &other);
         assert_eq!(ones(m.row(node(2)), 70).collect::<Vec<_>>(), syms(&[3, 69]));

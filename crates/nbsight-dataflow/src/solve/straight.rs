@@ -2,9 +2,9 @@
 //! the exits (most cells and many function bodies). There the three equations
 //! need no fixpoint: liveness at the entry is the block's upward-exposed
 //! reads, and what is written on every path to the exit is what the block
-//! writes. One forward pass over the block answers all three, without the
-//! visiting order or the bit matrix per node the general solvers use; it
-//! gives the same sets as [`super::live_at_entry`] and
+//! writes. A forward pass over the block finds the live symbols, a pass per
+//! must-write mode what it writes, without the visiting order or the bit
+//! matrix per node the general solvers use; they give the same sets as [`super::live_at_entry`] and
 //! [`super::must_write_at_exit`] (`tests/straight_line.rs` checks it on
 //! hand-written cells, the fixtures and the corpus).
 
@@ -59,15 +59,9 @@ pub fn solve_block(
     bound.clear();
     bound.resize(2 * words, 0);
     let (bound, live) = bound.split_at_mut(words);
-    let is_bound = |bound: &[u64], mut symbol: SymId| loop {
-        let bit = symbol.index();
-        if bound[bit / 64] & (1 << (bit % 64)) != 0 {
-            return true;
-        }
-        match table.parent(symbol) {
-            Some(parent) => symbol = parent,
-            None => return false,
-        }
+    // Bound when it or a path it is nested in was bound.
+    let is_bound = |bound: &[u64], symbol: SymId| {
+        std::iter::successors(Some(symbol), |&s| table.parent(s)).any(|s| bits::contains(bound, s))
     };
     for access in accesses {
         if access.kind.is_read() && !is_bound(bound, access.symbol) {
