@@ -47,7 +47,13 @@ def unload(shell: InteractiveShell) -> None:
 def sync_notebook(cells: list[tuple[str, str]]) -> None:
     """The front end's view of the notebook: ``(cell_id, source)`` in order,
     including cells never run and cells edited but not re-run."""
-    _current().sync_notebook([(str(i), str(s)) for i, s in cells])
+    view = [(str(i), str(s)) for i, s in cells]
+    seen: set[str] = set()
+    for cell_id, _ in view:
+        if cell_id in seen:
+            raise ValueError(f"sync_notebook: cell id {cell_id!r} appears more than once")
+        seen.add(cell_id)
+    _current().sync_notebook(view)
 
 
 def status() -> dict[str, list[str]]:
@@ -137,7 +143,9 @@ def record_provenance(on: bool = True) -> None:
     from now on: they run instrumented to log their run-time decisions, so
     that ``provenance()`` can replay them (it costs a Python call per
     decision, loop iteration and computed subscript)."""
-    _current().provenance_on = bool(on)
+    if not isinstance(on, bool):
+        raise TypeError(f"record_provenance takes True or False, not {type(on).__name__} {on!r}")
+    _current().provenance_on = on
 
 
 def provenance(symbol: str) -> dict[str, Any]:
@@ -148,7 +156,12 @@ def provenance(symbol: str) -> dict[str, Any]:
     input and the path it was first bound to; ``files`` it derives from;
     ``recorded`` (false: the value came from a run not recorded, and is its
     own input)."""
-    result: dict[str, Any] | None = _current().session.provenance(symbol)
+    if not isinstance(symbol, str):
+        raise TypeError(f"provenance takes a symbol's path as a string, not {type(symbol).__name__}")
+    try:
+        result: dict[str, Any] | None = _current().session.provenance(symbol)
+    except ValueError as error:  # a path that does not parse (`a[`)
+        raise KeyError(f"nbsight knows no value {symbol!r} ({error})") from None
     if result is None:
         raise KeyError(f"nbsight knows no value {symbol!r}")
     return result

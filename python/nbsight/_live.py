@@ -118,6 +118,10 @@ class Live:
         self.tracing = False
         self.reacting = False
         self.reactive_run: list[str] = []
+        # How many cells are running inside one another: a cell that runs
+        # another (`get_ipython().run_cell(...)`, `%%capture`) keeps its
+        # identity; the inner run is part of it.
+        self.depth = 0
         self.cell_id: str | None = None
         self.comms: list[Any] = []
         self.notebook: str | None = notebook_from_env()
@@ -141,8 +145,10 @@ class Live:
         shell = self.shell
         shell.events.register("pre_run_cell", self.pre_run_cell)
         shell.events.register("post_run_cell", self.post_run_cell)
-        shell.ast_transformers.append(self._guard)
-        shell.ast_transformers.append(self._instrument)
+        # No AST transformer stays registered: IPython runs
+        # `ast.fix_missing_locations` over every cell when any is, which
+        # changes what deep expressions do. Block mode's guard and the
+        # provenance recorder are added for the one cell that needs them.
         install_recorder(self.recorder)
         shell.run_code = self.run_code  # type: ignore[method-assign]
         from nbsight._magic import register_magic
@@ -168,7 +174,18 @@ class Live:
 
     # ----- the run of a cell --------------------------------------------
 
+    def _transformer(self, transformer: ast.NodeTransformer, on: bool) -> None:
+        """Registers `transformer` with the shell (or removes it)."""
+        transformers = self.shell.ast_transformers
+        if on and transformer not in transformers:
+            transformers.append(transformer)
+        elif not on and transformer in transformers:
+            transformers.remove(transformer)
+
     def pre_run_cell(self, info: ExecutionInfo) -> None:
+        self.depth += 1
+        if self.depth > 1:
+            return
         self.blocked = None
         self.tracing = False
         if self._notice is not None:
@@ -179,24 +196,28 @@ class Live:
             return
         try:
             count = self.shell.execution_count - 1 if info.store_history else None
-            cell_id = info.cell_id or str(count if count is not None else self.shell.execution_count)
+            given = getattr(info, "cell_id", None)
+            cell_id = str(given) if given not in (None, "") else str(count if count is not None else self.shell.execution_count)
             pre = self.session.pre_run(cell_id, info.raw_cell or "", count)
             self.tracing = True
             self.cell_id = cell_id
             self.recording = self.provenance_on
             self._instrument.enabled = self.recording
+            self._transformer(self._instrument, self.recording)
             if self.recording:
                 self.recorder.start()
             if pre["warning"] is not None:
-                if self.mode == "block":
+                if self.mode == "block" and pre["blocked"] is not None:
                     self.blocked = pre["blocked"]
-                else:
+                    self._transformer(self._guard, True)
+                elif not self.reacting:
+                    # A reactive re-run refreshes the cell: no warning.
                     print(pre["warning"], file=sys.stderr, end="", flush=True)
         except Exception as error:  # nbsight's own failure: the cell still runs
             self._fail(error)
 
     async def run_code(self, code_obj: Any, result: Any = None, *, async_: bool = False) -> bool:
-        if self.tracing:
+        if self.tracing and self.depth == 1:
             try:
                 self.session.watch(code_obj)
             except Exception as error:
@@ -204,9 +225,16 @@ class Live:
         return await self._run_code(code_obj, result, async_=async_)
 
     def post_run_cell(self, result: ExecutionResult) -> None:
+        nested = self.depth > 1
+        self.depth = max(0, self.depth - 1)
+        if nested:
+            return
         events = self.recorder.stop() if self.recording else None
         self.recording = False
         self._instrument.enabled = False
+        self._transformer(self._instrument, False)
+        self._transformer(self._guard, False)
+        self.blocked = None
         if not self.tracing:
             return
         self.tracing = False
@@ -269,6 +297,8 @@ class Live:
         self.tracing = False
         self.recording = False
         self._instrument.enabled = False
+        self._transformer(self._instrument, False)
+        self._transformer(self._guard, False)
         self.recorder.stop()
         self.blocked = None
         print(
@@ -386,13 +416,37 @@ class Live:
         self.comms.append(comm)
 
         def on_msg(msg: dict[str, Any]) -> None:
-            data = msg.get("content", {}).get("data", {})
-            if data.get("type") == "sync_notebook":
-                cells = [(str(c[0]), str(c[1])) for c in data.get("cells", [])]
-                self.sync_notebook(cells)
+            try:
+                handle(msg)
+            except Exception as error:  # a malformed message: answered on the comm
+                try:
+                    comm.send({"type": "error", "message": f"nbsight: cannot use this message ({error})"})
+                except Exception:
+                    pass
+
+        def handle(msg: dict[str, Any]) -> None:
+            content = msg.get("content") if isinstance(msg, dict) else None
+            data = content.get("data") if isinstance(content, dict) else None
+            if not isinstance(data, dict):
+                raise ValueError("expected a JSON object with a 'type'")
+            kind = data.get("type")
+            if kind == "sync_notebook":
+                cells = data.get("cells")
+                if not isinstance(cells, list) or not all(
+                    isinstance(c, (list, tuple)) and len(c) == 2 for c in cells
+                ):
+                    raise ValueError("'cells' must be a list of [cell_id, source] pairs")
+                view = [(str(c[0]), str(c[1])) for c in cells]
+                if len({cell_id for cell_id, _ in view}) != len(view):
+                    raise ValueError("'cells' names a cell id more than once")
+                self.sync_notebook(view)
                 self._send_highlights()
-            elif data.get("type") == "notebook_path" and isinstance(data.get("path"), str):
+            elif kind == "notebook_path":
+                if not isinstance(data.get("path"), str):
+                    raise ValueError("'path' must be a string")
                 self.set_notebook(data["path"])
+            else:
+                raise ValueError(f"unknown message type {kind!r}")
 
         def on_close(msg: dict[str, Any]) -> None:
             if comm in self.comms:

@@ -60,6 +60,8 @@ pub struct StmtAccess {
     /// Only reflects a change of a path nested in the symbol
     /// ([`Access::implied`](crate::access::Access::implied)).
     pub implied: bool,
+    /// The source range of the expression or target that makes it.
+    pub range: TextRange,
 }
 
 impl StmtSummary {
@@ -102,6 +104,7 @@ pub fn statement_summaries(analysis: &ModuleAnalysis, parsed: &ParsedCell) -> Ve
                 symbol: analysis.table.symbol(access.symbol),
                 kind: access.kind,
                 implied: access.implied,
+                range: access.range,
             });
         }
     }

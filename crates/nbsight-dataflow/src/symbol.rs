@@ -111,6 +111,57 @@ pub fn root(symbol: &str) -> &str {
     &symbol[..end]
 }
 
+/// The canonical spelling of a constant subscript (`3`, `-1`, `'k'`), or
+/// `None` when the index is not a constant.
+pub fn constant_index(slice: &ruff_python_ast::Expr) -> Option<String> {
+    match slice {
+        ruff_python_ast::Expr::NumberLiteral(n) => match &n.value {
+            ruff_python_ast::Number::Int(i) => i.as_i64().map(|v| v.to_string()),
+            _ => None,
+        },
+        ruff_python_ast::Expr::UnaryOp(u) if u.op == ruff_python_ast::UnaryOp::USub => {
+            match &*u.operand {
+                ruff_python_ast::Expr::NumberLiteral(n) => match &n.value {
+                    ruff_python_ast::Number::Int(i) => i.as_i64().map(|v| (-v).to_string()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        ruff_python_ast::Expr::StringLiteral(s) => Some(python_str_repr(s.value.to_str())),
+        ruff_python_ast::Expr::BooleanLiteral(b) => {
+            Some(if b.value { "True" } else { "False" }.to_string())
+        }
+        ruff_python_ast::Expr::NoneLiteral(_) => Some("None".to_string()),
+        _ => None,
+    }
+}
+
+/// The symbol a name, attribute or constant-subscript chain spells
+/// (`df`, `df.col`, `lst[3]`, `d['k']`), as the builders spell it; `None`
+/// for any other expression or a non-constant subscript.
+pub fn static_path(expr: &ruff_python_ast::Expr) -> Option<Symbol> {
+    use ruff_python_ast::Expr;
+    match expr {
+        Expr::Name(name) => Some(Symbol::from(name.id.as_str())),
+        Expr::Attribute(attr) => {
+            let mut path = static_path(&attr.value)?;
+            path.push('.');
+            path.push_str(attr.attr.as_str());
+            Some(path)
+        }
+        Expr::Subscript(sub) => {
+            let mut path = static_path(&sub.value)?;
+            let index = constant_index(&sub.slice)?;
+            path.push('[');
+            path.push_str(&index);
+            path.push(']');
+            Some(path)
+        }
+        _ => None,
+    }
+}
+
 /// Python's `repr` of a string, as used in constant subscripts (`d['k']`).
 pub fn python_str_repr(value: &str) -> String {
     let quote = if value.contains('\'') && !value.contains('"') {

@@ -7,11 +7,13 @@ use std::sync::Arc;
 
 use nbsight_dataflow::access::AccessKind;
 use nbsight_dataflow::build::FunctionSummary;
-use nbsight_dataflow::statements::{StmtSummary, statement_summaries};
+use nbsight_dataflow::statements::{StmtKind, StmtSummary, statement_summaries};
 use nbsight_dataflow::symbol::Symbol;
 use nbsight_dataflow::{Context, Effects, ImportEnv, analyze_cell};
 use nbsight_notebook::{Cell, Language};
 use rustc_hash::FxHashMap;
+
+use crate::shapes::{Shape, shapes};
 
 /// The static facts of one cell source.
 #[derive(Debug, Clone, Default)]
@@ -19,6 +21,8 @@ pub struct CellFacts {
     /// The source parsed (IPython syntax included) without syntax errors.
     pub parses: bool,
     pub statements: Vec<StmtSummary>,
+    /// Per statement (same index), its shape where it has one.
+    pub shapes: Vec<Option<Shape>>,
     /// Live at entry (builtins left out), each with whether some statement
     /// reads it as a whole (`lst` in `print(lst)`, not in `lst[2]`).
     pub live: Vec<(Symbol, bool)>,
@@ -86,6 +90,20 @@ impl FactsCache {
                 };
                 let analysis = analyze_cell(&cell, &parsed, ctx);
                 let statements = statement_summaries(&analysis, &parsed);
+                let found = shapes(&parsed.module.body);
+                let shapes = statements
+                    .iter()
+                    .map(|stmt| {
+                        (stmt.kind != StmtKind::Header)
+                            .then(|| {
+                                found
+                                    .iter()
+                                    .find(|(start, _)| *start == stmt.range.start())
+                                    .map(|(_, shape)| shape.clone())
+                            })
+                            .flatten()
+                    })
+                    .collect();
                 let summary = analysis.summary;
                 let live: Vec<(Symbol, bool)> = summary
                     .uses
@@ -111,6 +129,7 @@ impl FactsCache {
                 CellFacts {
                     parses: !parsed.has_errors(),
                     statements,
+                    shapes,
                     live,
                     builtins: summary.builtins.iter().cloned().collect(),
                     dead: summary.dead.iter().cloned().collect(),

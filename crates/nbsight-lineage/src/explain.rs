@@ -57,7 +57,7 @@ fn symbol_ref(lineage: &Lineage, sym: SymId) -> SymbolRef {
             .set_by
             .and_then(|e| lineage.cell_of(e))
             .map(str::to_string),
-        timestamp: node.ts,
+        timestamp: node.changed_ts(),
     }
 }
 
@@ -96,10 +96,10 @@ pub(crate) fn stale_read(
     while i < stale_nodes.len() {
         let node = graph.node(stale_nodes[i]);
         for &p in &node.parents {
-            if p.sym == stale_nodes[i] || !graph.node(p.sym).exists {
+            if p.sym == stale_nodes[i] || !graph.reachable(p.sym) {
                 continue;
             }
-            if ancestor.is_none() && graph.visible_ts(p) > node.ts {
+            if ancestor.is_none() && graph.visible_ts(p) > node.changed_ts() {
                 let newest = graph.newest(p);
                 let r = symbol_ref(lineage, newest);
                 ancestor = Some(UpdatedAncestor {
@@ -122,7 +122,7 @@ pub(crate) fn stale_read(
         .filter_map(|&s| {
             let node = graph.node(s);
             let cell = lineage.cell_of(node.set_by?)?;
-            Some((node.ts, cell.to_string()))
+            Some((node.changed_ts(), cell.to_string()))
         })
         .collect();
     setters.sort();

@@ -23,6 +23,7 @@ mod reactive;
 pub mod report;
 mod run;
 mod session;
+mod shapes;
 mod slices;
 mod symbols;
 

@@ -10,7 +10,10 @@ use nbsight_dataflow::statements::{StmtKind, StmtSummary};
 use nbsight_dataflow::symbol::{ANY_INDEX, Symbol, root};
 use nbsight_notebook::OneIndexed;
 
+use ruff_text_size::TextRange;
+
 use crate::cells::CellFacts;
+use crate::shapes::{ElementOp, Shape};
 use crate::symbols::{ExecIdx, FunctionFacts, Read, SymId, SymbolGraph, Ts};
 
 /// A user function a call reached, named as its code object names it.
@@ -24,12 +27,18 @@ pub struct FunctionRef {
     pub first_line: u32,
 }
 
-/// A call of the cell's code that reached a user function.
+/// A call that reached a user function, made by the cell's code or by a
+/// user function.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallFact {
-    /// The cell line of the call.
+    /// The line of the call: in the running cell when `caller` is `None`,
+    /// else in the cell that defined the caller (the first call of this
+    /// callee it made in the run).
     pub line: u32,
     pub function: FunctionRef,
+    /// The user function that made the call (`None`: the cell's own
+    /// module-level code).
+    pub caller: Option<FunctionRef>,
 }
 
 /// What the tracer observed of one run of a cell.
@@ -47,9 +56,15 @@ pub struct RunFacts {
     /// `None` when the run was not traced (every statement up to
     /// `error_line` is taken to have run).
     pub lines: Option<Vec<u32>>,
-    /// Calls of the cell's code that reached user functions (the first
-    /// call at each call site).
+    /// Calls that reached user functions: from the cell's code, the first
+    /// at each call site (each line and callee); from user functions, one
+    /// per caller and callee.
     pub calls: Vec<CallFact>,
+    /// The lines of each user function's code that ran during the run,
+    /// sorted, once each (in the numbering of the cell that defined it;
+    /// nested code such as a comprehension or a class body counts as its
+    /// own function). Not known (empty) when the run was not traced.
+    pub function_lines: Vec<(FunctionRef, Vec<u32>)>,
     /// The run raised: the cell line the exception left the cell's code
     /// from, when known.
     pub failed: bool,
@@ -66,7 +81,21 @@ pub struct RunFacts {
 #[derive(Debug, Default)]
 pub(crate) struct StmtEffect {
     pub reads: Vec<Read>,
+    /// Where each read is in the source (a read may be made in several
+    /// places).
+    pub read_at: Vec<(SymId, TextRange)>,
     pub sets: Vec<SymId>,
+    /// Targets that take a part of the value, each with what that part
+    /// read (the rest of `sets` take every read), in order: a container
+    /// before its elements.
+    pub parts: Vec<(SymId, Vec<Read>)>,
+    /// The target of an augmented assignment (`b += [3]`).
+    pub augmented: Option<SymId>,
+    /// An element operation on a container, instead of a change of the
+    /// whole.
+    pub elements: Option<(SymId, ElementOp)>,
+    /// A `def` or `class` statement.
+    pub definition: bool,
     pub mutates: Vec<SymId>,
     pub deletes: Vec<SymId>,
     /// Root names it may bind (checked against the run's bindings).
@@ -83,16 +112,8 @@ pub(crate) fn spans(stmt: &StmtSummary, line: u32) -> bool {
 /// The statements of `facts` that ran, given the lines that ran and where
 /// the exception left the cell; the statement that raised is left out (what
 /// it would have bound was not bound).
-pub(crate) fn ran_statements<'f>(facts: &'f CellFacts, run: &RunFacts) -> Vec<&'f StmtSummary> {
-    let raised_at = run.error_line.filter(|_| run.failed).and_then(|line| {
-        facts
-            .statements
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| spans(s, line))
-            .max_by_key(|(_, s)| s.depth)
-            .map(|(i, _)| i)
-    });
+pub(crate) fn ran_statements(facts: &CellFacts, run: &RunFacts) -> Vec<usize> {
+    let raised_at = raised_at(facts, run);
     facts
         .statements
         .iter()
@@ -109,8 +130,22 @@ pub(crate) fn ran_statements<'f>(facts: &'f CellFacts, run: &RunFacts) -> Vec<&'
                 },
             }
         })
-        .map(|(_, s)| s)
+        .map(|(i, _)| i)
         .collect()
+}
+
+/// The statement the exception left the cell from (the innermost one
+/// spanning the line), if the run failed and the line is known.
+pub(crate) fn raised_at(facts: &CellFacts, run: &RunFacts) -> Option<usize> {
+    run.error_line.filter(|_| run.failed).and_then(|line| {
+        facts
+            .statements
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| spans(s, line))
+            .max_by_key(|(_, s)| s.depth)
+            .map(|(i, _)| i)
+    })
 }
 
 /// The symbol a path stands for: a path through an unknown subscript
@@ -129,13 +164,21 @@ pub(crate) fn concrete(path: &str) -> (&str, bool) {
 pub(crate) fn effect_of(
     graph: &mut SymbolGraph,
     stmt: &StmtSummary,
+    shape: Option<&Shape>,
     facts: &CellFacts,
     called: &[&FunctionFacts],
 ) -> StmtEffect {
-    let mut effect = StmtEffect::default();
+    let mut effect = StmtEffect {
+        definition: stmt.kind == StmtKind::Definition,
+        ..StmtEffect::default()
+    };
     let read = |graph: &mut SymbolGraph, effect: &mut StmtEffect, path: &str, whole: bool| {
         let (path, any) = concrete(path);
-        let read = Read::new(graph.intern(path), whole || any);
+        let sym = graph.intern(path);
+        // A name bound by `def` or `class` is read for its binding: what
+        // calling it reads comes from its function facts.
+        let whole = (whole || any) && !(graph.node(sym).definition && root(path) == path);
+        let read = Read::new(sym, whole);
         if !effect.reads.contains(&read) {
             effect.reads.push(read);
         }
@@ -152,6 +195,8 @@ pub(crate) fn effect_of(
                     continue;
                 }
                 read(graph, &mut effect, path, access.kind == AccessKind::Read);
+                let sym = graph.intern(concrete(path).0);
+                effect.read_at.push((sym, access.range));
                 // A user function named where something is called may be
                 // called (`df.apply(f)`): it reads its free globals.
                 let sym = graph.intern(concrete(path).0);
@@ -212,6 +257,49 @@ pub(crate) fn effect_of(
             read.drawn = true;
         }
     }
+    match shape {
+        Some(Shape::AugAssign { target }) => effect.augmented = Some(graph.intern(target)),
+        Some(Shape::Parts(parts)) => {
+            let in_some_part = |at: TextRange| parts.iter().any(|p| p.value.contains_range(at));
+            for part in parts {
+                let target = graph.intern(part.target.as_str());
+                let mut parents: Vec<Read> = Vec::new();
+                if let Some(element) = &part.element {
+                    match graph.get(element) {
+                        Some(e) if graph.node(e).exists => parents.push(Read::new(e, true)),
+                        // The path's elements are not known: all of it.
+                        _ => parents.extend(effect.reads.iter().copied()),
+                    }
+                }
+                for &(sym, at) in &effect.read_at {
+                    let mine = part.value.contains_range(at) || !in_some_part(at);
+                    if mine
+                        && part.element.is_none()
+                        && let Some(r) = effect.reads.iter().find(|r| r.sym == sym)
+                        && !parents.contains(r)
+                    {
+                        parents.push(*r);
+                    }
+                }
+                // What no place of the statement reads itself (the globals
+                // of the functions its calls reached) is read for every part.
+                for r in &effect.reads {
+                    if !effect.read_at.iter().any(|(sym, _)| *sym == r.sym) && !parents.contains(r)
+                    {
+                        parents.push(*r);
+                    }
+                }
+                effect.parts.push((target, parents));
+            }
+        }
+        Some(Shape::Elements { container, op }) => {
+            let sym = graph.intern(container);
+            if effect.mutates.contains(&sym) {
+                effect.elements = Some((sym, *op));
+            }
+        }
+        None => {}
+    }
     if stmt.kind == StmtKind::Definition {
         for (name, summary) in &facts.functions {
             if name.contains(['.', '<']) {
@@ -241,7 +329,9 @@ pub(crate) fn effect_of(
 
 /// Applies one statement's effect at `ts` for execution `by`: `bound` are
 /// the names of `may_bind` the run did bind; `aliases` gives the other names
-/// bound to a root's object.
+/// bound to a root's object; `same_object` tells a root name still bound to
+/// the object it had before the run (an augmented assignment then changed
+/// it in place: `+=` on a list, an array, a frame).
 pub(crate) fn apply(
     graph: &mut SymbolGraph,
     effect: &StmtEffect,
@@ -249,9 +339,28 @@ pub(crate) fn apply(
     by: ExecIdx,
     bound: &[SymId],
     aliases: &dyn Fn(&str) -> Vec<String>,
+    same_object: &dyn Fn(&str) -> bool,
 ) {
+    let mut mutates: Vec<SymId> = effect.mutates.clone();
     for &sym in &effect.sets {
-        graph.set(sym, ts, effect.reads.clone(), by);
+        let path = graph.node(sym).path.clone();
+        if effect.augmented == Some(sym) && root(&path) == path && same_object(&path) {
+            if !mutates.contains(&sym) {
+                mutates.push(sym);
+            }
+            continue;
+        }
+        let parents = match effect.parts.iter().find(|(t, _)| *t == sym) {
+            Some((_, parents)) => parents.clone(),
+            None => effect.reads.clone(),
+        };
+        set_keeping_own(graph, sym, ts, parents, by, effect.augmented == Some(sym));
+    }
+    // Elements of a display bound to a path, after the path itself.
+    for (sym, parents) in &effect.parts {
+        if !effect.sets.contains(sym) {
+            set_keeping_own(graph, *sym, ts, parents.clone(), by, false);
+        }
     }
     for &sym in bound {
         graph.set(sym, ts, effect.reads.clone(), by);
@@ -259,18 +368,56 @@ pub(crate) fn apply(
     for &(sym, ref facts) in &effect.defines {
         graph.set_function(sym, facts.clone());
     }
-    for &sym in &effect.mutates {
+    if effect.definition {
+        for &sym in &effect.sets {
+            graph.set_definition(sym);
+        }
+    }
+    for &sym in &mutates {
         let path = graph.node(sym).path.clone();
-        graph.mutate(sym, ts, &effect.reads, by);
         // The same change seen through the other names of the object.
         let name = root(&path);
+        let mut targets = vec![sym];
         for alias in aliases(name) {
             let aliased = format!("{alias}{}", &path[name.len()..]);
-            let a = graph.intern(&aliased);
-            graph.mutate(a, ts, &effect.reads, by);
+            targets.push(graph.intern(&aliased));
+        }
+        for target in targets {
+            match effect.elements {
+                Some((container, op)) if container == sym => match op {
+                    ElementOp::Grow | ElementOp::DropLast => {
+                        graph.grow(target, ts, &effect.reads, by)
+                    }
+                    ElementOp::ShiftFrom(from) => graph.shift(target, from, ts, &effect.reads, by),
+                },
+                _ => graph.mutate(target, ts, &effect.reads, by),
+            }
         }
     }
     for &sym in &effect.deletes {
         graph.delete(sym);
     }
+}
+
+/// Binds `sym` from `parents`; a value computed from the old value of the
+/// same symbol (`z = z + y`, `z += y` rebinding) keeps what the old value
+/// was computed from.
+fn set_keeping_own(
+    graph: &mut SymbolGraph,
+    sym: SymId,
+    ts: Ts,
+    mut parents: Vec<Read>,
+    by: ExecIdx,
+    augmented: bool,
+) {
+    let reads_itself = augmented || parents.iter().any(|p| p.sym == sym);
+    if reads_itself && graph.node(sym).exists {
+        for p in graph.node(sym).parents.clone() {
+            if !parents.iter().any(|q| q.sym == p.sym) {
+                parents.push(p);
+            }
+        }
+    }
+    parents.retain(|p| p.sym != sym);
+    graph.set(sym, ts, parents, by);
 }

@@ -146,15 +146,7 @@ impl Lineage {
     /// what the run's facts must report.
     pub fn before_run(&mut self, cell_id: &str, source: &str) -> PreRun {
         let facts = self.facts.facts(source, &self.effects);
-        let live = self.live_of(cell_id, source, &facts);
-        let staleness = self.staleness();
-        let stale: Vec<StaleRead> = highlights::stale_reads(&self.graph, &staleness, &live)
-            .into_iter()
-            .filter_map(|symbol| {
-                let whole = live.iter().any(|(s, w)| s == symbol.as_str() && *w);
-                explain::stale_read(self, &staleness, &symbol, whole)
-            })
-            .collect();
+        let stale = self.stale_reads_of(cell_id, source, &facts);
         self.warnings.insert(
             cell_id.to_string(),
             stale.iter().map(|s| s.symbol.clone()).collect(),
@@ -227,7 +219,16 @@ impl Lineage {
         let mut depends_on: Vec<ExecIdx> = Vec::new();
         let mut written_roots: FxHashSet<String> = FxHashSet::default();
         let mut call_globals: Vec<(Symbol, bool)> = Vec::new();
-        for stmt in run::ran_statements(&facts, &run) {
+        let same_object = |name: &str| match (
+            old_bindings.get(name),
+            new_bindings.get(name).copied().flatten(),
+        ) {
+            (Some(old), Some(new)) => *old == new,
+            _ => false,
+        };
+        for index in run::ran_statements(&facts, &run) {
+            let stmt = &facts.statements[index];
+            let shape = facts.shapes.get(index).and_then(Option::as_ref);
             let called: Vec<FunctionFacts> = run
                 .calls
                 .iter()
@@ -235,7 +236,7 @@ impl Lineage {
                 .filter_map(|c| self.function_facts(&c.function))
                 .collect();
             let called_refs: Vec<&FunctionFacts> = called.iter().collect();
-            let mut effect = run::effect_of(&mut self.graph, stmt, &facts, &called_refs);
+            let mut effect = run::effect_of(&mut self.graph, stmt, shape, &facts, &called_refs);
             // Importing a module again binds the same module: nothing changed.
             if stmt.kind == StmtKind::Import {
                 effect
@@ -280,7 +281,15 @@ impl Lineage {
                 .copied()
                 .filter(|&s| changed(&self.graph.node(s).path))
                 .collect();
-            run::apply(&mut self.graph, &effect, ts, exec, &bound, &aliases);
+            run::apply(
+                &mut self.graph,
+                &effect,
+                ts,
+                exec,
+                &bound,
+                &aliases,
+                &same_object,
+            );
             for &sym in effect
                 .sets
                 .iter()
@@ -343,10 +352,22 @@ impl Lineage {
         );
         // The run's live symbols: the static ones its statements read, and
         // the globals of the functions it called.
+        // The statement that raised read too (a name not bound yet, a
+        // module not imported): the cell is fresh once that input appears.
+        let raised_reads: Vec<&Symbol> = run::raised_at(&facts, &run)
+            .map(|i| {
+                facts.statements[i]
+                    .accesses
+                    .iter()
+                    .filter(|a| matches!(a.kind, AccessKind::Read | AccessKind::BaseRead))
+                    .map(|a| &a.symbol)
+                    .collect()
+            })
+            .unwrap_or_default();
         let mut live: Vec<(Symbol, bool)> = facts
             .live
             .iter()
-            .filter(|(u, _)| reads.iter().any(|(r, _)| r == u))
+            .filter(|(u, _)| reads.iter().any(|(r, _)| r == u) || raised_reads.contains(&u))
             .cloned()
             .collect();
         for g in call_globals {
@@ -520,21 +541,31 @@ impl Lineage {
             .find(|(id, _)| id == cell_id)
             .map(|(_, source)| source)?;
         let facts = self.facts.facts(&source, &self.effects);
-        let live = self.live_of(cell_id, &source, &facts);
-        let staleness = self.staleness();
-        Some(
-            highlights::stale_reads(&self.graph, &staleness, &live)
-                .into_iter()
-                .filter_map(|symbol| {
-                    let whole = live.iter().any(|(s, w)| s == symbol.as_str() && *w);
-                    explain::stale_read(self, &staleness, &symbol, whole)
-                })
-                .collect(),
-        )
+        Some(self.stale_reads_of(cell_id, &source, &facts))
     }
 
-    /// The provenance of the value at `symbol` (`None`: not bound).
+    /// The stale symbols `cell_id` would read running `source`, explained;
+    /// the advice never names the cell itself (running it is what is asked
+    /// about), so the warning, `why` and block mode give the same advice.
+    fn stale_reads_of(&self, cell_id: &str, source: &str, facts: &CellFacts) -> Vec<StaleRead> {
+        let live = self.live_of(cell_id, source, facts);
+        let staleness = self.staleness();
+        highlights::stale_reads(&self.graph, &staleness, &live)
+            .into_iter()
+            .filter_map(|symbol| {
+                let whole = live.iter().any(|(s, w)| s == symbol.as_str() && *w);
+                let mut read = explain::stale_read(self, &staleness, &symbol, whole)?;
+                read.rerun.retain(|c| c != cell_id);
+                Some(read)
+            })
+            .collect()
+    }
+
+    /// The provenance of the value at `symbol` (`None`: not bound, or not
+    /// a path: `a[`).
     pub fn provenance(&mut self, symbol: &str) -> Option<ProvenanceReport> {
+        let symbol = canonical_path(symbol)?;
+        let symbol = symbol.as_str();
         // Inputs bound out of sight: the cell that last set them.
         let graph = &self.graph;
         let executions = &self.executions;
@@ -570,5 +601,18 @@ impl Lineage {
         self.graph
             .get(symbol)
             .is_some_and(|sym| staleness.read_is_stale(&self.graph, Read::new(sym, whole)))
+    }
+}
+
+/// The canonical spelling of a path a person typed (`d["k"]` is `d['k']`),
+/// or `None` when it is not a name, attribute or constant-subscript path.
+pub(crate) fn canonical_path(text: &str) -> Option<Symbol> {
+    let parsed = nbsight_notebook::parse_python(text.trim());
+    if parsed.has_errors() {
+        return None;
+    }
+    match parsed.module.body.as_slice() {
+        [ruff_python_ast::Stmt::Expr(e)] => nbsight_dataflow::symbol::static_path(&e.value),
+        _ => None,
     }
 }

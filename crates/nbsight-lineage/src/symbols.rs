@@ -70,6 +70,13 @@ pub struct Node {
     pub ts: Ts,
     /// When it was last bound (not counting changes in place).
     pub bound_ts: Ts,
+    /// When its object last grew or lost elements without the others
+    /// changing (`append`, `pop()`): only a reader of it as a whole sees it.
+    pub grown_ts: Ts,
+    /// It was bound by a `def` or `class` statement: reading it reads the
+    /// binding (what calling it reads comes from `function`), not the state
+    /// of its attributes.
+    pub definition: bool,
     /// What its value was computed from.
     pub parents: Vec<Read>,
     /// The execution that last set it.
@@ -79,6 +86,13 @@ pub struct Node {
     pub exists: bool,
     /// It is bound to a user function: what calling it reads and writes.
     pub function: Option<FunctionFacts>,
+}
+
+impl Node {
+    /// When its value last changed, as a whole or in part.
+    pub fn changed_ts(&self) -> Ts {
+        self.ts.max(self.grown_ts)
+    }
 }
 
 /// Every symbol of a session.
@@ -123,6 +137,8 @@ impl SymbolGraph {
             children: Vec::new(),
             ts: 0,
             bound_ts: 0,
+            grown_ts: 0,
+            definition: false,
             parents: Vec::new(),
             set_by: None,
             exists: false,
@@ -133,6 +149,12 @@ impl SymbolGraph {
         }
         self.ids.insert(CompactString::from(path), id);
         id
+    }
+
+    /// Does `sym` name a value now: it is bound, or a path it is nested in
+    /// is (`df.x`, an attribute never set by a cell, of a bound `df`)?
+    pub fn reachable(&self, sym: SymId) -> bool {
+        self.prefixes(sym).any(|s| self.node(s).exists)
     }
 
     /// `sym` and the symbols it is nested in, innermost first.
@@ -164,25 +186,89 @@ impl SymbolGraph {
         let node = &mut self.nodes[sym.index()];
         node.ts = ts;
         node.bound_ts = ts;
+        node.grown_ts = ts;
         node.parents = parents;
         node.set_by = Some(by);
         node.exists = true;
         node.function = None;
+        node.definition = false;
     }
 
-    /// Changes `sym` in place at `ts`, with `parents` adding to what its
-    /// value depends on.
+    /// `sym` was bound by a `def` or `class` statement.
+    pub fn set_definition(&mut self, sym: SymId) {
+        self.nodes[sym.index()].definition = true;
+    }
+
+    /// Changes the object at `sym` in place at `ts`, with `parents` adding
+    /// to what its value depends on: what is nested in it is part of the
+    /// changed object and is set at `ts` too (a reader of an element
+    /// computed before sees a newer value; the element itself is not stale
+    /// by its container's change). Its own paths and those it is nested in
+    /// never become its parents.
     pub fn mutate(&mut self, sym: SymId, ts: Ts, parents: &[Read], by: ExecIdx) {
+        for d in self.descendants(sym) {
+            let node = &mut self.nodes[d.index()];
+            if node.exists {
+                node.ts = ts;
+                node.grown_ts = ts;
+                node.set_by = Some(by);
+            }
+        }
+        self.grow(sym, ts, parents, by);
+        self.nodes[sym.index()].ts = ts;
+    }
+
+    /// The object at `sym` gained or lost elements at `ts` while the others
+    /// kept their values: a reader of it as a whole sees the change, a
+    /// reader of one of its elements does not.
+    pub fn grow(&mut self, sym: SymId, ts: Ts, parents: &[Read], by: ExecIdx) {
         self.mark_containers(sym);
+        let own: Vec<SymId> = self.prefixes(sym).chain(self.descendants(sym)).collect();
         let node = &mut self.nodes[sym.index()];
-        node.ts = ts;
+        node.grown_ts = ts;
         for p in parents {
-            if p.sym != sym && !node.parents.contains(p) {
+            if !own.contains(&p.sym) && !node.parents.iter().any(|q| q.sym == p.sym) {
                 node.parents.push(*p);
             }
         }
         node.set_by = Some(by);
         node.exists = true;
+    }
+
+    /// The elements of `sym` at integer index `from` or after (every
+    /// element for `None`) moved at `ts` (`insert`, `pop(i)`, `del lst[i]`).
+    pub fn shift(&mut self, sym: SymId, from: Option<i64>, ts: Ts, parents: &[Read], by: ExecIdx) {
+        let Some(from) = from.filter(|&i| i >= 0) else {
+            self.mutate(sym, ts, parents, by);
+            return;
+        };
+        let path = self.nodes[sym.index()].path.clone();
+        let moved: Vec<SymId> = self.nodes[sym.index()]
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let child = &self.nodes[c.index()].path;
+                child
+                    .strip_prefix(path.as_str())
+                    .and_then(|rest| rest.strip_prefix('['))
+                    .and_then(|rest| rest.strip_suffix(']'))
+                    .and_then(|index| index.parse::<i64>().ok())
+                    // A negative index counts from the end: it moves too.
+                    .is_some_and(|i| i >= from || i < 0)
+            })
+            .collect();
+        for c in moved {
+            for d in std::iter::once(c).chain(self.descendants(c)) {
+                let node = &mut self.nodes[d.index()];
+                if node.exists {
+                    node.ts = ts;
+                    node.grown_ts = ts;
+                    node.set_by = Some(by);
+                }
+            }
+        }
+        self.grow(sym, ts, parents, by);
     }
 
     /// Unbinds `sym` and everything nested in it.
@@ -209,10 +295,12 @@ impl SymbolGraph {
     }
 
     /// The newest time a reader of `read` sees: the bindings of the paths
-    /// it is nested in and its own, and for a whole read, everything nested
-    /// in it.
+    /// it is nested in and its own; for a whole read, also the changes in
+    /// place of those paths, its own growth and everything nested in it. A
+    /// read that only goes through a path (`lst` in `lst[2] = v`), or one
+    /// that drew from the object (`next(it)`), sees the bindings alone.
     pub fn visible_ts(&self, read: Read) -> Ts {
-        if read.drawn {
+        if read.drawn || !read.whole {
             return self
                 .prefixes(read.sym)
                 .map(|s| self.node(s).bound_ts)
@@ -220,26 +308,35 @@ impl SymbolGraph {
                 .unwrap_or(0);
         }
         let mut ts = self.prefixes(read.sym).map(|s| self.node(s).ts).max();
-        if read.whole {
-            ts = ts.max(
-                self.descendants(read.sym)
-                    .iter()
-                    .map(|s| self.node(*s).ts)
-                    .max(),
-            );
-        }
+        ts = ts.max(Some(self.node(read.sym).grown_ts));
+        ts = ts.max(
+            self.descendants(read.sym)
+                .iter()
+                .map(|s| self.node(*s).ts.max(self.node(*s).grown_ts))
+                .max(),
+        );
         ts.unwrap_or(0)
     }
 
     /// The node whose time [`SymbolGraph::visible_ts`] reports (the newest).
     pub fn newest(&self, read: Read) -> SymId {
+        let time = |s: SymId| {
+            let node = self.node(s);
+            if read.drawn || !read.whole {
+                node.bound_ts
+            } else if s == read.sym || !self.prefixes(read.sym).any(|p| p == s) {
+                node.ts.max(node.grown_ts)
+            } else {
+                node.ts
+            }
+        };
         let mut best = read.sym;
         let mut candidates: Vec<SymId> = self.prefixes(read.sym).collect();
-        if read.whole {
+        if read.whole && !read.drawn {
             candidates.extend(self.descendants(read.sym));
         }
         for c in candidates {
-            if self.node(c).ts > self.node(best).ts {
+            if time(c) > time(best) {
                 best = c;
             }
         }
@@ -299,10 +396,10 @@ impl Staleness {
         let mut stale = false;
         if node.exists {
             for &p in &node.parents {
-                if p.sym == sym || !graph.node(p.sym).exists {
+                if p.sym == sym || !graph.reachable(p.sym) {
                     continue;
                 }
-                if graph.visible_ts(p) > node.ts {
+                if graph.visible_ts(p) > node.changed_ts() {
                     stale = true;
                     break;
                 }
@@ -333,14 +430,14 @@ impl Staleness {
             }
             let node = graph.node(n);
             for &q in &node.parents {
-                if q.sym == n || !graph.node(q.sym).exists {
+                if q.sym == n || !graph.reachable(q.sym) {
                     continue;
                 }
                 let via_through = graph.prefixes(q.sym).any(|s| s == through);
                 if via_through {
                     continue;
                 }
-                if graph.visible_ts(q) > node.ts || self.read_stale_now(graph, q) {
+                if graph.visible_ts(q) > node.changed_ts() || self.read_stale_now(graph, q) {
                     return false;
                 }
             }

@@ -130,6 +130,7 @@ impl Kernel {
             execution_count: Some(self.counter),
             lines,
             calls,
+            function_lines: Vec::new(),
             failed: error_line.is_some(),
             error_line,
             bindings,
@@ -431,6 +432,7 @@ fn a_call_reads_the_globals_of_the_function_it_really_reaches() {
         let call = CallFact {
             line: 1,
             function: target,
+            caller: None,
         };
         k.run_with("c2", "r = lst[1](2)", None, vec![call], None);
         k.run("c3", "print(r)");

@@ -960,7 +960,14 @@ const KNOWN_GAPS: &[(&str, &str)] = &[(
          already has, so its shape stays, is not known statically",
 )];
 
-/// The smallest plans, by brute force in a python3 process.
+/// The Python that runs the oracle: `NBSIGHT_TEST_PYTHON` (which
+/// `scripts/test` points at its virtualenv, where pandas and numpy are
+/// pinned), else the `python3` on PATH.
+fn oracle_python() -> String {
+    std::env::var("NBSIGHT_TEST_PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+/// The smallest plans, by brute force in a Python process.
 fn oracle(case: &Case, history: &[usize]) -> Vec<Vec<usize>> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle/rerun_oracle.py");
     let input = serde_json::json!({
@@ -968,12 +975,13 @@ fn oracle(case: &Case, history: &[usize]) -> Vec<Vec<usize>> {
         "history": history,
         "edit": {"cell": case.edit, "source": case.source},
     });
-    let mut child = Command::new("python3")
+    let python = oracle_python();
+    let mut child = Command::new(&python)
         .arg(script)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .expect("python3 runs");
+        .unwrap_or_else(|e| panic!("cannot run {python} ({e}): set NBSIGHT_TEST_PYTHON"));
     child
         .stdin
         .take()
@@ -985,8 +993,26 @@ fn oracle(case: &Case, history: &[usize]) -> Vec<Vec<usize>> {
     serde_json::from_slice(&out.stdout).expect("the oracle prints JSON")
 }
 
+/// Fails once, with what to do, when the oracle's Python lacks the
+/// libraries the cases import (run through `./scripts/test`, which sets
+/// `NBSIGHT_TEST_PYTHON` to its virtualenv).
+fn require_oracle_libraries() {
+    let python = oracle_python();
+    let ok = Command::new(&python)
+        .args(["-c", "import numpy, pandas"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "{python} cannot import numpy and pandas, which the oracle's cases use: \
+         run ./scripts/test, or set NBSIGHT_TEST_PYTHON to a Python that has them \
+         (e.g. .venv/bin/python after ./scripts/test made it)"
+    );
+}
+
 #[test]
 fn rerun_plans_after_an_edit_are_the_smallest_that_reproduce_run_all() {
+    require_oracle_libraries();
     let effects = Effects::builtin();
     let mut wrong = Vec::new();
     let mut exact_count = 0;

@@ -13,7 +13,7 @@ use super::{ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::scope::{FunctionScope, for_each_target_name};
 use crate::summarize::function_summary;
-use crate::symbol::{ANY_INDEX, Lineage, MAX_PATH_DEPTH, SymId, Symbol, depth, python_str_repr};
+use crate::symbol::{ANY_INDEX, Lineage, MAX_PATH_DEPTH, SymId, Symbol, constant_index, depth};
 
 impl<'a> Visitor<'a> for ScopeBuilder<'_> {
     fn visit_expr(&mut self, expr: &'a Expr) {
@@ -317,26 +317,4 @@ fn line_column(source: &str, offset: usize) -> (usize, usize) {
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line = before.matches('\n').count() + 1;
     (line, before[line_start..].chars().count() + 1)
-}
-
-/// The canonical spelling of a constant subscript (`3`, `-1`, `'k'`), or
-/// `None` when the index is not a constant.
-fn constant_index(slice: &Expr) -> Option<String> {
-    match slice {
-        Expr::NumberLiteral(n) => match &n.value {
-            ast::Number::Int(i) => i.as_i64().map(|v| v.to_string()),
-            _ => None,
-        },
-        Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match &*u.operand {
-            Expr::NumberLiteral(n) => match &n.value {
-                ast::Number::Int(i) => i.as_i64().map(|v| (-v).to_string()),
-                _ => None,
-            },
-            _ => None,
-        },
-        Expr::StringLiteral(s) => Some(python_str_repr(s.value.to_str())),
-        Expr::BooleanLiteral(b) => Some(if b.value { "True" } else { "False" }.to_string()),
-        Expr::NoneLiteral(_) => Some("None".to_string()),
-        _ => None,
-    }
 }

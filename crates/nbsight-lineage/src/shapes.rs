@@ -1,0 +1,349 @@
+//! The shape of a statement, where the per-statement accesses are not
+//! enough to say what each target was computed from or how a container
+//! changed: augmented assignment (in place or a rebinding, decided by the
+//! object the run left bound), assignments whose targets each take a part of
+//! the value (`a, *mid, last = xs`, `x, y = f(p), g(q)`, `lst = [x, y]`,
+//! `d = {'k': v}`), and element operations on a list (`append`, `insert`,
+//! `pop`, `del lst[i]`), which change some elements and not others
+//! (NBSlicer's custom handlers, seed 004 §3).
+//!
+//! Parts are source ranges: a read of the statement belongs to the part
+//! whose range holds it (reads outside every part, such as a subscript in
+//! a target, belong to all of them).
+
+use nbsight_dataflow::symbol::{Symbol, constant_index, static_path};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange, TextSize};
+
+/// What a list method or `del` does to the elements of a container.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ElementOp {
+    /// New elements at the end (`append`, `extend`): existing elements keep
+    /// their values.
+    Grow,
+    /// Elements from this index on move (`insert(i, v)`, `pop(i)`, `del
+    /// lst[i]`); `None`: from an unknown index (every element may move).
+    ShiftFrom(Option<i64>),
+    /// The last element goes (`pop()`).
+    DropLast,
+}
+
+/// One target of an assignment and the part of the value it takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub target: Symbol,
+    /// Where the part of the value this target takes is.
+    pub value: TextRange,
+    /// The element of a path the target takes (`t[0]` in `x, y = t`).
+    pub element: Option<Symbol>,
+}
+
+/// What a statement's shape says beyond its accesses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// `target op= value`.
+    AugAssign { target: Symbol },
+    /// Targets that each take a part of the value.
+    Parts(Vec<Part>),
+    /// An element operation on `container`.
+    Elements { container: Symbol, op: ElementOp },
+}
+
+/// The shapes of the statements of `body` (at any depth, function bodies
+/// left out), each with the start of its range.
+pub fn shapes(body: &[Stmt]) -> Vec<(TextSize, Shape)> {
+    let mut out = Vec::new();
+    collect(body, &mut out);
+    out
+}
+
+fn collect(body: &[Stmt], out: &mut Vec<(TextSize, Shape)>) {
+    for stmt in body {
+        let start = stmt.range().start();
+        match stmt {
+            Stmt::AugAssign(aug) => {
+                if let Some(target) = static_path(&aug.target) {
+                    out.push((start, Shape::AugAssign { target }));
+                }
+            }
+            Stmt::Assign(assign) => {
+                let mut parts = Vec::new();
+                for target in &assign.targets {
+                    split(target, &assign.value, &mut parts);
+                }
+                if !parts.is_empty() {
+                    out.push((start, Shape::Parts(parts)));
+                }
+            }
+            Stmt::AnnAssign(assign) => {
+                if let Some(value) = &assign.value {
+                    let mut parts = Vec::new();
+                    split(&assign.target, value, &mut parts);
+                    if !parts.is_empty() {
+                        out.push((start, Shape::Parts(parts)));
+                    }
+                }
+            }
+            Stmt::Expr(e) => {
+                if let Some(shape) = element_call(&e.value) {
+                    out.push((start, shape));
+                }
+            }
+            Stmt::Delete(del) => {
+                if let [Expr::Subscript(sub)] = del.targets.as_slice()
+                    && let Some(container) = static_path(&sub.value)
+                {
+                    let index = constant_index(&sub.slice).and_then(|i| i.parse::<i64>().ok());
+                    out.push((
+                        start,
+                        Shape::Elements {
+                            container,
+                            op: ElementOp::ShiftFrom(index),
+                        },
+                    ));
+                }
+            }
+            Stmt::If(s) => {
+                collect(&s.body, out);
+                for clause in &s.elif_else_clauses {
+                    collect(&clause.body, out);
+                }
+            }
+            Stmt::For(s) => {
+                collect(&s.body, out);
+                collect(&s.orelse, out);
+            }
+            Stmt::While(s) => {
+                collect(&s.body, out);
+                collect(&s.orelse, out);
+            }
+            Stmt::With(s) => collect(&s.body, out),
+            Stmt::Try(s) => {
+                collect(&s.body, out);
+                for handler in &s.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = handler;
+                    collect(&h.body, out);
+                }
+                collect(&s.orelse, out);
+                collect(&s.finalbody, out);
+            }
+            Stmt::Match(s) => {
+                for case in &s.cases {
+                    collect(&case.body, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The parts `target = value` splits into: each name or path of a tuple
+/// or list target takes its element of a display of the same length (a
+/// starred target the elements it covers), and a display bound to a path
+/// gives each element (a list's index, a dict's constant key) its own part.
+fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
+    match target {
+        Expr::Tuple(ast::ExprTuple { elts: targets, .. })
+        | Expr::List(ast::ExprList { elts: targets, .. }) => {
+            let Some(values) = display_elements(value) else {
+                // `x, y = t`: each target takes its element of the path.
+                if let Some(source) = static_path(value)
+                    && !targets.iter().any(Expr::is_starred_expr)
+                {
+                    for (i, t) in targets.iter().enumerate() {
+                        if let Some(path) = static_path(t) {
+                            parts.push(Part {
+                                target: path,
+                                value: TextRange::empty(value.range().end()),
+                                element: Some(Symbol::from(format!("{source}[{i}]"))),
+                            });
+                        }
+                    }
+                }
+                return;
+            };
+            if values.iter().any(|v| v.is_starred_expr()) {
+                return;
+            }
+            let starred = targets.iter().position(Expr::is_starred_expr);
+            match starred {
+                None if targets.len() == values.len() => {
+                    for (t, v) in targets.iter().zip(values) {
+                        split(t, v, parts);
+                    }
+                }
+                Some(at) if values.len() + 1 >= targets.len() => {
+                    let after = targets.len() - at - 1;
+                    for (t, v) in targets[..at].iter().zip(values) {
+                        split(t, v, parts);
+                    }
+                    let covered = &values[at..values.len() - after];
+                    if let Expr::Starred(star) = &targets[at]
+                        && let Some(path) = static_path(&star.value)
+                    {
+                        let range = match (covered.first(), covered.last()) {
+                            (Some(first), Some(last)) => {
+                                TextRange::new(first.range().start(), last.range().end())
+                            }
+                            _ => TextRange::empty(value.range().end()),
+                        };
+                        parts.push(Part {
+                            target: path,
+                            value: range,
+                            element: None,
+                        });
+                    }
+                    for (t, v) in targets[at + 1..]
+                        .iter()
+                        .zip(&values[values.len() - after..])
+                    {
+                        split(t, v, parts);
+                    }
+                }
+                _ => {}
+            }
+        }
+        _ => {
+            let Some(path) = static_path(target) else {
+                return;
+            };
+            parts.push(Part {
+                target: path.clone(),
+                value: value.range(),
+                element: None,
+            });
+            elements(&path, value, parts);
+        }
+    }
+}
+
+/// Each element of a list, tuple or dict display bound to `path`, as a
+/// part of its own (`path[0]`, `path['k']`), nested displays too.
+fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
+    match value {
+        Expr::List(ast::ExprList { elts, .. }) | Expr::Tuple(ast::ExprTuple { elts, .. }) => {
+            if elts.iter().any(Expr::is_starred_expr) {
+                return;
+            }
+            for (i, element) in elts.iter().enumerate() {
+                let target = Symbol::from(format!("{path}[{i}]"));
+                parts.push(Part {
+                    target: target.clone(),
+                    value: element.range(),
+                    element: None,
+                });
+                elements(&target, element, parts);
+            }
+        }
+        Expr::Dict(dict) => {
+            for item in &dict.items {
+                let Some(key) = item.key.as_ref().and_then(constant_index) else {
+                    continue;
+                };
+                let target = Symbol::from(format!("{path}[{key}]"));
+                parts.push(Part {
+                    target: target.clone(),
+                    value: item.value.range(),
+                    element: None,
+                });
+                elements(&target, &item.value, parts);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The elements of a tuple or list display.
+fn display_elements(value: &Expr) -> Option<&[Expr]> {
+    match value {
+        Expr::Tuple(t) => Some(&t.elts),
+        Expr::List(l) => Some(&l.elts),
+        _ => None,
+    }
+}
+
+/// `lst.append(v)`, `lst.extend(vs)`, `lst.insert(i, v)`, `lst.pop(i)`.
+fn element_call(value: &Expr) -> Option<Shape> {
+    let Expr::Call(call) = value else {
+        return None;
+    };
+    let Expr::Attribute(method) = &*call.func else {
+        return None;
+    };
+    let container = static_path(&method.value)?;
+    let args = &call.arguments.args;
+    let literal = |e: Option<&Expr>| {
+        e.and_then(constant_index)
+            .and_then(|i| i.parse::<i64>().ok())
+    };
+    let op = match (method.attr.as_str(), args.len()) {
+        ("append" | "extend", 1) => ElementOp::Grow,
+        ("insert", 2) => ElementOp::ShiftFrom(literal(args.first())),
+        ("pop", 0) => ElementOp::DropLast,
+        ("pop", 1) => ElementOp::ShiftFrom(literal(args.first())),
+        _ => return None,
+    };
+    if !call.arguments.keywords.is_empty() {
+        return None;
+    }
+    Some(Shape::Elements { container, op })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nbsight_notebook::parse_python;
+
+    fn of(source: &str) -> Vec<Shape> {
+        let parsed = parse_python(source);
+        shapes(&parsed.module.body)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect()
+    }
+
+    fn targets(source: &str) -> Vec<String> {
+        match of(source).as_slice() {
+            [Shape::Parts(parts)] => parts.iter().map(|p| p.target.to_string()).collect(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn unpacking_gives_each_target_its_part() {
+        assert_eq!(targets("x, y = f(p), g(q)"), ["x", "y"]);
+        assert_eq!(targets("a, *mid, last = 1, 2, 3, 4"), ["a", "mid", "last"]);
+        assert_eq!(targets("lst = [x, y]"), ["lst", "lst[0]", "lst[1]"]);
+        assert_eq!(targets("d = {'k': v, 'j': w}"), ["d", "d['k']", "d['j']"]);
+        // A path: each target takes its element.
+        assert_eq!(targets("x, y = t"), ["x", "y"]);
+        // Any other value: no parts.
+        assert!(of("x, y = f()").is_empty());
+    }
+
+    #[test]
+    fn augmented_assignment_and_element_operations() {
+        assert_eq!(of("b += [3]"), [Shape::AugAssign { target: "b".into() }]);
+        assert_eq!(
+            of("lst.insert(0, 5)"),
+            [Shape::Elements {
+                container: "lst".into(),
+                op: ElementOp::ShiftFrom(Some(0))
+            }]
+        );
+        assert_eq!(
+            of("lst.append(5)"),
+            [Shape::Elements {
+                container: "lst".into(),
+                op: ElementOp::Grow
+            }]
+        );
+        assert_eq!(
+            of("del lst[2]"),
+            [Shape::Elements {
+                container: "lst".into(),
+                op: ElementOp::ShiftFrom(Some(2))
+            }]
+        );
+    }
+}
