@@ -13,7 +13,7 @@ use nbsight_dataflow::{Context, Effects, ImportEnv, analyze_cell};
 use nbsight_notebook::{Cell, Language};
 use rustc_hash::FxHashMap;
 
-use crate::shapes::{Shape, shapes};
+use crate::shapes::{CallShape, Shape, calls, shapes};
 
 /// The static facts of one cell source.
 #[derive(Debug, Clone, Default)]
@@ -23,6 +23,8 @@ pub struct CellFacts {
     pub statements: Vec<StmtSummary>,
     /// Per statement (same index), its shape where it has one.
     pub shapes: Vec<Option<Shape>>,
+    /// The calls of its module code, each with its line.
+    pub calls: Vec<(u32, CallShape)>,
     /// Live at entry (builtins left out), each with whether some statement
     /// reads it as a whole (`lst` in `print(lst)`, not in `lst[2]`).
     pub live: Vec<(Symbol, bool)>,
@@ -44,6 +46,48 @@ impl CellFacts {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, f)| f)
+    }
+
+    /// The paths a call on `line` of `function` (its qualified name) passes
+    /// for the parameters `params` (`None` where an argument is not a path
+    /// or the call is not found).
+    pub fn call_arguments(
+        &self,
+        line: u32,
+        function: &str,
+        params: &[nbsight_dataflow::Param],
+    ) -> Vec<Symbol> {
+        let name = function.rsplit('.').next().unwrap_or(function);
+        let on_line: Vec<&CallShape> = self
+            .calls
+            .iter()
+            .filter(|(l, _)| *l == line)
+            .map(|(_, c)| c)
+            .collect();
+        let call = on_line
+            .iter()
+            .find(|c| c.callee.as_deref() == Some(name))
+            .or_else(|| (on_line.len() == 1).then(|| &on_line[0]));
+        let Some(call) = call else {
+            return Vec::new();
+        };
+        // A method called on an object passes it as `self`.
+        let shift = usize::from(function.contains('.') && !function.contains("<locals>"));
+        params
+            .iter()
+            .filter_map(|p| {
+                let positional = p
+                    .position
+                    .and_then(|i| i.checked_sub(shift))
+                    .and_then(|i| call.args.get(i).cloned().flatten());
+                positional.or_else(|| {
+                    call.keywords
+                        .iter()
+                        .find(|(k, _)| *k == p.name)
+                        .and_then(|(_, v)| v.clone())
+                })
+            })
+            .collect()
     }
 
     /// The summary of the function whose code object is `qualname` starting
@@ -91,6 +135,10 @@ impl FactsCache {
                 let analysis = analyze_cell(&cell, &parsed, ctx);
                 let statements = statement_summaries(&analysis, &parsed);
                 let found = shapes(&parsed.module.body);
+                let calls = calls(&parsed.module.body)
+                    .into_iter()
+                    .map(|c| (parsed.line_column(c.start).0.get() as u32, c))
+                    .collect();
                 let shapes = statements
                     .iter()
                     .map(|stmt| {
@@ -130,6 +178,7 @@ impl FactsCache {
                     parses: !parsed.has_errors(),
                     statements,
                     shapes,
+                    calls,
                     live,
                     builtins: summary.builtins.iter().cloned().collect(),
                     dead: summary.dead.iter().cloned().collect(),

@@ -54,7 +54,7 @@ fn symbol_ref(lineage: &Lineage, sym: SymId) -> SymbolRef {
     SymbolRef {
         symbol: node.path.to_string(),
         cell: node
-            .set_by
+            .changed_by()
             .and_then(|e| lineage.cell_of(e))
             .map(str::to_string),
         timestamp: node.changed_ts(),
@@ -121,7 +121,7 @@ pub(crate) fn stale_read(
         .iter()
         .filter_map(|&s| {
             let node = graph.node(s);
-            let cell = lineage.cell_of(node.set_by?)?;
+            let cell = lineage.cell_of(node.changed_by()?)?;
             Some((node.changed_ts(), cell.to_string()))
         })
         .collect();
@@ -136,7 +136,7 @@ pub(crate) fn stale_read(
     Some(StaleRead {
         symbol: symbol.to_string(),
         set_by: node
-            .set_by
+            .changed_by()
             .and_then(|e| lineage.cell_of(e))
             .map(str::to_string),
         ancestor,
@@ -148,14 +148,15 @@ pub(crate) fn stale_read(
 /// deleted or collected).
 pub(crate) fn deps(lineage: &Lineage, staleness: &Staleness, symbol: &str) -> Option<Deps> {
     let graph = lineage.graph();
-    let sym = graph.get(symbol)?;
-    let node = graph.node(sym);
-    if !node.exists {
-        return None;
-    }
+    let sym = graph.get(symbol);
+    let Some(sym) = sym.filter(|&s| graph.node(s).exists) else {
+        // An element or attribute no cell named, of a bound value
+        // (`lst[0]` of `lst = list(range(10))`): it was made with it.
+        return implied_deps(lineage, staleness, symbol);
+    };
     let me = symbol_ref(lineage, sym);
-    let parents = node
-        .parents
+    let parents = graph
+        .lineage_parents(sym)
         .iter()
         .filter(|p| p.sym != sym)
         .map(|p| symbol_ref(lineage, p.sym))
@@ -173,8 +174,31 @@ pub(crate) fn deps(lineage: &Lineage, staleness: &Staleness, symbol: &str) -> Op
         symbol: me.symbol,
         cell: me.cell,
         timestamp: me.timestamp,
-        stale: staleness.is_stale(sym),
+        stale: staleness.value_is_stale(graph, sym),
         parents,
         children,
     })
+}
+
+/// The lineage of a path no cell named whose container is bound: the
+/// container's cell and time, no parents of its own.
+fn implied_deps(lineage: &Lineage, staleness: &Staleness, symbol: &str) -> Option<Deps> {
+    let graph = lineage.graph();
+    let path = crate::session::canonical_path(symbol)?;
+    let mut prefix = nbsight_dataflow::symbol::parent(&path);
+    while let Some(p) = prefix {
+        if let Some(sym) = graph.get(p).filter(|&s| graph.node(s).exists) {
+            let container = symbol_ref(lineage, sym);
+            return Some(Deps {
+                symbol: path.to_string(),
+                cell: container.cell,
+                timestamp: container.timestamp,
+                stale: graph.prefixes(sym).any(|s| staleness.is_stale(s)),
+                parents: Vec::new(),
+                children: Vec::new(),
+            });
+        }
+        prefix = nbsight_dataflow::symbol::parent(p);
+    }
+    None
 }

@@ -42,11 +42,23 @@ pub fn stale_reads(
     staleness: &Staleness,
     live: &[(nbsight_dataflow::Symbol, bool)],
 ) -> Vec<String> {
-    live.iter()
+    let stale: Vec<&(nbsight_dataflow::Symbol, bool)> = live
+        .iter()
         .filter(|(symbol, whole)| {
             graph
                 .get(symbol)
                 .is_some_and(|sym| staleness.read_is_stale(graph, Read::new(sym, *whole)))
+        })
+        .collect();
+    // A path read only on the way to a stale path nested in it (`foo` in
+    // `foo.x`) is named by that path.
+    stale
+        .iter()
+        .filter(|(symbol, whole)| {
+            *whole
+                || !stale.iter().any(|(other, _)| {
+                    other != symbol && nbsight_dataflow::symbol::is_prefix_or_equal(symbol, other)
+                })
         })
         .map(|(symbol, _)| symbol.to_string())
         .collect()

@@ -89,6 +89,8 @@ pub(crate) struct StmtEffect {
     /// read (the rest of `sets` take every read), in order: a container
     /// before its elements.
     pub parts: Vec<(SymId, Vec<Read>)>,
+    /// Targets whose value is another path (`b = a`), with that path.
+    pub aliases: Vec<(SymId, SymId)>,
     /// The target of an augmented assignment (`b += [3]`).
     pub augmented: Option<SymId>,
     /// An element operation on a container, instead of a change of the
@@ -178,7 +180,10 @@ pub(crate) fn effect_of(
         // A name bound by `def` or `class` is read for its binding: what
         // calling it reads comes from its function facts.
         let whole = (whole || any) && !(graph.node(sym).definition && root(path) == path);
-        let read = Read::new(sym, whole);
+        let read = Read {
+            elements: any && whole,
+            ..Read::new(sym, whole)
+        };
         if !effect.reads.contains(&read) {
             effect.reads.push(read);
         }
@@ -238,6 +243,24 @@ pub(crate) fn effect_of(
             AccessKind::MayMutate => {}
         }
     }
+    // A lambda the statement makes and passes to a call (`map(lambda x:
+    // f(x), xs)`) may run: it reads its free globals.
+    if stmt.calls {
+        for (name, summary) in &facts.functions {
+            let Some(line) = name
+                .strip_prefix("<lambda@")
+                .and_then(|rest| rest.split(':').next())
+                .and_then(|l| l.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if spans(stmt, line) {
+                for g in summary.reads.iter() {
+                    read(graph, &mut effect, g, true);
+                }
+            }
+        }
+    }
     for f in called {
         for g in &f.reads {
             read(graph, &mut effect, g, true);
@@ -263,6 +286,20 @@ pub(crate) fn effect_of(
             let in_some_part = |at: TextRange| parts.iter().any(|p| p.value.contains_range(at));
             for part in parts {
                 let target = graph.intern(part.target.as_str());
+                if let Some(alias) = &part.alias {
+                    let alias = graph.intern(alias);
+                    effect.aliases.push((target, alias));
+                }
+                // A read inside an element of a display bound to the target
+                // is that element's, not the container's: the container is
+                // made of its elements.
+                let in_element = |at: TextRange| {
+                    parts.iter().any(|q| {
+                        q.value != part.value
+                            && part.value.contains_range(q.value)
+                            && q.value.contains_range(at)
+                    })
+                };
                 let mut parents: Vec<Read> = Vec::new();
                 if let Some(element) = &part.element {
                     match graph.get(element) {
@@ -272,7 +309,8 @@ pub(crate) fn effect_of(
                     }
                 }
                 for &(sym, at) in &effect.read_at {
-                    let mine = part.value.contains_range(at) || !in_some_part(at);
+                    let mine =
+                        (part.value.contains_range(at) && !in_element(at)) || !in_some_part(at);
                     if mine
                         && part.element.is_none()
                         && let Some(r) = effect.reads.iter().find(|r| r.sym == sym)
@@ -294,8 +332,28 @@ pub(crate) fn effect_of(
         }
         Some(Shape::Elements { container, op }) => {
             let sym = graph.intern(container);
+            // `del lst[i]` deletes the element: the list loses it.
+            let element = match op {
+                ElementOp::Remove(Some(i)) => Some(graph.intern(&format!("{container}[{i}]"))),
+                ElementOp::DropKey(key) => Some(graph.intern(&format!("{container}[{key}]"))),
+                _ => None,
+            };
+            if let Some(element) = element
+                && (effect.deletes.contains(&element) || effect.mutates.contains(&sym))
+            {
+                // The entry at a key goes away with it; a list's element
+                // is moved out by the shift.
+                if !matches!(op, ElementOp::DropKey(_)) {
+                    effect.deletes.retain(|&d| d != element);
+                } else if !effect.deletes.contains(&element) {
+                    effect.deletes.push(element);
+                }
+                if !effect.mutates.contains(&sym) {
+                    effect.mutates.push(sym);
+                }
+            }
             if effect.mutates.contains(&sym) {
-                effect.elements = Some((sym, *op));
+                effect.elements = Some((sym, op.clone()));
             }
         }
         None => {}
@@ -344,22 +402,75 @@ pub(crate) fn apply(
     let mut mutates: Vec<SymId> = effect.mutates.clone();
     for &sym in &effect.sets {
         let path = graph.node(sym).path.clone();
-        if effect.augmented == Some(sym) && root(&path) == path && same_object(&path) {
+        let is_root = root(&path) == path;
+        if effect.augmented == Some(sym) && is_root && same_object(&path) {
             if !mutates.contains(&sym) {
                 mutates.push(sym);
             }
             continue;
         }
+        // Bound again to the object it had (`y = 7` again, `x = x`): its
+        // value did not change.
+        if is_root
+            && same_object(&path)
+            && !effect.definition
+            && !mutates.contains(&sym)
+            && graph.node(sym).exists
+        {
+            let mut parents = match effect.parts.iter().find(|(t, _)| *t == sym) {
+                Some((_, parents)) => parents.clone(),
+                None => effect.reads.clone(),
+            };
+            parents.retain(|p| p.sym != sym);
+            graph.recheck(sym, ts, parents, by);
+            continue;
+        }
+        // `b = a` bound `b` to `a`'s object: `b` is that object, with its
+        // lineage (changes through either name are seen by both).
+        if let Some(&(_, alias)) = effect.aliases.iter().find(|(t, _)| *t == sym) {
+            let alias_path = graph.node(alias).path.clone();
+            if is_root
+                && root(&alias_path) == alias_path
+                && graph.node(alias).exists
+                && aliases(&alias_path).iter().any(|a| *a == path)
+            {
+                // Rebinding `a` later leaves `b` with the old object: `b`
+                // depends on `a`'s binding, not on changes to the object.
+                let mut parents = vec![Read::new(alias, false)];
+                parents.extend(graph.node(alias).parents.iter().copied());
+                graph.set(sym, ts, parents, by);
+                continue;
+            }
+        }
         let parents = match effect.parts.iter().find(|(t, _)| *t == sym) {
             Some((_, parents)) => parents.clone(),
             None => effect.reads.clone(),
         };
-        set_keeping_own(graph, sym, ts, parents, by, effect.augmented == Some(sym));
+        set_keeping_own(
+            graph,
+            sym,
+            ts,
+            parents.clone(),
+            by,
+            effect.augmented == Some(sym),
+        );
+        // An element or attribute set through one name of an object is set
+        // for its other names too.
+        if !is_root {
+            let name = root(&path);
+            for alias in aliases(name) {
+                let aliased = graph.intern(&format!("{alias}{}", &path[name.len()..]));
+                graph.set(aliased, ts, parents.clone(), by);
+            }
+        }
     }
     // Elements of a display bound to a path, after the path itself.
     for (sym, parents) in &effect.parts {
         if !effect.sets.contains(sym) {
             set_keeping_own(graph, *sym, ts, parents.clone(), by, false);
+            if let Some(c) = graph.node(*sym).container {
+                graph.set_composite(c);
+            }
         }
     }
     for &sym in bound {
@@ -383,12 +494,13 @@ pub(crate) fn apply(
             targets.push(graph.intern(&aliased));
         }
         for target in targets {
-            match effect.elements {
-                Some((container, op)) if container == sym => match op {
-                    ElementOp::Grow | ElementOp::DropLast => {
+            match &effect.elements {
+                Some((container, op)) if *container == sym => match op {
+                    ElementOp::Grow | ElementOp::DropLast | ElementOp::DropKey(_) => {
                         graph.grow(target, ts, &effect.reads, by)
                     }
-                    ElementOp::ShiftFrom(from) => graph.shift(target, from, ts, &effect.reads, by),
+                    ElementOp::Insert(at) => graph.shift(target, *at, 1, ts, &effect.reads, by),
+                    ElementOp::Remove(at) => graph.shift(target, *at, -1, ts, &effect.reads, by),
                 },
                 _ => graph.mutate(target, ts, &effect.reads, by),
             }

@@ -215,6 +215,10 @@ impl Lineage {
             _ => false,
         };
         let mut reads: Vec<(Symbol, bool)> = Vec::new();
+        // Symbols some statement that ran read as a value (not only its
+        // binding: not the receiver of a change it made, not the object an
+        // alias was bound to).
+        let mut value_reads: FxHashSet<Symbol> = FxHashSet::default();
         let mut writes: Vec<Symbol> = Vec::new();
         let mut depends_on: Vec<ExecIdx> = Vec::new();
         let mut written_roots: FxHashSet<String> = FxHashSet::default();
@@ -232,8 +236,15 @@ impl Lineage {
             let called: Vec<FunctionFacts> = run
                 .calls
                 .iter()
-                .filter(|c| run::spans(stmt, c.line))
-                .filter_map(|c| self.function_facts(&c.function))
+                .filter(|c| c.caller.is_none() && run::spans(stmt, c.line))
+                .filter_map(|c| {
+                    let (mut f, params) = self.function_facts_with_params(&c.function)?;
+                    // What the function changes through its parameters is
+                    // what the call passed for them.
+                    f.mutates
+                        .extend(facts.call_arguments(c.line, &c.function.qualname, &params));
+                    Some(f)
+                })
                 .collect();
             let called_refs: Vec<&FunctionFacts> = called.iter().collect();
             let mut effect = run::effect_of(&mut self.graph, stmt, shape, &facts, &called_refs);
@@ -244,22 +255,41 @@ impl Lineage {
                     .retain(|&s| changed(&self.graph.node(s).path) || !self.graph.node(s).exists);
             }
             for read in &effect.reads {
+                let alias_of_target = effect.aliases.iter().any(|&(target, alias)| {
+                    alias == read.sym && {
+                        let t = self.graph.node(target).path.as_str();
+                        aliases(self.graph.node(alias).path.as_str())
+                            .iter()
+                            .any(|a| a == t)
+                    }
+                });
+                if read.whole && !read.drawn && !alias_of_target {
+                    value_reads.insert(self.graph.node(read.sym).path.clone());
+                }
                 let node = self.graph.node(read.sym);
                 let entry = (node.path.clone(), read.whole);
                 if !reads.contains(&entry) {
                     reads.push(entry);
                 }
-                let mut writers: Vec<ExecIdx> = self
-                    .graph
-                    .prefixes(read.sym)
-                    .filter_map(|s| self.graph.node(s).set_by)
-                    .collect();
-                if read.whole {
+                // The paths above it: who set them, and who changed them
+                // in a way every reader sees (a move of an element).
+                let mut writers: Vec<ExecIdx> = Vec::new();
+                for s in self.graph.prefixes(read.sym) {
+                    let node = self.graph.node(s);
+                    writers.extend(node.set_by);
+                    if node.ts >= node.grown_ts {
+                        writers.extend(node.grown_by);
+                    }
+                }
+                if read.whole && !read.drawn {
+                    if !read.elements {
+                        writers.extend(self.graph.node(read.sym).grown_by);
+                    }
                     writers.extend(
                         self.graph
                             .descendants(read.sym)
                             .into_iter()
-                            .filter_map(|s| self.graph.node(s).set_by),
+                            .filter_map(|s| self.graph.node(s).changed_by()),
                     );
                 }
                 for w in writers {
@@ -368,7 +398,10 @@ impl Lineage {
             .live
             .iter()
             .filter(|(u, _)| reads.iter().any(|(r, _)| r == u) || raised_reads.contains(&u))
-            .cloned()
+            .map(|(u, whole)| {
+                let whole = *whole && (value_reads.contains(u) || raised_reads.contains(&u));
+                (u.clone(), whole)
+            })
             .collect();
         for g in call_globals {
             if !live.contains(&g) {
@@ -408,6 +441,20 @@ impl Lineage {
     }
 
     /// What calling the function of `f` reads and writes.
+    fn function_facts_with_params(
+        &self,
+        f: &FunctionRef,
+    ) -> Option<(FunctionFacts, Vec<nbsight_dataflow::Param>)> {
+        let exec = self
+            .executions
+            .iter()
+            .rev()
+            .find(|e| e.counter == f.defined_in)?;
+        let summary = exec.facts.function_at(&f.qualname, f.first_line)?;
+        let params = summary.mutated_params.clone();
+        Some((self.function_facts(f)?, params))
+    }
+
     fn function_facts(&self, f: &FunctionRef) -> Option<FunctionFacts> {
         let exec = self
             .executions
@@ -520,7 +567,7 @@ impl Lineage {
         let mut stale_symbols: Vec<String> = self
             .graph
             .ids()
-            .filter(|&s| self.graph.node(s).exists && staleness.is_stale(s))
+            .filter(|&s| self.graph.node(s).exists && staleness.value_is_stale(&self.graph, s))
             .map(|s| self.graph.node(s).path.to_string())
             .collect();
         stale_symbols.sort_unstable();

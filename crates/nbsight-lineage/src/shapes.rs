@@ -16,16 +16,22 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
 /// What a list method or `del` does to the elements of a container.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ElementOp {
     /// New elements at the end (`append`, `extend`): existing elements keep
     /// their values.
     Grow,
-    /// Elements from this index on move (`insert(i, v)`, `pop(i)`, `del
-    /// lst[i]`); `None`: from an unknown index (every element may move).
-    ShiftFrom(Option<i64>),
+    /// A new element at this index, the later ones move up (`insert(i,
+    /// v)`); `None`: an unknown index (every element may move).
+    Insert(Option<i64>),
+    /// The element at this index goes, the later ones move down (`pop(i)`,
+    /// `del lst[i]`).
+    Remove(Option<i64>),
     /// The last element goes (`pop()`).
     DropLast,
+    /// The entry at a key that is not an integer goes (`del d['k']`,
+    /// `d.pop('k')`): the other entries keep their values.
+    DropKey(Symbol),
 }
 
 /// One target of an assignment and the part of the value it takes.
@@ -36,6 +42,9 @@ pub struct Part {
     pub value: TextRange,
     /// The element of a path the target takes (`t[0]` in `x, y = t`).
     pub element: Option<Symbol>,
+    /// The value is this path itself (`b = a`): the target may be bound to
+    /// the same object.
+    pub alias: Option<Symbol>,
 }
 
 /// What a statement's shape says beyond its accesses.
@@ -47,6 +56,70 @@ pub enum Shape {
     Parts(Vec<Part>),
     /// An element operation on `container`.
     Elements { container: Symbol, op: ElementOp },
+}
+
+/// A call of a cell's module code, with the paths its arguments name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallShape {
+    /// Where the call starts.
+    pub start: TextSize,
+    /// The last name of what is called (`f` in `m.f(x)`).
+    pub callee: Option<String>,
+    /// Each positional argument's path, if it is one.
+    pub args: Vec<Option<Symbol>>,
+    /// Each keyword argument's name and path.
+    pub keywords: Vec<(String, Option<Symbol>)>,
+}
+
+/// Every call of the module code of `body` (function and lambda bodies
+/// left out), in source order.
+pub fn calls(body: &[Stmt]) -> Vec<CallShape> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+    struct Finder(Vec<CallShape>);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(def) => {
+                    for decorator in &def.decorator_list {
+                        self.visit_expr(&decorator.expression);
+                    }
+                }
+                _ => walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Lambda(_) => {}
+                Expr::Call(call) => {
+                    let callee = match &*call.func {
+                        Expr::Name(n) => Some(n.id.to_string()),
+                        Expr::Attribute(a) => Some(a.attr.to_string()),
+                        _ => None,
+                    };
+                    self.0.push(CallShape {
+                        start: call.range().start(),
+                        callee,
+                        args: call.arguments.args.iter().map(static_path).collect(),
+                        keywords: call
+                            .arguments
+                            .keywords
+                            .iter()
+                            .filter_map(|k| {
+                                Some((k.arg.as_ref()?.to_string(), static_path(&k.value)))
+                            })
+                            .collect(),
+                    });
+                    walk_expr(self, expr);
+                }
+                _ => walk_expr(self, expr),
+            }
+        }
+    }
+    let mut finder = Finder(Vec::new());
+    for stmt in body {
+        finder.visit_stmt(stmt);
+    }
+    finder.0
 }
 
 /// The shapes of the statements of `body` (at any depth, function bodies
@@ -93,12 +166,11 @@ fn collect(body: &[Stmt], out: &mut Vec<(TextSize, Shape)>) {
                 if let [Expr::Subscript(sub)] = del.targets.as_slice()
                     && let Some(container) = static_path(&sub.value)
                 {
-                    let index = constant_index(&sub.slice).and_then(|i| i.parse::<i64>().ok());
                     out.push((
                         start,
                         Shape::Elements {
                             container,
-                            op: ElementOp::ShiftFrom(index),
+                            op: removal(constant_index(&sub.slice)),
                         },
                     ));
                 }
@@ -156,6 +228,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                                 target: path,
                                 value: TextRange::empty(value.range().end()),
                                 element: Some(Symbol::from(format!("{source}[{i}]"))),
+                                alias: None,
                             });
                         }
                     }
@@ -191,6 +264,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                             target: path,
                             value: range,
                             element: None,
+                            alias: None,
                         });
                     }
                     for (t, v) in targets[at + 1..]
@@ -211,6 +285,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                 target: path.clone(),
                 value: value.range(),
                 element: None,
+                alias: static_path(value),
             });
             elements(&path, value, parts);
         }
@@ -231,6 +306,7 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
                     target: target.clone(),
                     value: element.range(),
                     element: None,
+                    alias: static_path(element),
                 });
                 elements(&target, element, parts);
             }
@@ -245,6 +321,7 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
                     target: target.clone(),
                     value: item.value.range(),
                     element: None,
+                    alias: static_path(&item.value),
                 });
                 elements(&target, &item.value, parts);
             }
@@ -259,6 +336,18 @@ fn display_elements(value: &Expr) -> Option<&[Expr]> {
         Expr::Tuple(t) => Some(&t.elts),
         Expr::List(l) => Some(&l.elts),
         _ => None,
+    }
+}
+
+/// Removing the element at a constant index or key (`None`: not a
+/// constant).
+fn removal(index: Option<String>) -> ElementOp {
+    match index {
+        Some(i) => match i.parse::<i64>() {
+            Ok(i) => ElementOp::Remove(Some(i)),
+            Err(_) => ElementOp::DropKey(Symbol::from(i)),
+        },
+        None => ElementOp::Remove(None),
     }
 }
 
@@ -278,9 +367,9 @@ fn element_call(value: &Expr) -> Option<Shape> {
     };
     let op = match (method.attr.as_str(), args.len()) {
         ("append" | "extend", 1) => ElementOp::Grow,
-        ("insert", 2) => ElementOp::ShiftFrom(literal(args.first())),
+        ("insert", 2) => ElementOp::Insert(literal(args.first())),
         ("pop", 0) => ElementOp::DropLast,
-        ("pop", 1) => ElementOp::ShiftFrom(literal(args.first())),
+        ("pop", 1 | 2) => removal(args.first().and_then(constant_index)),
         _ => return None,
     };
     if !call.arguments.keywords.is_empty() {
@@ -328,7 +417,7 @@ mod tests {
             of("lst.insert(0, 5)"),
             [Shape::Elements {
                 container: "lst".into(),
-                op: ElementOp::ShiftFrom(Some(0))
+                op: ElementOp::Insert(Some(0))
             }]
         );
         assert_eq!(
@@ -342,7 +431,7 @@ mod tests {
             of("del lst[2]"),
             [Shape::Elements {
                 container: "lst".into(),
-                op: ElementOp::ShiftFrom(Some(2))
+                op: ElementOp::Remove(Some(2))
             }]
         );
     }

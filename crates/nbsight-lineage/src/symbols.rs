@@ -39,6 +39,9 @@ pub struct Read {
     /// rng.integers(5)`, `a = next(it)`): it drew from its state, so later
     /// draws do not make what it computed stale; rebinding the name does.
     pub drawn: bool,
+    /// Some of its elements, at indices known only at run time (`lst[i]`):
+    /// elements added at the end (`append`) are not among them.
+    pub elements: bool,
 }
 
 impl Read {
@@ -47,6 +50,7 @@ impl Read {
             sym,
             whole,
             drawn: false,
+            elements: false,
         }
     }
 }
@@ -77,10 +81,19 @@ pub struct Node {
     /// binding (what calling it reads comes from `function`), not the state
     /// of its attributes.
     pub definition: bool,
+    /// When it was last computed again to the object it already had
+    /// (`y = 7` run again): its lineage is as of then, its value unchanged.
+    pub checked_ts: Ts,
+    /// It was bound to a display (`[x, y]`, `{'k': v}`) whose elements
+    /// carry what they were computed from: its value is theirs.
+    pub composite: bool,
     /// What its value was computed from.
     pub parents: Vec<Read>,
-    /// The execution that last set it.
+    /// The execution that last set it (bound it, or changed it in place as
+    /// a whole).
     pub set_by: Option<ExecIdx>,
+    /// The execution that last changed it (`grown_ts`).
+    pub grown_by: Option<ExecIdx>,
     /// It is bound in the kernel (not deleted, not replaced with its
     /// container).
     pub exists: bool,
@@ -89,9 +102,19 @@ pub struct Node {
 }
 
 impl Node {
-    /// When its value last changed, as a whole or in part.
+    /// The execution that last changed it, as a whole or in part.
+    pub fn changed_by(&self) -> Option<ExecIdx> {
+        if self.grown_ts > self.ts {
+            self.grown_by
+        } else {
+            self.set_by
+        }
+    }
+
+    /// When its value last changed, as a whole or in part, or was last
+    /// computed again (what its parents are compared with).
     pub fn changed_ts(&self) -> Ts {
-        self.ts.max(self.grown_ts)
+        self.ts.max(self.grown_ts).max(self.checked_ts)
     }
 }
 
@@ -138,9 +161,12 @@ impl SymbolGraph {
             ts: 0,
             bound_ts: 0,
             grown_ts: 0,
+            checked_ts: 0,
             definition: false,
+            composite: false,
             parents: Vec::new(),
             set_by: None,
+            grown_by: None,
             exists: false,
             function: None,
         });
@@ -189,9 +215,47 @@ impl SymbolGraph {
         node.grown_ts = ts;
         node.parents = parents;
         node.set_by = Some(by);
+        node.grown_by = Some(by);
         node.exists = true;
         node.function = None;
         node.definition = false;
+        node.composite = false;
+    }
+
+    /// `sym` was bound to a display whose elements have their own symbols.
+    pub fn set_composite(&mut self, sym: SymId) {
+        self.nodes[sym.index()].composite = true;
+    }
+
+    /// What the value of `sym` was computed from: its parents, and for a
+    /// display, its elements' (a container made of them).
+    pub fn lineage_parents(&self, sym: SymId) -> Vec<Read> {
+        let node = self.node(sym);
+        let mut parents = node.parents.clone();
+        if node.composite {
+            for &c in &node.children {
+                if self.node(c).exists {
+                    for p in &self.node(c).parents {
+                        if !parents.iter().any(|q| q.sym == p.sym)
+                            && !self.prefixes(p.sym).any(|x| x == sym)
+                        {
+                            parents.push(*p);
+                        }
+                    }
+                }
+            }
+        }
+        parents
+    }
+
+    /// `sym` was computed again at `ts` from `parents` and bound to the
+    /// object it already had: its value did not change (what was computed
+    /// from it stays valid), its lineage is the new one.
+    pub fn recheck(&mut self, sym: SymId, ts: Ts, parents: Vec<Read>, by: ExecIdx) {
+        let node = &mut self.nodes[sym.index()];
+        node.checked_ts = ts;
+        node.parents = parents;
+        node.set_by = Some(by);
     }
 
     /// `sym` was bound by a `def` or `class` statement.
@@ -211,11 +275,13 @@ impl SymbolGraph {
             if node.exists {
                 node.ts = ts;
                 node.grown_ts = ts;
-                node.set_by = Some(by);
+                node.grown_by = Some(by);
             }
         }
         self.grow(sym, ts, parents, by);
-        self.nodes[sym.index()].ts = ts;
+        let node = &mut self.nodes[sym.index()];
+        node.ts = ts;
+        node.set_by = Some(by);
     }
 
     /// The object at `sym` gained or lost elements at `ts` while the others
@@ -231,44 +297,126 @@ impl SymbolGraph {
                 node.parents.push(*p);
             }
         }
-        node.set_by = Some(by);
+        node.grown_by = Some(by);
         node.exists = true;
     }
 
-    /// The elements of `sym` at integer index `from` or after (every
-    /// element for `None`) moved at `ts` (`insert`, `pop(i)`, `del lst[i]`).
-    pub fn shift(&mut self, sym: SymId, from: Option<i64>, ts: Ts, parents: &[Read], by: ExecIdx) {
+    /// Elements of `sym` moved at `ts` (NBSlicer's list handlers, seed 004
+    /// Fig. 3): `insert(i, v)` (`delta` 1) moves the elements from index
+    /// `from` on up one place and makes a new one at `from`; `pop(i)` and
+    /// `del lst[i]` (`delta` -1) drop the element at `from` and move the
+    /// later ones down. A moved element keeps its symbol (its lineage goes
+    /// with it) and is updated at `ts`: what was computed from it is stale,
+    /// a reader of an index sees what is there now, and the elements before
+    /// `from` are untouched. An unknown or negative index changes the object
+    /// as a whole.
+    pub fn shift(
+        &mut self,
+        sym: SymId,
+        from: Option<i64>,
+        delta: i64,
+        ts: Ts,
+        parents: &[Read],
+        by: ExecIdx,
+    ) {
         let Some(from) = from.filter(|&i| i >= 0) else {
             self.mutate(sym, ts, parents, by);
             return;
         };
         let path = self.nodes[sym.index()].path.clone();
-        let moved: Vec<SymId> = self.nodes[sym.index()]
+        let index_of = |graph: &SymbolGraph, c: SymId| -> Option<i64> {
+            graph.nodes[c.index()]
+                .path
+                .strip_prefix(path.as_str())?
+                .strip_prefix('[')?
+                .strip_suffix(']')?
+                .parse::<i64>()
+                .ok()
+        };
+        let mut elements: Vec<(i64, SymId)> = self.nodes[sym.index()]
             .children
             .iter()
-            .copied()
-            .filter(|&c| {
-                let child = &self.nodes[c.index()].path;
-                child
-                    .strip_prefix(path.as_str())
-                    .and_then(|rest| rest.strip_prefix('['))
-                    .and_then(|rest| rest.strip_suffix(']'))
-                    .and_then(|index| index.parse::<i64>().ok())
-                    // A negative index counts from the end: it moves too.
-                    .is_some_and(|i| i >= from || i < 0)
-            })
+            .filter_map(|&c| index_of(self, c).map(|i| (i, c)))
             .collect();
-        for c in moved {
-            for d in std::iter::once(c).chain(self.descendants(c)) {
-                let node = &mut self.nodes[d.index()];
-                if node.exists {
-                    node.ts = ts;
-                    node.grown_ts = ts;
-                    node.set_by = Some(by);
-                }
+        // Negative indices count from the end: what they name changed.
+        for &(i, c) in &elements {
+            if i < 0 {
+                self.touch_subtree(c, ts, by);
             }
         }
+        elements.retain(|&(i, _)| i >= from);
+        if delta < 0 {
+            // The dropped element's symbol leaves the container.
+            if let Some(&(_, dropped)) = elements.iter().find(|&&(i, _)| i == from) {
+                self.detach(dropped);
+            }
+            elements.retain(|&(i, _)| i != from);
+            elements.sort_unstable();
+        } else {
+            elements.sort_unstable_by(|a, b| b.cmp(a));
+        }
+        for (i, c) in elements {
+            let new_path = Symbol::from(format!("{path}[{}]", i + delta));
+            self.rename(c, &new_path);
+            // A value computed from an element that moved is stale, as
+            // ipyflow (NBSlicer's implementation) has it: re-running its
+            // cell would read another element.
+            self.touch_subtree(c, ts, by);
+        }
+        if delta > 0 {
+            let inserted = self.intern(&format!("{path}[{from}]"));
+            self.set(inserted, ts, parents.to_vec(), by);
+        }
         self.grow(sym, ts, parents, by);
+    }
+
+    /// `sym` and what is nested in it changed at `ts`.
+    fn touch_subtree(&mut self, sym: SymId, ts: Ts, by: ExecIdx) {
+        for d in std::iter::once(sym).chain(self.descendants(sym)) {
+            let node = &mut self.nodes[d.index()];
+            if node.exists {
+                node.ts = ts;
+                node.grown_ts = ts;
+                node.grown_by = Some(by);
+            }
+        }
+    }
+
+    /// Takes `sym` (and what is nested in it) out of its container: it is
+    /// no longer bound and no path names it.
+    fn detach(&mut self, sym: SymId) {
+        self.delete(sym);
+        for d in std::iter::once(sym).chain(self.descendants(sym)) {
+            let path = self.nodes[d.index()].path.clone();
+            if self.ids.get(path.as_str()) == Some(&d) {
+                self.ids.remove(path.as_str());
+            }
+        }
+        if let Some(c) = self.nodes[sym.index()].container {
+            self.nodes[c.index()].children.retain(|&x| x != sym);
+        }
+    }
+
+    /// Moves the symbol `sym` (and what is nested in it) to `new_path`, a
+    /// sibling path: the symbol stays the same, only its name changes.
+    fn rename(&mut self, sym: SymId, new_path: &str) {
+        let old_path = self.nodes[sym.index()].path.clone();
+        for d in std::iter::once(sym).chain(self.descendants(sym)) {
+            let path = self.nodes[d.index()].path.clone();
+            if self.ids.get(path.as_str()) == Some(&d) {
+                self.ids.remove(path.as_str());
+            }
+            let renamed = Symbol::from(format!("{new_path}{}", &path[old_path.len()..]));
+            self.nodes[d.index()].path = renamed.clone();
+            // A symbol already at the new path (never bound, or moved
+            // away) is left without a name.
+            if let Some(&other) = self.ids.get(renamed.as_str())
+                && let Some(c) = self.nodes[other.index()].container
+            {
+                self.nodes[c.index()].children.retain(|&x| x != other);
+            }
+            self.ids.insert(CompactString::from(renamed.as_str()), d);
+        }
     }
 
     /// Unbinds `sym` and everything nested in it.
@@ -308,7 +456,9 @@ impl SymbolGraph {
                 .unwrap_or(0);
         }
         let mut ts = self.prefixes(read.sym).map(|s| self.node(s).ts).max();
-        ts = ts.max(Some(self.node(read.sym).grown_ts));
+        if !read.elements {
+            ts = ts.max(Some(self.node(read.sym).grown_ts));
+        }
         ts = ts.max(
             self.descendants(read.sym)
                 .iter()
@@ -324,7 +474,8 @@ impl SymbolGraph {
             let node = self.node(s);
             if read.drawn || !read.whole {
                 node.bound_ts
-            } else if s == read.sym || !self.prefixes(read.sym).any(|p| p == s) {
+            } else if (s == read.sym && !read.elements) || !self.prefixes(read.sym).any(|p| p == s)
+            {
                 node.ts.max(node.grown_ts)
             } else {
                 node.ts
@@ -375,6 +526,13 @@ impl Staleness {
     /// Is the node itself stale?
     pub fn is_stale(&self, sym: SymId) -> bool {
         self.state.get(sym.index()) == Some(&3)
+    }
+
+    /// Is the value at `sym` stale, as people are told: the node itself,
+    /// or, for a display, one of its elements.
+    pub fn value_is_stale(&self, graph: &SymbolGraph, sym: SymId) -> bool {
+        self.is_stale(sym)
+            || (graph.node(sym).composite && self.nested.get(sym.index()) == Some(&3))
     }
 
     /// Would reading `read` read a stale value: is a path it is nested in,

@@ -18,6 +18,32 @@ fn symbols<'a>(list: impl Iterator<Item = &'a str>) -> String {
     }
 }
 
+/// The most characters of a cell id a line shows.
+const MAX_ID: usize = 40;
+
+/// A cell id as one table cell: control characters (a newline) escaped,
+/// cut to [`MAX_ID`] characters with `…` (`--format json` has it whole).
+fn shown_id(id: &str) -> String {
+    let escaped: String = id
+        .chars()
+        .flat_map(|c| {
+            let escape = c.is_control();
+            let text: String = if escape {
+                c.escape_default().collect()
+            } else {
+                c.to_string()
+            };
+            text.chars().collect::<Vec<_>>()
+        })
+        .collect();
+    if escaped.chars().count() <= MAX_ID {
+        return escaped;
+    }
+    let mut cut: String = escaped.chars().take(MAX_ID - 1).collect();
+    cut.push('…');
+    cut
+}
+
 pub fn render(path: &Path, executions: &[ExecutionRow]) -> String {
     if executions.is_empty() {
         return format!("{}: no executions recorded\n", path.display());
@@ -38,7 +64,7 @@ pub fn render(path: &Path, executions: &[ExecutionRow]) -> String {
         .map(|e| {
             [
                 e.session.to_string(),
-                e.cell_id.clone(),
+                shown_id(&e.cell_id),
                 e.execution_count
                     .map_or_else(|| "-".to_string(), |c| c.to_string()),
                 e.counter.to_string(),
@@ -83,4 +109,19 @@ pub fn render(path: &Path, executions: &[ExecutionRow]) -> String {
         line(&cells);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_id;
+
+    #[test]
+    fn ids_are_escaped_and_cut() {
+        assert_eq!(shown_id("c1"), "c1");
+        assert_eq!(shown_id("a\nb\tc"), "a\\nb\\tc");
+        let long = "x".repeat(100);
+        let shown = shown_id(&long);
+        assert_eq!(shown.chars().count(), 40);
+        assert!(shown.ends_with('…'));
+    }
 }
