@@ -23,7 +23,8 @@ class Session:
     def __init__(self, effects: Sequence[str] = ...) -> None: ...
     @property
     def tracer(self) -> str:
-        """`"sys.monitoring"` (CPython 3.12+) or `"sys.settrace"`."""
+        """`"sys.monitoring"` (CPython 3.12+) or `"sys.settrace"` (the native
+        `PyEval_SetTrace` tracer of 3.10 and 3.11)."""
     def pre_run(
         self, cell_id: str, source: str, execution_count: int | None = None
     ) -> dict[str, Any]:
@@ -71,3 +72,7 @@ class Session:
     def reset(self) -> None: ...
     def close(self) -> None: ...
     def symbols(self) -> list[str]: ...
+    def _last_run_facts_for_tests(self) -> dict[str, Any] | None:
+        """For tests: `lines`, `calls` (`(line, callee, caller)`) and
+        `function_lines` (`{qualname: lines}`) the tracer gave the last
+        recorded run."""

@@ -346,10 +346,6 @@ def test_a_refresher_kills_on_every_path(ip: InteractiveShell) -> None:
     assert status["refresher_cells"] == ["c2"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="what a lambda body reads is not a parent: Par(gen) lacks `f`, and a new `f` leaves `gen` not stale",
-)
 def test_section_3_2_map_lambda_parents(ip: InteractiveShell) -> None:
     """Section 3.2: after `gen = map(lambda x: f(x), foo + [bar])`,
     Par(gen) = {f, foo, bar}: not `map` (a builtin), not `x` (the lambda's
@@ -491,10 +487,6 @@ def test_section_3_2_attribute_chain_ignores_other_fields(ip: InteractiveShell) 
 BOUNDED_LOOP = "x = 0\nfor i in [3, 5, 42]:\n    x += lst[i]"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a read `lst[i]` in a loop makes `x` depend on the whole list: appending makes `x` stale",
-)
 def test_bounding_lineage_appending_does_not_stale_the_sum(ip: InteractiveShell) -> None:
     """Section 3.2, "Bounding Lineage Overhead": making `x` depend on all of
     `lst` "will cause x to be incorrectly classified as stale whenever lst is
@@ -577,10 +569,6 @@ def test_aliases_inside_a_container_share_mutations(ip: InteractiveShell) -> Non
     assert status["stale_cells"] == ["c4"] and status["fresh_cells"] == ["c3"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an element is a symbol only once a cell names it: deps('lst[0]') raises KeyError",
-)
 def test_definition1_list_elements_are_symbols(ip: InteractiveShell) -> None:
     """Definition 1: with a 10-element `lst`, `lst`, `lst[0]` and `lst[8]`
     are symbols, each with its own time."""

@@ -78,6 +78,7 @@ impl ScriptedKernel {
             execution_count: Some(self.counter),
             lines: None,
             calls: Vec::new(),
+            function_lines: Vec::new(),
             failed,
             error_line: failed.then_some(source.lines().count() as u32),
             bindings,

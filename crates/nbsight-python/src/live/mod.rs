@@ -1,12 +1,14 @@
 //! The live session behind `%load_ext nbsight`: the `Session` the IPython
 //! extension (`python/nbsight/_live.py`) calls around every cell run. It
-//! starts and stops the tracer (`hooks.rs`, `trace.rs`), turns what it saw
+//! starts and stops the tracer (`hooks.rs` on 3.12+, `native.rs` on 3.10
+//! and 3.11, both filling `trace.rs`), turns what it saw
 //! and the namespace's bindings into `nbsight_lineage::RunFacts`, and
 //! converts the lineage's answers to Python (`convert.rs`).
 
 mod convert;
 mod history;
 mod hooks;
+mod native;
 mod trace;
 
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -19,19 +21,16 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use hooks::{CallHook, LineHook, LocalTraceHook, SetTraceHook, Shared};
+use hooks::{CallHook, LineHook, Shared};
 use trace::{Trace, Types};
 
 /// How the tracer is attached.
 enum Tracer {
     /// `sys.monitoring` with this tool id (CPython 3.12+).
     Monitoring { tool: u8, events: u32 },
-    /// `sys.settrace` (3.10, 3.11), with the function installed during a
-    /// run and the one it replaced.
-    SetTrace {
-        hook: Py<SetTraceHook>,
-        previous: Option<Py<PyAny>>,
-    },
+    /// The native trace function (3.10, 3.11, `native.rs`), `installed`
+    /// during a run it traces.
+    Native { installed: bool },
 }
 
 /// What the session keeps between `pre_run` and `post_run`.
@@ -40,7 +39,9 @@ struct Pending {
     source: String,
     pre: PreRun,
     execution_count: Option<u32>,
-    /// Someone else's `sys.settrace` replaced ours during the run.
+    /// The run's lines are not known: a cell magic ran it, a user's trace
+    /// function was there at its start (nbsight's was not installed) or
+    /// replaced nbsight's during it.
     lost: bool,
 }
 
@@ -138,23 +139,8 @@ impl Session {
                 }
             }
             None => {
-                let local = Py::new(
-                    py,
-                    LocalTraceHook {
-                        shared: shared.clone(),
-                    },
-                )?;
-                let hook = Py::new(
-                    py,
-                    SetTraceHook {
-                        shared: shared.clone(),
-                        local,
-                    },
-                )?;
-                Tracer::SetTrace {
-                    hook,
-                    previous: None,
-                }
+                native::load(py)?;
+                Tracer::Native { installed: false }
             }
         };
         Ok(Session {
@@ -174,7 +160,7 @@ impl Session {
     fn tracer(&self) -> PyResult<&'static str> {
         Ok(match self.state()?.tracer {
             Some(Tracer::Monitoring { .. }) => "sys.monitoring",
-            Some(Tracer::SetTrace { .. }) => "sys.settrace",
+            Some(Tracer::Native { .. }) => "sys.settrace",
             None => "closed",
         })
     }
@@ -202,7 +188,9 @@ impl Session {
         } else {
             (
                 Some(report::warning(&pre.stale)),
-                Some(report::blocked(&pre.stale)),
+                // Block only where re-running other cells can refresh
+                // what it reads: never a dead end.
+                (!report::rerun_order(&pre.stale).is_empty()).then(|| report::blocked(&pre.stale)),
             )
         };
         out.set_item("warning", warning)?;
@@ -217,14 +205,20 @@ impl Session {
             lost: source.trim_start().starts_with("%%"),
         });
         state.history.begin();
-        if let Ok(mut trace) = self.shared.trace.lock() {
-            trace.start(clock);
-        }
-        if let Some(Tracer::SetTrace { hook, previous }) = &mut state.tracer {
-            let sys = py.import("sys")?;
-            let current = sys.call_method0("gettrace")?;
-            *previous = (!current.is_none()).then(|| current.unbind());
-            sys.call_method1("settrace", (hook.clone_ref(py),))?;
+        let rearm = match self.shared.trace.lock() {
+            Ok(mut trace) => {
+                trace.start(clock);
+                let rearm: Vec<Py<PyAny>> = std::mem::take(&mut trace.rearm)
+                    .into_iter()
+                    .filter_map(|a| trace.functions.get(&a).map(|u| u.code.clone_ref(py)))
+                    .collect();
+                rearm
+            }
+            Err(_) => Vec::new(),
+        };
+        let traced = self.start_tracer(py, &mut state, rearm)?;
+        if !traced && let Some(pending) = &mut state.pending {
+            pending.lost = true;
         }
         Ok(out)
     }
@@ -236,18 +230,19 @@ impl Session {
         if state.pending.is_none() {
             return Ok(());
         }
-        {
+        let functions = {
             let mut trace = self
                 .shared
                 .trace
                 .lock()
                 .map_err(|_| runtime("tracer state poisoned"))?;
-            trace.watch_module(&self.shared.types, code)?;
-        }
+            trace.watch_module(&self.shared.types, code)?
+        };
         if let Some(Tracer::Monitoring { tool, events }) = &state.tracer {
-            py.import("sys")?
-                .getattr("monitoring")?
-                .call_method1("set_local_events", (*tool, code, *events))?;
+            let monitoring = py.import("sys")?.getattr("monitoring")?;
+            for code in std::iter::once(code).chain(&functions) {
+                monitoring.call_method1("set_local_events", (*tool, code, *events))?;
+            }
         }
         Ok(())
     }
@@ -269,20 +264,22 @@ impl Session {
         let provenance = provenance.map(convert::events).transpose()?;
         let mut state = self.state()?;
         state.history.end();
-        let lost = self.restore_settrace(py, &mut state)?;
+        let lost = self.stop_tracer(py, &mut state)?;
         let Some(pending) = state.pending.take() else {
             return Ok(None);
         };
-        let (lines, calls, error_line) = {
+        let (lines, calls, function_lines, error_line) = {
             let mut trace = self
                 .shared
                 .trace
                 .lock()
                 .map_err(|_| runtime("tracer state poisoned"))?;
             let error_line = error.and_then(|e| trace.error_line(e));
-            let (lines, calls) = trace.finish();
+            let (lines, calls, function_lines) = trace.finish();
             trace.release();
-            (lines, calls, error_line)
+            let lines = if lost || pending.lost { None } else { lines };
+            trace.last = Some((lines.clone(), calls.clone(), function_lines.clone()));
+            (lines, calls, function_lines, error_line)
         };
         let mut bindings: Vec<(String, Option<u64>)> = Vec::new();
         for name in &pending.pre.watch {
@@ -306,7 +303,6 @@ impl Session {
                 bindings.push((name, Some(value.as_ptr() as u64)));
             }
         }
-        let lines = if lost || pending.lost { None } else { lines };
         let counter = state.clock;
         // What the history needs to replay provenance as the lineage does.
         let extra = RunProvenance {
@@ -324,6 +320,7 @@ impl Session {
             execution_count: pending.execution_count,
             lines,
             calls,
+            function_lines,
             failed: error.is_some(),
             error_line,
             bindings,
@@ -340,7 +337,7 @@ impl Session {
     /// Stops tracing without recording the run (nbsight's own failure).
     fn abort_run(&self, py: Python<'_>) -> PyResult<()> {
         let mut state = self.state()?;
-        self.restore_settrace(py, &mut state)?;
+        self.stop_tracer(py, &mut state)?;
         state.pending = None;
         if let Ok(mut trace) = self.shared.trace.lock() {
             trace.finish();
@@ -520,7 +517,7 @@ impl Session {
     /// Detaches the tracer (`%unload_ext nbsight`).
     fn close(&self, py: Python<'_>) -> PyResult<()> {
         let mut state = self.state()?;
-        self.restore_settrace(py, &mut state)?;
+        self.stop_tracer(py, &mut state)?;
         if let Some(Tracer::Monitoring { tool, .. }) = state.tracer.take() {
             let m = py.import("sys")?.getattr("monitoring")?;
             m.call_method1("set_events", (tool, 0))?;
@@ -531,6 +528,43 @@ impl Session {
             m.call_method1("free_tool_id", (tool,))?;
         }
         Ok(())
+    }
+
+    /// For tests: what the tracer gave the last recorded run: `lines` (the
+    /// cell's lines, `None` when not traced), `calls` (`(line, callee,
+    /// caller)` qualified names, caller `None` for the cell's code) and
+    /// `function_lines` (`{qualname: lines}`); `None` before any run.
+    fn _last_run_facts_for_tests<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let trace = self
+            .shared
+            .trace
+            .lock()
+            .map_err(|_| runtime("tracer state poisoned"))?;
+        let Some((lines, calls, function_lines)) = &trace.last else {
+            return Ok(None);
+        };
+        let out = PyDict::new(py);
+        out.set_item("lines", lines.clone())?;
+        let calls: Vec<(u32, &str, Option<&str>)> = calls
+            .iter()
+            .map(|c| {
+                (
+                    c.line,
+                    c.function.qualname.as_str(),
+                    c.caller.as_ref().map(|f| f.qualname.as_str()),
+                )
+            })
+            .collect();
+        out.set_item("calls", calls)?;
+        let functions = PyDict::new(py);
+        for (function, lines) in function_lines {
+            functions.set_item(&function.qualname, lines.clone())?;
+        }
+        out.set_item("function_lines", functions)?;
+        Ok(Some(out))
     }
 
     /// Symbols the lineage knows (for tests and front ends).
@@ -549,20 +583,68 @@ impl Session {
 }
 
 impl Session {
-    /// Puts back the `sys.settrace` function ours replaced; `true` when
-    /// another one replaced ours during the run (its lines are unknown).
-    fn restore_settrace(&self, py: Python<'_>, state: &mut State) -> PyResult<bool> {
-        let Some(Tracer::SetTrace { hook, previous }) = &mut state.tracer else {
+    /// Starts tracing a run (after `Trace::start`): on 3.12+ switches the
+    /// `DISABLE`d events of the user code in `rearm` on again; on 3.10 and
+    /// 3.11 installs the native trace function unless a trace function is
+    /// there already (the user's, a debugger's, coverage.py's: it is left
+    /// alone and the run is not traced). `false`: the run is not traced.
+    fn start_tracer(
+        &self,
+        py: Python<'_>,
+        state: &mut State,
+        rearm: Vec<Py<PyAny>>,
+    ) -> PyResult<bool> {
+        match &mut state.tracer {
+            Some(Tracer::Monitoring { tool, events }) => {
+                if !rearm.is_empty() {
+                    // Switching a code object's events off and on again
+                    // re-arms the locations that returned DISABLE, without
+                    // `restart_events` (which would re-arm other tools').
+                    let monitoring = py.import("sys")?.getattr("monitoring")?;
+                    for code in rearm {
+                        monitoring.call_method1("set_local_events", (*tool, &code, 0))?;
+                        monitoring.call_method1("set_local_events", (*tool, &code, *events))?;
+                    }
+                }
+                Ok(true)
+            }
+            Some(Tracer::Native { installed, .. }) => {
+                if !*installed {
+                    if !py.import("sys")?.call_method0("gettrace")?.is_none() {
+                        return Ok(false);
+                    }
+                    *installed = native::install(py, &self.shared);
+                }
+                Ok(*installed)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// Stops tracing the run. The native trace function is removed only
+    /// when it is still installed; `true` when it was not (a user's
+    /// `sys.settrace` replaced or removed it during the run: its lines are
+    /// unknown, and the user's function stays). Runs no Python function
+    /// (a user's profiler would see it).
+    fn stop_tracer(&self, py: Python<'_>, state: &mut State) -> PyResult<bool> {
+        let Some(Tracer::Native { installed }) = &mut state.tracer else {
             return Ok(false);
         };
-        let sys = py.import("sys")?;
-        let current = sys.call_method0("gettrace")?;
-        if current.is(hook.as_any()) {
-            let previous = previous.take().unwrap_or_else(|| py.None());
-            sys.call_method1("settrace", (previous,))?;
-            Ok(false)
-        } else {
-            Ok(state.pending.is_some())
+        if !*installed {
+            return Ok(false);
         }
+        *installed = false;
+        // `sys.gettrace()` is None with ours and with none at all: the
+        // frame that called nbsight tells them apart (ours switched its
+        // line events off when it was entered). When in doubt the trace
+        // function is left in place: it does nothing once `remove` forgot
+        // the session.
+        let none = py
+            .import("sys")
+            .and_then(|sys| sys.call_method0("gettrace"))
+            .is_ok_and(|t| t.is_none());
+        let ours = none && native::saw_calling_frame(py);
+        native::remove(py, ours);
+        Ok(!ours)
     }
 }

@@ -1,16 +1,17 @@
 //! What the tracer records while a cell runs, and the code objects it knows:
-//! the module-level code of the running cell (whose lines and calls are
-//! traced) and the code of every user function a traced cell defined (to
-//! name the function a call reached).
+//! the module-level code of the running cell and the code of every user
+//! function a traced cell defined (to name the function a call reached,
+//! and to record the lines of it that ran).
 //!
 //! Trace-once: an event at a code location is taken once per run (the
-//! monitoring callbacks return `DISABLE`; a cell's code objects are new at
-//! every run), so the cost follows the cell's text, not its run time.
+//! monitoring callbacks return `DISABLE`; the native 3.10/3.11 tracer
+//! switches line events off for a frame once they tell nothing new), so
+//! the cost follows the code's text, not its run time.
 
 use nbsight_lineage::{CallFact, FunctionRef};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Python objects the tracer compares against, fetched once.
 pub(crate) struct Types {
@@ -30,6 +31,114 @@ impl Types {
     }
 }
 
+/// A user function's code object (or a comprehension's, a class body's:
+/// any code a traced cell's code holds) and the lines of it a run saw.
+pub(crate) struct UserCode {
+    /// Kept alive so that its address stays its own.
+    pub code: Py<PyAny>,
+    pub function: FunctionRef,
+    /// The line of bit 0 of `expected` and `seen`.
+    base: u32,
+    /// The lines a line event can report: every line of `co_lines()`
+    /// but the definition's own (only `RESUME` is there), or that line
+    /// alone for a one-line function.
+    expected: Vec<u64>,
+    expected_count: u32,
+    /// The lines seen in run `run` (older: stale, cleared at first use).
+    seen: Vec<u64>,
+    seen_expected: u32,
+    run: u32,
+}
+
+impl UserCode {
+    fn new(code: &Bound<'_, PyAny>, function: FunctionRef) -> PyResult<UserCode> {
+        let first = code.getattr("co_firstlineno")?.extract::<u32>()?;
+        let mut lines: Vec<u32> = Vec::new();
+        for entry in code.call_method0("co_lines")?.try_iter()? {
+            if let Ok((_, _, Some(line))) = entry?.extract::<(u32, u32, Option<u32>)>() {
+                lines.push(line);
+            }
+        }
+        lines.sort_unstable();
+        lines.dedup();
+        let base = lines.first().copied().unwrap_or(first).min(first);
+        let mut expected: Vec<u32> = lines.iter().copied().filter(|&l| l != first).collect();
+        if expected.is_empty() {
+            expected.push(first);
+        }
+        let mut bits = Vec::new();
+        for &line in &expected {
+            set_bit(&mut bits, line - base);
+        }
+        Ok(UserCode {
+            code: code.clone().unbind(),
+            function,
+            base,
+            expected: bits,
+            expected_count: expected.len() as u32,
+            seen: Vec::new(),
+            seen_expected: 0,
+            run: 0,
+        })
+    }
+
+    /// Records `line` as seen in run `run`; `true` once every expected
+    /// line was seen in it.
+    fn see(&mut self, run: u32, line: u32) -> bool {
+        if self.run != run {
+            self.run = run;
+            self.seen.clear();
+            self.seen_expected = 0;
+        }
+        if let Some(bit) = line.checked_sub(self.base)
+            && set_bit(&mut self.seen, bit)
+            && has_bit(&self.expected, bit)
+        {
+            self.seen_expected += 1;
+        }
+        self.complete(run)
+    }
+
+    /// Every line a line event can report was seen in run `run`.
+    pub fn complete(&self, run: u32) -> bool {
+        self.run == run && self.seen_expected >= self.expected_count
+    }
+
+    /// The lines seen in run `run`, sorted.
+    fn lines(&self, run: u32) -> Vec<u32> {
+        if self.run != run {
+            return Vec::new();
+        }
+        let mut lines = Vec::new();
+        for (word, bits) in self.seen.iter().enumerate() {
+            let mut bits = *bits;
+            while bits != 0 {
+                let bit = bits.trailing_zeros();
+                bits &= bits - 1;
+                lines.push(self.base + word as u32 * 64 + bit);
+            }
+        }
+        lines
+    }
+}
+
+/// Sets bit `bit`; `true` when it was not set.
+fn set_bit(bits: &mut Vec<u64>, bit: u32) -> bool {
+    let word = (bit / 64) as usize;
+    if word >= bits.len() {
+        bits.resize(word + 1, 0);
+    }
+    let mask = 1u64 << (bit % 64);
+    let new = bits[word] & mask == 0;
+    bits[word] |= mask;
+    new
+}
+
+fn has_bit(bits: &[u64], bit: u32) -> bool {
+    bits.get((bit / 64) as usize)
+        .is_some_and(|w| w & (1u64 << (bit % 64)) != 0)
+}
+
 /// The state of the tracer.
 #[derive(Default)]
 pub(crate) struct Trace {
@@ -37,19 +146,31 @@ pub(crate) struct Trace {
     pub active: bool,
     /// The run's clock (what functions it defines are named by).
     pub counter: u32,
+    /// The run's serial number (what a user code's `seen` belongs to).
+    run: u32,
     /// The module-level code objects of the running cell, by address.
     pub modules: FxHashMap<usize, Py<PyAny>>,
     /// Lines of those that ran.
-    pub lines: Vec<u32>,
-    /// Calls of those that reached user functions.
+    lines: FxHashSet<u32>,
+    /// Calls that reached user functions, from the cell's code or from
+    /// user functions.
     pub calls: Vec<CallFact>,
-    /// The line tracing stopped early (a loop, with `sys.settrace`): the
-    /// lines that ran are not all known.
+    /// `(caller code, line, callee code)` of the calls recorded.
+    call_keys: FxHashSet<(usize, u32, usize)>,
+    /// The line tracing stopped early (a loop at the cell's top level, on
+    /// 3.10/3.11): the lines that ran are not all known.
     pub incomplete: bool,
-    /// Code objects of user functions defined by traced cells, by address
-    /// (kept alive so the address stays theirs).
-    pub functions: FxHashMap<usize, (Py<PyAny>, FunctionRef)>,
-    /// `co_lines()` of module code objects, for the line of a call offset.
+    /// Code objects of user functions defined by traced cells, by address.
+    pub functions: FxHashMap<usize, UserCode>,
+    /// Addresses of the user code objects that had an event in this run.
+    touched: Vec<usize>,
+    /// User code objects that had a monitoring event since the last run
+    /// started (their `DISABLE`d events are switched on again before the
+    /// next run).
+    pub rearm: FxHashSet<usize>,
+    /// What the last recorded run gave the lineage (for tests).
+    pub last: Option<Finished>,
+    /// `co_lines()` of code objects, for the line of a call offset.
     line_tables: FxHashMap<usize, Vec<(u32, u32, u32)>>,
 }
 
@@ -57,27 +178,51 @@ pub(crate) fn address(object: &Bound<'_, PyAny>) -> usize {
     object.as_ptr() as usize
 }
 
+/// Where a call came from: the cell's code (`None`) or a user function.
+pub(crate) enum Caller {
+    Module,
+    Function(usize),
+}
+
+/// What a run recorded: the module lines (`None`: not all known), the
+/// calls and the lines of each user function that ran.
+pub(crate) type Finished = (
+    Option<Vec<u32>>,
+    Vec<CallFact>,
+    Vec<(FunctionRef, Vec<u32>)>,
+);
+
 impl Trace {
     /// Starts a traced run at clock `counter`.
     pub fn start(&mut self, counter: u32) {
         self.active = true;
         self.counter = counter;
+        self.run = self.run.wrapping_add(1);
         self.modules.clear();
         self.lines.clear();
         self.calls.clear();
+        self.call_keys.clear();
+        self.touched.clear();
         self.incomplete = false;
         self.line_tables.clear();
     }
 
     /// Ends the run: its lines (sorted, once each; `None` when not all are
-    /// known) and calls.
-    pub fn finish(&mut self) -> (Option<Vec<u32>>, Vec<CallFact>) {
+    /// known), calls and function lines.
+    pub fn finish(&mut self) -> Finished {
         self.active = false;
-        let mut lines = std::mem::take(&mut self.lines);
+        let mut lines: Vec<u32> = self.lines.drain().collect();
         lines.sort_unstable();
-        lines.dedup();
         let lines = (!self.incomplete).then_some(lines);
-        (lines, std::mem::take(&mut self.calls))
+        let touched = std::mem::take(&mut self.touched);
+        let function_lines = touched
+            .iter()
+            .filter_map(|a| self.functions.get(a))
+            .map(|u| (u.function.clone(), u.lines(self.run)))
+            .filter(|(_, lines)| !lines.is_empty())
+            .collect();
+        self.call_keys.clear();
+        (lines, std::mem::take(&mut self.calls), function_lines)
     }
 
     /// Forgets the run's code objects (after the exception line was read).
@@ -87,9 +232,15 @@ impl Trace {
     }
 
     /// A module-level code object of the running cell: traced, and the
-    /// functions it defines (at any depth) remembered.
-    pub fn watch_module(&mut self, types: &Types, code: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// functions it defines (at any depth) remembered. Returns the code
+    /// objects of the functions it defines.
+    pub fn watch_module<'py>(
+        &mut self,
+        types: &Types,
+        code: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
         self.modules.insert(address(code), code.clone().unbind());
+        let mut found = Vec::new();
         let mut stack = vec![code.clone()];
         while let Some(code) = stack.pop() {
             let consts = code.getattr("co_consts")?;
@@ -107,22 +258,115 @@ impl Trace {
                         first_line,
                     };
                     self.functions
-                        .insert(address(&c), (c.clone().unbind(), function));
+                        .insert(address(&c), UserCode::new(&c, function)?);
+                    found.push(c.clone());
                     stack.push(c);
                 }
             }
         }
-        Ok(())
+        Ok(found)
     }
 
-    pub fn is_module(&self, code: &Bound<'_, PyAny>) -> bool {
-        self.active && self.modules.contains_key(&address(code))
+    pub fn is_module_address(&self, code: usize) -> bool {
+        self.active && self.modules.contains_key(&code)
+    }
+
+    /// The code at `code` is the running cell's or a user function's.
+    pub fn caller(&self, code: usize) -> Option<Caller> {
+        if !self.active {
+            None
+        } else if self.modules.contains_key(&code) {
+            Some(Caller::Module)
+        } else if self.functions.contains_key(&code) {
+            Some(Caller::Function(code))
+        } else {
+            None
+        }
+    }
+
+    /// A line of the running cell's module code ran; `false` when it ran
+    /// before in this run.
+    pub fn module_line(&mut self, line: u32) -> bool {
+        self.lines.insert(line)
+    }
+
+    /// A line of user code `code` ran (`line` tells which): recorded once
+    /// per run. `None` when `code` is no user code; else whether every line
+    /// its line events can report was seen in this run.
+    pub fn function_line(&mut self, code: usize, line: impl FnOnce() -> u32) -> Option<bool> {
+        let run = self.run;
+        let user = self.functions.get_mut(&code)?;
+        if user.run != run {
+            self.touched.push(code);
+        }
+        Some(user.see(run, line()))
+    }
+
+    /// User code `code` was entered: `None` when it is not user code; else
+    /// whether every line of it was seen in this run.
+    pub fn function_complete(&self, code: usize) -> Option<bool> {
+        self.functions.get(&code).map(|u| u.complete(self.run))
+    }
+
+    /// A call from `caller` code (at address `from`) at `line` reached
+    /// user code `callee`: recorded once per call line and callee from the
+    /// cell's code, once per callee from a user function (at the line of
+    /// the first call seen).
+    pub fn call(
+        &mut self,
+        from: usize,
+        caller: &Caller,
+        callee: usize,
+        line: impl FnOnce() -> u32,
+    ) {
+        let line = match caller {
+            Caller::Module => {
+                let line = line();
+                if !self.call_keys.insert((from, line, callee)) {
+                    return;
+                }
+                line
+            }
+            Caller::Function(_) => {
+                if !self.call_keys.insert((from, 0, callee)) {
+                    return;
+                }
+                line()
+            }
+        };
+        let Some(function) = self.functions.get(&callee).map(|u| u.function.clone()) else {
+            return;
+        };
+        let caller = match caller {
+            Caller::Module => None,
+            Caller::Function(code) => match self.functions.get(code) {
+                Some(u) => Some(u.function.clone()),
+                None => return,
+            },
+        };
+        self.calls.push(CallFact {
+            line,
+            function,
+            caller,
+        });
+    }
+
+    /// A monitoring event of user code `code` (whose `DISABLE`d events are
+    /// switched on again before the next run); `true` when it is user
+    /// code.
+    pub fn touch(&mut self, code: usize) -> bool {
+        if !self.functions.contains_key(&code) {
+            return false;
+        }
+        self.rearm.insert(code);
+        true
     }
 
     /// The user function `callable` runs, if it is one a traced cell
-    /// defined (a function or a method bound to one). Only the types'
-    /// own attributes are read: no user `__getattr__` runs.
-    pub fn function_of(&self, types: &Types, callable: &Bound<'_, PyAny>) -> Option<FunctionRef> {
+    /// defined (a function or a method bound to one): its code's
+    /// address. Only the types' own attributes are read: no user
+    /// `__getattr__` runs.
+    pub fn function_of(&self, types: &Types, callable: &Bound<'_, PyAny>) -> Option<usize> {
         let ty = callable.get_type();
         let function = if ty.is(&types.function) {
             callable.clone()
@@ -135,11 +379,11 @@ impl Trace {
         } else {
             return None;
         };
-        let code = function.getattr("__code__").ok()?;
-        self.functions.get(&address(&code)).map(|(_, f)| f.clone())
+        let code = address(&function.getattr("__code__").ok()?);
+        self.functions.contains_key(&code).then_some(code)
     }
 
-    /// The line of bytecode `offset` in module code `code`.
+    /// The line of bytecode `offset` in code `code`.
     pub fn line_of(&mut self, code: &Bound<'_, PyAny>, offset: u32) -> Option<u32> {
         let table = match self.line_tables.entry(address(code)) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
@@ -180,5 +424,7 @@ impl Trace {
     /// Forgets every function (`%reset`).
     pub fn forget_functions(&mut self) {
         self.functions.clear();
+        self.touched.clear();
+        self.rearm.clear();
     }
 }
