@@ -209,8 +209,8 @@ pub(crate) fn effect_of(
                     continue;
                 }
                 if let Some(f) = graph.node(sym).function.clone() {
-                    for g in &f.reads {
-                        read(graph, &mut effect, g, true);
+                    for g in calls_closure(graph, &f.reads) {
+                        read(graph, &mut effect, &g, true);
                     }
                 }
             }
@@ -262,8 +262,8 @@ pub(crate) fn effect_of(
         }
     }
     for f in called {
-        for g in &f.reads {
-            read(graph, &mut effect, g, true);
+        for g in calls_closure(graph, &f.reads) {
+            read(graph, &mut effect, &g, true);
         }
         for w in &f.writes {
             let sym = graph.intern(concrete(w).0);
@@ -383,6 +383,26 @@ pub(crate) fn effect_of(
         }
     }
     effect
+}
+
+/// The globals `reads` names and, for each bound to a user function, what
+/// calling it reads, transitively (`foo` calls `bar`, which reads `x`).
+fn calls_closure(graph: &SymbolGraph, reads: &[Symbol]) -> Vec<Symbol> {
+    let mut out: Vec<Symbol> = reads.to_vec();
+    let mut i = 0;
+    while i < out.len() {
+        if let Some(sym) = graph.get(root(&out[i]))
+            && let Some(f) = &graph.node(sym).function
+        {
+            for g in &f.reads {
+                if !out.contains(g) {
+                    out.push(g.clone());
+                }
+            }
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Applies one statement's effect at `ts` for execution `by`: `bound` are

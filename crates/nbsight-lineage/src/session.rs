@@ -18,6 +18,9 @@ use crate::provenance::{Provenance, ProvenanceReport};
 use crate::run::{self, FunctionRef, RunFacts};
 use crate::symbols::{ExecIdx, FunctionFacts, Read, Staleness, SymbolGraph, Ts};
 
+/// The name IPython binds to the value a cell showed.
+const OUTPUT: &str = "_";
+
 /// One run of a cell, as the log keeps it.
 #[derive(Debug, Clone)]
 pub struct Execution {
@@ -165,6 +168,15 @@ impl Lineage {
                 }
             }
         }
+        // IPython's displayhook binds `_` to the value a cell's last
+        // expression shows.
+        if facts
+            .statements
+            .last()
+            .is_some_and(|s| s.kind == StmtKind::Expression && s.depth == 0)
+        {
+            watch.insert(OUTPUT.to_string());
+        }
         let mut watch: Vec<String> = watch.into_iter().collect();
         watch.sort_unstable();
         PreRun {
@@ -230,6 +242,10 @@ impl Lineage {
             (Some(old), Some(new)) => *old == new,
             _ => false,
         };
+        // The last statement that ran, with what it read (what `_` shows).
+        let mut shown_reads: (Option<usize>, Vec<crate::symbols::Read>) = (None, Vec::new());
+        // The headers enclosing the statement at hand, with what they read.
+        let mut controls: Vec<(u32, Vec<crate::symbols::Read>)> = Vec::new();
         for index in run::ran_statements(&facts, &run) {
             let stmt = &facts.statements[index];
             let shape = facts.shapes.get(index).and_then(Option::as_ref);
@@ -254,6 +270,26 @@ impl Lineage {
                     .sets
                     .retain(|&s| changed(&self.graph.node(s).path) || !self.graph.node(s).exists);
             }
+            // Control dependence: what a statement inside `if`, `while` or
+            // `for` computes depends on the tests that let it run.
+            while controls
+                .last()
+                .is_some_and(|(depth, _)| *depth >= stmt.depth)
+            {
+                controls.pop();
+            }
+            let own_reads = effect.reads.clone();
+            for (_, tests) in &controls {
+                for r in tests {
+                    if !effect.reads.iter().any(|q| q.sym == r.sym) {
+                        effect.reads.push(*r);
+                    }
+                }
+            }
+            if stmt.kind == StmtKind::Header {
+                controls.push((stmt.depth, own_reads));
+            }
+            shown_reads = (Some(index), effect.reads.clone());
             for read in &effect.reads {
                 let alias_of_target = effect.aliases.iter().any(|&(target, alias)| {
                     alias == read.sym && {
@@ -333,6 +369,18 @@ impl Lineage {
                     writes.push(path);
                 }
             }
+        }
+        // The value the cell showed is `_` now: computed from what its
+        // last expression read.
+        if changed(OUTPUT)
+            && let Some(last) = facts.statements.len().checked_sub(1)
+            && facts.statements[last].kind == StmtKind::Expression
+            && shown_reads.0 == Some(last)
+        {
+            let sym = self.graph.intern(OUTPUT);
+            self.graph.set(sym, ts, shown_reads.1.clone(), exec);
+            written_roots.insert(OUTPUT.to_string());
+            writes.push(Symbol::from(OUTPUT));
         }
         // Bindings the statements did not explain: names unbound (`del`
         // through `exec`, `%reset`, garbage) and names bound out of sight.
