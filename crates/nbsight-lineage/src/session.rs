@@ -617,6 +617,8 @@ impl Lineage {
             .ids()
             .filter(|&s| self.graph.node(s).exists && staleness.value_is_stale(&self.graph, s))
             .map(|s| self.graph.node(s).path.to_string())
+            // IPython's output cache is not the user's symbol.
+            .filter(|p| root(p) != OUTPUT)
             .collect();
         stale_symbols.sort_unstable();
         Status {

@@ -42,7 +42,7 @@ impl LineHook {
         };
         let code = address(code);
         if trace.is_module_address(code) {
-            trace.module_line(line);
+            trace.module_line(code, line);
         } else if trace.touch(code) && trace.active {
             trace.function_line(code, || line);
         }

@@ -28,9 +28,11 @@ use trace::{Trace, Types};
 enum Tracer {
     /// `sys.monitoring` with this tool id (CPython 3.12+).
     Monitoring { tool: u8, events: u32 },
-    /// The native trace function (3.10, 3.11, `native.rs`), `installed`
-    /// during a run it traces.
-    Native { installed: bool },
+    /// The native trace function (3.10, 3.11, `native.rs`): `armed` during
+    /// a run it traces (no other trace function was there at its start),
+    /// `installed` once a top-level statement of it installed ours (it may
+    /// have suspended itself since: `Trace::suspended`).
+    Native { armed: bool, installed: bool },
 }
 
 /// What the session keeps between `pre_run` and `post_run`.
@@ -140,7 +142,10 @@ impl Session {
             }
             None => {
                 native::load(py)?;
-                Tracer::Native { installed: false }
+                Tracer::Native {
+                    armed: false,
+                    installed: false,
+                }
             }
         };
         Ok(Session {
@@ -226,9 +231,14 @@ impl Session {
     /// A module-level code object of the running cell (IPython compiles a
     /// cell into one per top-level statement group): trace it.
     fn watch(&self, py: Python<'_>, code: &Bound<'_, PyAny>) -> PyResult<()> {
-        let state = self.state()?;
+        let mut state = self.state()?;
         if state.pending.is_none() {
             return Ok(());
+        }
+        if !self.install_native(py, &mut state)?
+            && let Some(pending) = &mut state.pending
+        {
+            pending.lost = true;
         }
         let functions = {
             let mut trace = self
@@ -608,17 +618,43 @@ impl Session {
                 }
                 Ok(true)
             }
-            Some(Tracer::Native { installed, .. }) => {
-                if !*installed {
-                    if !py.import("sys")?.call_method0("gettrace")?.is_none() {
-                        return Ok(false);
-                    }
-                    *installed = native::install(py, &self.shared);
-                }
-                Ok(*installed)
+            Some(Tracer::Native { armed, installed }) => {
+                // Installed by `watch`, for each top-level statement.
+                *armed = gettrace_is_none(py);
+                *installed = false;
+                Ok(*armed)
             }
             None => Ok(false),
         }
+    }
+
+    /// Before a top-level statement of a traced run (3.10, 3.11): installs
+    /// the native trace function, or installs it again after it suspended
+    /// itself. `false` when the run's lines are no longer known: a user's
+    /// trace function replaced or removed ours during the run, or is there
+    /// now (it is left alone; nbsight stops for the rest of the cell).
+    fn install_native(&self, py: Python<'_>, state: &mut State) -> PyResult<bool> {
+        let Some(Tracer::Native { armed, installed }) = &mut state.tracer else {
+            return Ok(true);
+        };
+        if !*armed {
+            return Ok(true);
+        }
+        let suspended = self.shared.trace.lock().is_ok_and(|t| t.suspended);
+        if *installed && !suspended {
+            if gettrace_is_none(py) && native::saw_calling_frame(py) {
+                return Ok(true);
+            }
+        } else if gettrace_is_none(py) {
+            if let Ok(mut trace) = self.shared.trace.lock() {
+                trace.suspended = false;
+            }
+            *installed = native::install(py, &self.shared);
+            return Ok(*installed);
+        }
+        *armed = false;
+        native::remove(py, false);
+        Ok(false)
     }
 
     /// Stops tracing the run. The native trace function is removed only
@@ -627,24 +663,31 @@ impl Session {
     /// unknown, and the user's function stays). Runs no Python function
     /// (a user's profiler would see it).
     fn stop_tracer(&self, py: Python<'_>, state: &mut State) -> PyResult<bool> {
-        let Some(Tracer::Native { installed }) = &mut state.tracer else {
+        let Some(Tracer::Native { armed, installed }) = &mut state.tracer else {
             return Ok(false);
         };
-        if !*installed {
+        if !std::mem::take(armed) || !std::mem::take(installed) {
             return Ok(false);
         }
-        *installed = false;
+        if self.shared.trace.lock().is_ok_and(|t| t.suspended) {
+            // It removed itself.
+            native::remove(py, false);
+            return Ok(false);
+        }
         // `sys.gettrace()` is None with ours and with none at all: the
         // frame that called nbsight tells them apart (ours switched its
         // line events off when it was entered). When in doubt the trace
         // function is left in place: it does nothing once `remove` forgot
         // the session.
-        let none = py
-            .import("sys")
-            .and_then(|sys| sys.call_method0("gettrace"))
-            .is_ok_and(|t| t.is_none());
-        let ours = none && native::saw_calling_frame(py);
+        let ours = gettrace_is_none(py) && native::saw_calling_frame(py);
         native::remove(py, ours);
         Ok(!ours)
     }
+}
+
+/// `sys.gettrace()` is None (an error counts as a trace function there).
+fn gettrace_is_none(py: Python<'_>) -> bool {
+    py.import("sys")
+        .and_then(|sys| sys.call_method0("gettrace"))
+        .is_ok_and(|t| t.is_none())
 }

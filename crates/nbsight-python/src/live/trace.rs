@@ -31,17 +31,11 @@ impl Types {
     }
 }
 
-/// A user function's code object (or a comprehension's, a class body's:
-/// any code a traced cell's code holds) and the lines of it a run saw.
-pub(crate) struct UserCode {
-    /// Kept alive so that its address stays its own.
-    pub code: Py<PyAny>,
-    pub function: FunctionRef,
+/// The lines of one code object a run saw, against the lines its line
+/// events can report.
+pub(crate) struct Lines {
     /// The line of bit 0 of `expected` and `seen`.
     base: u32,
-    /// The lines a line event can report: every line of `co_lines()`
-    /// but the definition's own (only `RESUME` is there), or that line
-    /// alone for a one-line function.
     expected: Vec<u64>,
     expected_count: u32,
     /// The lines seen in run `run` (older: stale, cleared at first use).
@@ -50,29 +44,41 @@ pub(crate) struct UserCode {
     run: u32,
 }
 
-impl UserCode {
-    fn new(code: &Bound<'_, PyAny>, function: FunctionRef) -> PyResult<UserCode> {
-        let first = code.getattr("co_firstlineno")?.extract::<u32>()?;
+impl Lines {
+    /// The lines of `co_lines()` (line 0, 3.11's module `RESUME`, left
+    /// out), without `definition` (a function's own line: only `RESUME`
+    /// is there) unless it is the only one (a one-line function).
+    fn new(code: &Bound<'_, PyAny>, definition: Option<u32>) -> PyResult<Lines> {
         let mut lines: Vec<u32> = Vec::new();
         for entry in code.call_method0("co_lines")?.try_iter()? {
-            if let Ok((_, _, Some(line))) = entry?.extract::<(u32, u32, Option<u32>)>() {
+            if let Ok((_, _, Some(line))) = entry?.extract::<(u32, u32, Option<u32>)>()
+                && line != 0
+            {
                 lines.push(line);
             }
         }
         lines.sort_unstable();
         lines.dedup();
-        let base = lines.first().copied().unwrap_or(first).min(first);
-        let mut expected: Vec<u32> = lines.iter().copied().filter(|&l| l != first).collect();
+        let mut expected: Vec<u32> = lines
+            .iter()
+            .copied()
+            .filter(|&l| Some(l) != definition)
+            .collect();
         if expected.is_empty() {
-            expected.push(first);
+            expected.extend(definition);
         }
+        let base = lines
+            .first()
+            .copied()
+            .into_iter()
+            .chain(definition)
+            .min()
+            .unwrap_or(0);
         let mut bits = Vec::new();
         for &line in &expected {
             set_bit(&mut bits, line - base);
         }
-        Ok(UserCode {
-            code: code.clone().unbind(),
-            function,
+        Ok(Lines {
             base,
             expected: bits,
             expected_count: expected.len() as u32,
@@ -82,21 +88,28 @@ impl UserCode {
         })
     }
 
-    /// Records `line` as seen in run `run`; `true` once every expected
-    /// line was seen in it.
-    fn see(&mut self, run: u32, line: u32) -> bool {
-        if self.run != run {
-            self.run = run;
-            self.seen.clear();
-            self.seen_expected = 0;
+    /// Clears what an earlier run saw; `true` when it did.
+    fn start(&mut self, run: u32) -> bool {
+        if self.run == run {
+            return false;
         }
-        if let Some(bit) = line.checked_sub(self.base)
-            && set_bit(&mut self.seen, bit)
-            && has_bit(&self.expected, bit)
-        {
+        self.run = run;
+        self.seen.clear();
+        self.seen_expected = 0;
+        true
+    }
+
+    /// Records `line` as seen in run `run`; `true` when it is new.
+    fn see(&mut self, run: u32, line: u32) -> bool {
+        self.start(run);
+        let Some(bit) = line.checked_sub(self.base) else {
+            return false;
+        };
+        let new = set_bit(&mut self.seen, bit);
+        if new && has_bit(&self.expected, bit) {
             self.seen_expected += 1;
         }
-        self.complete(run)
+        new
     }
 
     /// Every line a line event can report was seen in run `run`.
@@ -120,6 +133,23 @@ impl UserCode {
         }
         lines
     }
+}
+
+/// A user function's code object (or a comprehension's, a class body's:
+/// any code a traced cell's code holds) and the lines of it a run saw.
+pub(crate) struct UserCode {
+    /// Kept alive so that its address stays its own.
+    pub code: Py<PyAny>,
+    pub function: FunctionRef,
+    lines: Lines,
+}
+
+/// A module-level code object of the running cell (one per top-level
+/// statement group) and the lines of it the run saw.
+pub(crate) struct ModuleCode {
+    /// Kept alive so that its address stays its own.
+    _code: Py<PyAny>,
+    lines: Lines,
 }
 
 /// Sets bit `bit`; `true` when it was not set.
@@ -149,17 +179,21 @@ pub(crate) struct Trace {
     /// The run's serial number (what a user code's `seen` belongs to).
     run: u32,
     /// The module-level code objects of the running cell, by address.
-    pub modules: FxHashMap<usize, Py<PyAny>>,
-    /// Lines of those that ran.
-    lines: FxHashSet<u32>,
+    pub modules: FxHashMap<usize, ModuleCode>,
+    /// The one watched last (the top-level statement running).
+    current: usize,
     /// Calls that reached user functions, from the cell's code or from
     /// user functions.
     pub calls: Vec<CallFact>,
     /// `(caller code, line, callee code)` of the calls recorded.
     call_keys: FxHashSet<(usize, u32, usize)>,
-    /// The line tracing stopped early (a loop at the cell's top level, on
-    /// 3.10/3.11): the lines that ran are not all known.
+    /// The line tracing stopped early (3.10/3.11: the tracer suspended
+    /// itself in a top-level statement with lines not seen yet): the lines
+    /// that ran are not all known.
     pub incomplete: bool,
+    /// The native tracer removed itself for the rest of the running
+    /// top-level statement (nothing new for a while).
+    pub suspended: bool,
     /// Code objects of user functions defined by traced cells, by address.
     pub functions: FxHashMap<usize, UserCode>,
     /// Addresses of the user code objects that had an event in this run.
@@ -199,7 +233,8 @@ impl Trace {
         self.counter = counter;
         self.run = self.run.wrapping_add(1);
         self.modules.clear();
-        self.lines.clear();
+        self.current = 0;
+        self.suspended = false;
         self.calls.clear();
         self.call_keys.clear();
         self.touched.clear();
@@ -211,14 +246,19 @@ impl Trace {
     /// known), calls and function lines.
     pub fn finish(&mut self) -> Finished {
         self.active = false;
-        let mut lines: Vec<u32> = self.lines.drain().collect();
+        let mut lines: Vec<u32> = self
+            .modules
+            .values()
+            .flat_map(|m| m.lines.lines(self.run))
+            .collect();
         lines.sort_unstable();
+        lines.dedup();
         let lines = (!self.incomplete).then_some(lines);
         let touched = std::mem::take(&mut self.touched);
         let function_lines = touched
             .iter()
             .filter_map(|a| self.functions.get(a))
-            .map(|u| (u.function.clone(), u.lines(self.run)))
+            .map(|u| (u.function.clone(), u.lines.lines(self.run)))
             .filter(|(_, lines)| !lines.is_empty())
             .collect();
         self.call_keys.clear();
@@ -239,7 +279,15 @@ impl Trace {
         types: &Types,
         code: &Bound<'py, PyAny>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        self.modules.insert(address(code), code.clone().unbind());
+        let lines = Lines::new(code, None)?;
+        self.current = address(code);
+        self.modules.insert(
+            self.current,
+            ModuleCode {
+                _code: code.clone().unbind(),
+                lines,
+            },
+        );
         let mut found = Vec::new();
         let mut stack = vec![code.clone()];
         while let Some(code) = stack.pop() {
@@ -257,8 +305,15 @@ impl Trace {
                         qualname,
                         first_line,
                     };
-                    self.functions
-                        .insert(address(&c), UserCode::new(&c, function)?);
+                    let lines = Lines::new(&c, Some(first_line))?;
+                    self.functions.insert(
+                        address(&c),
+                        UserCode {
+                            code: c.clone().unbind(),
+                            function,
+                            lines,
+                        },
+                    );
                     found.push(c.clone());
                     stack.push(c);
                 }
@@ -284,64 +339,88 @@ impl Trace {
         }
     }
 
-    /// A line of the running cell's module code ran; `false` when it ran
-    /// before in this run.
-    pub fn module_line(&mut self, line: u32) -> bool {
-        self.lines.insert(line)
+    /// A line of the running cell's module code `code` ran; `false` when
+    /// it ran before in this run (or `code` is not the cell's).
+    pub fn module_line(&mut self, code: usize, line: u32) -> bool {
+        let run = self.run;
+        self.modules
+            .get_mut(&code)
+            .is_some_and(|m| m.lines.see(run, line))
+    }
+
+    /// The native tracer suspends itself for the rest of the running
+    /// top-level statement: the run's lines are not all known unless every
+    /// line of that statement was seen.
+    pub fn suspend(&mut self) {
+        self.suspended = true;
+        let run = self.run;
+        if let Some(m) = self.modules.get(&self.current)
+            && !m.lines.complete(run)
+        {
+            self.incomplete = true;
+        }
     }
 
     /// A line of user code `code` ran (`line` tells which): recorded once
-    /// per run. `None` when `code` is no user code; else whether every line
-    /// its line events can report was seen in this run.
-    pub fn function_line(&mut self, code: usize, line: impl FnOnce() -> u32) -> Option<bool> {
+    /// per run. `None` when `code` is no user code; else `(new, complete)`:
+    /// the line is new in this run, every line its line events can report
+    /// was seen in this run.
+    pub fn function_line(
+        &mut self,
+        code: usize,
+        line: impl FnOnce() -> u32,
+    ) -> Option<(bool, bool)> {
         let run = self.run;
         let user = self.functions.get_mut(&code)?;
-        if user.run != run {
+        if user.lines.start(run) {
             self.touched.push(code);
         }
-        Some(user.see(run, line()))
+        let new = user.lines.see(run, line());
+        Some((new, user.lines.complete(run)))
     }
 
     /// User code `code` was entered: `None` when it is not user code; else
     /// whether every line of it was seen in this run.
     pub fn function_complete(&self, code: usize) -> Option<bool> {
-        self.functions.get(&code).map(|u| u.complete(self.run))
+        self.functions
+            .get(&code)
+            .map(|u| u.lines.complete(self.run))
     }
 
     /// A call from `caller` code (at address `from`) at `line` reached
     /// user code `callee`: recorded once per call line and callee from the
     /// cell's code, once per callee from a user function (at the line of
-    /// the first call seen).
+    /// the first call seen). `true` when it was new.
     pub fn call(
         &mut self,
         from: usize,
         caller: &Caller,
         callee: usize,
         line: impl FnOnce() -> u32,
-    ) {
+    ) -> bool {
         let line = match caller {
             Caller::Module => {
                 let line = line();
                 if !self.call_keys.insert((from, line, callee)) {
-                    return;
+                    return false;
                 }
                 line
             }
             Caller::Function(_) => {
                 if !self.call_keys.insert((from, 0, callee)) {
-                    return;
+                    return false;
                 }
                 line()
             }
         };
         let Some(function) = self.functions.get(&callee).map(|u| u.function.clone()) else {
-            return;
+            return false;
         };
         let caller = match caller {
             Caller::Module => None,
             Caller::Function(code) => match self.functions.get(code) {
                 Some(u) => Some(u.function.clone()),
-                None => return,
+                None => return false,
             },
         };
         self.calls.push(CallFact {
@@ -349,6 +428,7 @@ impl Trace {
             function,
             caller,
         });
+        true
     }
 
     /// A monitoring event of user code `code` (whose `DISABLE`d events are
