@@ -142,14 +142,15 @@ impl FactsCache {
                 let shapes = statements
                     .iter()
                     .map(|stmt| {
-                        (stmt.kind != StmtKind::Header)
-                            .then(|| {
-                                found
-                                    .iter()
-                                    .find(|(start, _)| *start == stmt.range.start())
-                                    .map(|(_, shape)| shape.clone())
+                        found
+                            .iter()
+                            .find(|(start, _)| *start == stmt.range.start())
+                            .map(|(_, shape)| shape.clone())
+                            // A header has only its assignment expressions.
+                            .filter(|shape| {
+                                stmt.kind != StmtKind::Header
+                                    || matches!(shape, Shape::Parts(parts) if parts.iter().all(|p| p.named))
                             })
-                            .flatten()
                     })
                     .collect();
                 let summary = analysis.summary;

@@ -319,6 +319,18 @@ pub(crate) fn effect_of(
                         parents.push(*r);
                     }
                 }
+                // An assignment expression takes the values of those
+                // nested in it (`x := (y := 1) + 1` reads `y`).
+                if part.named {
+                    for q in parts {
+                        if q.named && q.value != part.value && part.value.contains_range(q.value) {
+                            let inner = Read::new(graph.intern(q.target.as_str()), true);
+                            if !parents.contains(&inner) {
+                                parents.push(inner);
+                            }
+                        }
+                    }
+                }
                 // What no place of the statement reads itself (the globals
                 // of the functions its calls reached) is read for every part.
                 for r in &effect.reads {

@@ -45,6 +45,9 @@ pub struct Part {
     /// The value is this path itself (`b = a`): the target may be bound to
     /// the same object.
     pub alias: Option<Symbol>,
+    /// An assignment expression (`(x := f(y))`): an outer one takes the
+    /// value of those nested in it.
+    pub named: bool,
 }
 
 /// What a statement's shape says beyond its accesses.
@@ -133,6 +136,13 @@ pub fn shapes(body: &[Stmt]) -> Vec<(TextSize, Shape)> {
 fn collect(body: &[Stmt], out: &mut Vec<(TextSize, Shape)>) {
     for stmt in body {
         let start = stmt.range().start();
+        let named = named_parts(stmt);
+        if !named.is_empty() {
+            match out.iter_mut().find(|(at, _)| *at == start) {
+                Some((_, Shape::Parts(parts))) => parts.extend(named),
+                _ => out.push((start, Shape::Parts(named))),
+            }
+        }
         match stmt {
             Stmt::AugAssign(aug) => {
                 if let Some(target) = static_path(&aug.target) {
@@ -209,6 +219,55 @@ fn collect(body: &[Stmt], out: &mut Vec<(TextSize, Shape)>) {
     }
 }
 
+/// The assignment expressions of a statement's own code (a compound
+/// statement's header; not function bodies, lambdas or nested blocks),
+/// each binding its name to its value.
+fn named_parts(stmt: &Stmt) -> Vec<Part> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    struct Finder(Vec<Part>);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Lambda(_) => {}
+                Expr::Named(named) => {
+                    if let Some(target) = static_path(&named.target) {
+                        self.0.push(Part {
+                            target,
+                            value: named.value.range(),
+                            element: None,
+                            alias: static_path(&named.value),
+                            named: true,
+                        });
+                    }
+                    walk_expr(self, expr);
+                }
+                _ => walk_expr(self, expr),
+            }
+        }
+    }
+    let mut finder = Finder(Vec::new());
+    let exprs: Vec<&Expr> = match stmt {
+        Stmt::Expr(e) => vec![&e.value],
+        Stmt::Assign(a) => vec![&a.value],
+        Stmt::AugAssign(a) => vec![&a.value],
+        Stmt::AnnAssign(a) => a.value.iter().map(|v| &**v).collect(),
+        Stmt::Return(r) => r.value.iter().map(|v| &**v).collect(),
+        Stmt::If(s) => {
+            let mut tests = vec![&*s.test];
+            tests.extend(s.elif_else_clauses.iter().filter_map(|c| c.test.as_ref()));
+            tests
+        }
+        Stmt::While(s) => vec![&*s.test],
+        Stmt::For(s) => vec![&*s.iter],
+        Stmt::With(s) => s.items.iter().map(|i| &i.context_expr).collect(),
+        _ => Vec::new(),
+    };
+    for e in exprs {
+        finder.visit_expr(e);
+    }
+    finder.0
+}
+
 /// The parts `target = value` splits into: each name or path of a tuple
 /// or list target takes its element of a display of the same length (a
 /// starred target the elements it covers), and a display bound to a path
@@ -229,16 +288,54 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                                 value: TextRange::empty(value.range().end()),
                                 element: Some(Symbol::from(format!("{source}[{i}]"))),
                                 alias: None,
+                                named: false,
                             });
                         }
                     }
                 }
                 return;
             };
-            if values.iter().any(|v| v.is_starred_expr()) {
+            let starred = targets.iter().position(Expr::is_starred_expr);
+            if let Some(first_star) = values.iter().position(Expr::is_starred_expr) {
+                // `s, *t = [a, b, *rest]`: the targets before the star take
+                // their elements, the starred one the rest (its leading
+                // elements known); any other shape is not split.
+                let Some(at) = starred.filter(|&at| at + 1 == targets.len() && at <= first_star)
+                else {
+                    return;
+                };
+                for (t, v) in targets[..at].iter().zip(values) {
+                    split(t, v, parts);
+                }
+                if let Expr::Starred(star) = &targets[at]
+                    && let Some(path) = static_path(&star.value)
+                {
+                    let covered = &values[at..];
+                    let range = match (covered.first(), covered.last()) {
+                        (Some(first), Some(last)) => {
+                            TextRange::new(first.range().start(), last.range().end())
+                        }
+                        _ => TextRange::empty(value.range().end()),
+                    };
+                    parts.push(Part {
+                        target: path.clone(),
+                        value: range,
+                        element: None,
+                        alias: None,
+                        named: false,
+                    });
+                    for (k, v) in values[at..first_star].iter().enumerate() {
+                        parts.push(Part {
+                            target: Symbol::from(format!("{path}[{k}]")),
+                            value: v.range(),
+                            element: None,
+                            alias: static_path(v),
+                            named: false,
+                        });
+                    }
+                }
                 return;
             }
-            let starred = targets.iter().position(Expr::is_starred_expr);
             match starred {
                 None if targets.len() == values.len() => {
                     for (t, v) in targets.iter().zip(values) {
@@ -261,11 +358,21 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                             _ => TextRange::empty(value.range().end()),
                         };
                         parts.push(Part {
-                            target: path,
+                            target: path.clone(),
                             value: range,
                             element: None,
                             alias: None,
+                            named: false,
                         });
+                        for (k, v) in covered.iter().enumerate() {
+                            parts.push(Part {
+                                target: Symbol::from(format!("{path}[{k}]")),
+                                value: v.range(),
+                                element: None,
+                                alias: static_path(v),
+                                named: false,
+                            });
+                        }
                     }
                     for (t, v) in targets[at + 1..]
                         .iter()
@@ -286,6 +393,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                 value: value.range(),
                 element: None,
                 alias: static_path(value),
+                named: false,
             });
             elements(&path, value, parts);
         }
@@ -307,6 +415,7 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
                     value: element.range(),
                     element: None,
                     alias: static_path(element),
+                    named: false,
                 });
                 elements(&target, element, parts);
             }
@@ -322,6 +431,7 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
                     value: item.value.range(),
                     element: None,
                     alias: static_path(&item.value),
+                    named: false,
                 });
                 elements(&target, &item.value, parts);
             }
@@ -401,7 +511,14 @@ mod tests {
     #[test]
     fn unpacking_gives_each_target_its_part() {
         assert_eq!(targets("x, y = f(p), g(q)"), ["x", "y"]);
-        assert_eq!(targets("a, *mid, last = 1, 2, 3, 4"), ["a", "mid", "last"]);
+        assert_eq!(
+            targets("a, *mid, last = 1, 2, 3, 4"),
+            ["a", "mid", "mid[0]", "mid[1]", "last"]
+        );
+        assert_eq!(
+            targets("s, *t = [x, y, z, *lst]"),
+            ["s", "t", "t[0]", "t[1]"]
+        );
         assert_eq!(targets("lst = [x, y]"), ["lst", "lst[0]", "lst[1]"]);
         assert_eq!(targets("d = {'k': v, 'j': w}"), ["d", "d['k']", "d['j']"]);
         // A path: each target takes its element.
