@@ -1,7 +1,9 @@
 """The IPython side of nbsight's live mode.
 
 Hooks around every cell run (``pre_run_cell``, ``post_run_cell``, and
-``run_code`` to hand each compiled code object of the cell to the tracer),
+the shell's compiler, to hand each code object IPython compiles for the
+cell to the tracer: nothing of nbsight's is on the stack while user code
+runs),
 the ``%nbsight`` magic, block mode's AST guard and the ``nbsight`` comm. The
 lineage, staleness, highlights and every text are computed natively by
 ``nbsight._nbsight.Session``; this module only forwards.
@@ -35,8 +37,6 @@ from nbsight._recorder import install as install_recorder
 from nbsight._recorder import uninstall as uninstall_recorder
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Coroutine
-
     from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult, InteractiveShell
 
 MODES = ("warn", "block", "reactive", "off")
@@ -137,7 +137,8 @@ class Live:
         self._instrument = Transformer(self.recorder)
         self.recording = False
         self.provenance_on = False
-        self._run_code: Callable[..., Coroutine[Any, Any, bool]] = shell.run_code
+        # The shell's compiler's own class, put back at unload.
+        self._compiler_class: type | None = None
 
     # ----- installation -------------------------------------------------
 
@@ -150,7 +151,7 @@ class Live:
         # changes what deep expressions do. Block mode's guard and the
         # provenance recorder are added for the one cell that needs them.
         install_recorder(self.recorder)
-        shell.run_code = self.run_code  # type: ignore[method-assign]
+        self._watch_compiler()
         from nbsight._magic import register_magic
 
         register_magic(shell, self)
@@ -168,7 +169,11 @@ class Live:
             if transformer in shell.ast_transformers:
                 shell.ast_transformers.remove(transformer)
         uninstall_recorder()
-        shell.run_code = self._run_code  # type: ignore[method-assign]
+        if self._compiler_class is not None and type(shell.compile) is not self._compiler_class:
+            try:
+                shell.compile.__class__ = self._compiler_class
+            except TypeError:
+                pass
         self.session.close_history()
         self.session.close()
 
@@ -216,13 +221,37 @@ class Live:
         except Exception as error:  # nbsight's own failure: the cell still runs
             self._fail(error)
 
-    async def run_code(self, code_obj: Any, result: Any = None, *, async_: bool = False) -> bool:
+    def _watch_compiler(self) -> None:
+        """Makes the shell's compiler hand nbsight each code object it
+        compiles (IPython compiles a cell into one per top-level statement
+        and runs them at once): a subclass of its own class, put on the
+        compiler object, so no wrapper frame is on the stack when user code
+        runs (tracebacks, `inspect.stack()` and recursion depth unchanged)."""
+        compiler = self.shell.compile
+        base = type(compiler)
+        live = self
+
+        class Watching(base):  # type: ignore[misc, valid-type]
+            def __call__(self, *args: Any, **kwargs: Any) -> Any:
+                code = super().__call__(*args, **kwargs)
+                live._compiled(code)
+                return code
+
+        Watching.__name__ = Watching.__qualname__ = base.__name__
+        Watching.__module__ = base.__module__
+        try:
+            compiler.__class__ = Watching
+            self._compiler_class = base
+        except TypeError as error:
+            print(f"nbsight: cannot watch the shell's compiler ({error}); cells are not traced", file=sys.stderr)
+
+    def _compiled(self, code: Any) -> None:
+        """A code object compiled for the running cell: traced."""
         if self.tracing and self.depth == 1:
             try:
-                self.session.watch(code_obj)
+                self.session.watch(code)
             except Exception as error:
                 self._fail(error)
-        return await self._run_code(code_obj, result, async_=async_)
 
     def post_run_cell(self, result: ExecutionResult) -> None:
         nested = self.depth > 1

@@ -13,7 +13,7 @@ use nbsight_dataflow::{Context, Effects, ImportEnv, analyze_cell};
 use nbsight_notebook::{Cell, Language};
 use rustc_hash::FxHashMap;
 
-use crate::shapes::{CallShape, Shape, calls, shapes};
+use crate::shapes::{CallShape, Shape, calls, function_names, shapes};
 
 /// The static facts of one cell source.
 #[derive(Debug, Clone, Default)]
@@ -25,6 +25,9 @@ pub struct CellFacts {
     pub shapes: Vec<Option<Shape>>,
     /// The calls of its module code, each with its line.
     pub calls: Vec<(u32, CallShape)>,
+    /// The names each function it defines loads, by line (by CPython's
+    /// qualified name).
+    pub function_names: Vec<(String, Vec<(u32, String)>)>,
     /// Live at entry (builtins left out), each with whether some statement
     /// reads it as a whole (`lst` in `print(lst)`, not in `lst[2]`).
     pub live: Vec<(Symbol, bool)>,
@@ -46,6 +49,31 @@ impl CellFacts {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, f)| f)
+    }
+
+    /// The globals of `reads` that the function `qualname` loads on one of
+    /// `lines` (the lines of its code that ran); `None` when its code is
+    /// not known here.
+    pub fn reads_on_lines(
+        &self,
+        qualname: &str,
+        reads: &[Symbol],
+        lines: &[u32],
+    ) -> Option<Vec<Symbol>> {
+        let (_, names) = self.function_names.iter().find(|(n, _)| n == qualname)?;
+        Some(
+            reads
+                .iter()
+                .filter(|g| {
+                    // A global its own code never names is read by a function
+                    // nested in it (a decorator's wrapper): kept.
+                    let root = nbsight_dataflow::symbol::root(g);
+                    let mut places = names.iter().filter(|(_, name)| name == root).peekable();
+                    places.peek().is_none() || places.any(|(line, _)| lines.contains(line))
+                })
+                .cloned()
+                .collect(),
+        )
     }
 
     /// The paths a call on `line` of `function` (its qualified name) passes
@@ -135,6 +163,8 @@ impl FactsCache {
                 let analysis = analyze_cell(&cell, &parsed, ctx);
                 let statements = statement_summaries(&analysis, &parsed);
                 let found = shapes(&parsed.module.body);
+                let line_of = |at| parsed.line_column(at).0.get() as u32;
+                let function_names = function_names(&parsed.module.body, &line_of);
                 let calls = calls(&parsed.module.body)
                     .into_iter()
                     .map(|c| (parsed.line_column(c.start).0.get() as u32, c))
@@ -180,6 +210,7 @@ impl FactsCache {
                     statements,
                     shapes,
                     calls,
+                    function_names,
                     live,
                     builtins: summary.builtins.iter().cloned().collect(),
                     dead: summary.dead.iter().cloned().collect(),

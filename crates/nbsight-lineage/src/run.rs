@@ -98,6 +98,8 @@ pub(crate) struct StmtEffect {
     pub elements: Option<(SymId, ElementOp)>,
     /// A `def` or `class` statement.
     pub definition: bool,
+    /// An `import` statement.
+    pub import: bool,
     pub mutates: Vec<SymId>,
     pub deletes: Vec<SymId>,
     /// Root names it may bind (checked against the run's bindings).
@@ -172,6 +174,7 @@ pub(crate) fn effect_of(
 ) -> StmtEffect {
     let mut effect = StmtEffect {
         definition: stmt.kind == StmtKind::Definition,
+        import: stmt.kind == StmtKind::Import,
         ..StmtEffect::default()
     };
     let read = |graph: &mut SymbolGraph, effect: &mut StmtEffect, path: &str, whole: bool| {
@@ -237,8 +240,13 @@ pub(crate) fn effect_of(
             AccessKind::Mutate => effect.mutates.push(graph.intern(concrete(path).0)),
             // A call of unknown effect whose value is discarded changes its
             // receiver (one that returns a value does not).
+            // A module's function called for its effect (`plt.show()`,
+            // `mon.restart_events()`) does not change the module.
             AccessKind::MayMutate if stmt.kind == StmtKind::Expression => {
-                effect.mutates.push(graph.intern(concrete(path).0));
+                let module = graph.get(root(path)).is_some_and(|s| graph.node(s).module);
+                if !module {
+                    effect.mutates.push(graph.intern(concrete(path).0));
+                }
             }
             AccessKind::MayMutate => {}
         }
@@ -516,6 +524,11 @@ pub(crate) fn apply(
             graph.set_definition(sym);
         }
     }
+    if effect.import {
+        for &sym in &effect.sets {
+            graph.set_module(sym);
+        }
+    }
     for &sym in &mutates {
         let path = graph.node(sym).path.clone();
         // The same change seen through the other names of the object.
@@ -563,5 +576,14 @@ fn set_keeping_own(
         }
     }
     parents.retain(|p| p.sym != sym);
+    // A value computed from the object that holds it (`df['area'] =
+    // df.apply(f, axis=1)`) is part of that object: later changes of its
+    // siblings do not make it stale, a new binding of the object does.
+    let containers: Vec<SymId> = graph.prefixes(sym).skip(1).collect();
+    for p in &mut parents {
+        if containers.contains(&p.sym) {
+            p.whole = false;
+        }
+    }
     graph.set(sym, ts, parents, by);
 }

@@ -163,9 +163,9 @@ impl Lineage {
             .collect();
         for stmt in &facts.statements {
             for access in &stmt.accesses {
-                if access.kind.is_def() || access.kind == AccessKind::Mutate {
-                    watch.insert(root(&access.symbol).to_string());
-                }
+                // What it binds or changes, and what it reads (a name it
+                // reads first existed before: its binding is recorded).
+                watch.insert(root(&access.symbol).to_string());
             }
         }
         // IPython's displayhook binds `_` to the value a cell's last
@@ -254,7 +254,18 @@ impl Lineage {
                 .iter()
                 .filter(|c| c.caller.is_none() && run::spans(stmt, c.line))
                 .filter_map(|c| {
-                    let (mut f, params) = self.function_facts_with_params(&c.function)?;
+                    let current = (ts, &facts);
+                    let (mut f, params) = self.function_facts(&c.function, current)?;
+                    // The branch it took: only what the lines that ran read.
+                    if let Some((_, lines)) =
+                        run.function_lines.iter().find(|(r, _)| *r == c.function)
+                        && !lines.is_empty()
+                        && let Some(defined) = self.defining_facts(&c.function, current)
+                        && let Some(reads) =
+                            defined.reads_on_lines(&c.function.qualname, &f.reads, lines)
+                    {
+                        f.reads = reads;
+                    }
                     // What the function changes through its parameters is
                     // what the call passed for them.
                     f.mutates
@@ -393,7 +404,14 @@ impl Lineage {
                         self.graph.delete(sym);
                     }
                 }
-                Some(_) if changed(name) && !written_roots.contains(name.as_str()) => {
+                // A name this run read that was not watched before existed
+                // already: its binding is recorded, not taken as a change.
+                Some(_)
+                    if changed(name)
+                        && !written_roots.contains(name.as_str())
+                        && (self.bindings.contains_key(name.as_str())
+                            || !reads.iter().any(|(r, _)| root(r) == name.as_str())) =>
+                {
                     let sym = self.graph.intern(name);
                     self.graph.set(sym, ts, Vec::new(), exec);
                     writes.push(Symbol::from(name.as_str()));
@@ -488,37 +506,44 @@ impl Lineage {
         self.invalidate();
     }
 
-    /// What calling the function of `f` reads and writes.
-    fn function_facts_with_params(
+    /// The facts of the cell run that defined `f` (`current`: the run
+    /// under way, whose execution is not logged yet).
+    fn defining_facts(
         &self,
         f: &FunctionRef,
-    ) -> Option<(FunctionFacts, Vec<nbsight_dataflow::Param>)> {
-        let exec = self
-            .executions
+        current: (Ts, &Arc<CellFacts>),
+    ) -> Option<Arc<CellFacts>> {
+        if f.defined_in == current.0 {
+            return Some(current.1.clone());
+        }
+        self.executions
             .iter()
             .rev()
-            .find(|e| e.counter == f.defined_in)?;
-        let summary = exec.facts.function_at(&f.qualname, f.first_line)?;
-        let params = summary.mutated_params.clone();
-        Some((self.function_facts(f)?, params))
+            .find(|e| e.counter == f.defined_in)
+            .map(|e| e.facts.clone())
     }
 
-    fn function_facts(&self, f: &FunctionRef) -> Option<FunctionFacts> {
-        let exec = self
-            .executions
-            .iter()
-            .rev()
-            .find(|e| e.counter == f.defined_in)?;
-        let summary = exec.facts.function_at(&f.qualname, f.first_line)?;
+    /// What calling `f` reads, writes and changes, with the parameters it
+    /// changes (`current`: the run under way).
+    fn function_facts(
+        &self,
+        f: &FunctionRef,
+        current: (Ts, &Arc<CellFacts>),
+    ) -> Option<(FunctionFacts, Vec<nbsight_dataflow::Param>)> {
+        let facts = self.defining_facts(f, current)?;
+        let summary = facts.function_at(&f.qualname, f.first_line)?;
         let strings =
             |set: &nbsight_dataflow::SymbolSet| -> Vec<Symbol> { set.iter().cloned().collect() };
         let mut mutates = strings(&summary.mutates);
         mutates.extend(strings(&summary.may_mutate));
-        Some(FunctionFacts {
-            reads: strings(&summary.reads),
-            writes: strings(&summary.writes),
-            mutates,
-        })
+        Some((
+            FunctionFacts {
+                reads: strings(&summary.reads),
+                writes: strings(&summary.writes),
+                mutates,
+            },
+            summary.mutated_params.clone(),
+        ))
     }
 
     /// The live symbols of `cell_id` with `source`: as its last run

@@ -125,6 +125,105 @@ pub fn calls(body: &[Stmt]) -> Vec<CallShape> {
     finder.0
 }
 
+/// The names each function of `body` loads in its own code, by line, keyed
+/// by its qualified name as CPython spells it (`f`, `C.m`,
+/// `f.<locals>.g`): with the lines a call ran, what it read on the branch
+/// it took.
+pub fn function_names(
+    body: &[Stmt],
+    line_of: &dyn Fn(TextSize) -> u32,
+) -> Vec<(String, Vec<(u32, String)>)> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+    /// Names loaded by one function's own code (nested defs and lambdas
+    /// left out: they are functions of their own).
+    struct Names<'l> {
+        line_of: &'l dyn Fn(TextSize) -> u32,
+        out: Vec<(u32, String)>,
+    }
+    impl<'a> Visitor<'a> for Names<'_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(def) => {
+                    for d in &def.decorator_list {
+                        self.visit_expr(&d.expression);
+                    }
+                    // Its name is bound here; its body is its own.
+                }
+                Stmt::ClassDef(_) => {}
+                _ => walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Lambda(_) => {}
+                Expr::Name(name) if name.ctx.is_load() => self
+                    .out
+                    .push(((self.line_of)(name.range.start()), name.id.to_string())),
+                _ => walk_expr(self, expr),
+            }
+        }
+    }
+    fn walk(
+        body: &[Stmt],
+        prefix: &str,
+        line_of: &dyn Fn(TextSize) -> u32,
+        out: &mut Vec<(String, Vec<(u32, String)>)>,
+    ) {
+        for stmt in body {
+            match stmt {
+                Stmt::FunctionDef(def) => {
+                    let name = format!("{prefix}{}", def.name);
+                    let mut names = Names {
+                        line_of,
+                        out: Vec::new(),
+                    };
+                    for s in &def.body {
+                        names.visit_stmt(s);
+                    }
+                    out.push((name.clone(), names.out));
+                    walk(&def.body, &format!("{name}.<locals>."), line_of, out);
+                }
+                Stmt::ClassDef(class) => {
+                    walk(
+                        &class.body,
+                        &format!("{prefix}{}.", class.name),
+                        line_of,
+                        out,
+                    );
+                }
+                Stmt::If(s) => {
+                    walk(&s.body, prefix, line_of, out);
+                    for c in &s.elif_else_clauses {
+                        walk(&c.body, prefix, line_of, out);
+                    }
+                }
+                Stmt::For(s) => {
+                    walk(&s.body, prefix, line_of, out);
+                    walk(&s.orelse, prefix, line_of, out);
+                }
+                Stmt::While(s) => {
+                    walk(&s.body, prefix, line_of, out);
+                    walk(&s.orelse, prefix, line_of, out);
+                }
+                Stmt::With(s) => walk(&s.body, prefix, line_of, out),
+                Stmt::Try(s) => {
+                    walk(&s.body, prefix, line_of, out);
+                    for h in &s.handlers {
+                        let ast::ExceptHandler::ExceptHandler(h) = h;
+                        walk(&h.body, prefix, line_of, out);
+                    }
+                    walk(&s.orelse, prefix, line_of, out);
+                    walk(&s.finalbody, prefix, line_of, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(body, "", line_of, &mut out);
+    out
+}
+
 /// The shapes of the statements of `body` (at any depth, function bodies
 /// left out), each with the start of its range.
 pub fn shapes(body: &[Stmt]) -> Vec<(TextSize, Shape)> {

@@ -84,6 +84,9 @@ pub struct Node {
     /// When it was last computed again to the object it already had
     /// (`y = 7` run again): its lineage is as of then, its value unchanged.
     pub checked_ts: Ts,
+    /// It was bound by an `import`: a call of one of its functions does not
+    /// change the module.
+    pub module: bool,
     /// It was bound to a display (`[x, y]`, `{'k': v}`) whose elements
     /// carry what they were computed from: its value is theirs.
     pub composite: bool,
@@ -163,6 +166,7 @@ impl SymbolGraph {
             grown_ts: 0,
             checked_ts: 0,
             definition: false,
+            module: false,
             composite: false,
             parents: Vec::new(),
             set_by: None,
@@ -220,6 +224,12 @@ impl SymbolGraph {
         node.function = None;
         node.definition = false;
         node.composite = false;
+        node.module = false;
+    }
+
+    /// `sym` was bound by an `import`.
+    pub fn set_module(&mut self, sym: SymId) {
+        self.nodes[sym.index()].module = true;
     }
 
     /// `sym` was bound to a display whose elements have their own symbols.
