@@ -1654,7 +1654,6 @@ MUTATION = [
         Read("r", []),
         ("c5", "a = 5"),
         Read("r", ["r"]),
-        xfail="a called function's globals are those of its whole body, not of the branch that ran",
     ),
     case(
         "decorator_reading_a_global",

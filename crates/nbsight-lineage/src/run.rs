@@ -162,7 +162,8 @@ pub(crate) fn concrete(path: &str) -> (&str, bool) {
     }
 }
 
-/// Turns a statement's accesses into symbols of `graph`. `called` are the
+/// Turns a statement's accesses into symbols of `graph`. `reached` are the
+/// qualified names of the user functions its calls reached; `called` are the
 /// functions its calls reached; `is_function` tells the user functions a
 /// name is bound to (a reference to one reads its free globals).
 pub(crate) fn effect_of(
@@ -171,6 +172,7 @@ pub(crate) fn effect_of(
     shape: Option<&Shape>,
     facts: &CellFacts,
     called: &[&FunctionFacts],
+    reached: &[&str],
 ) -> StmtEffect {
     let mut effect = StmtEffect {
         definition: stmt.kind == StmtKind::Definition,
@@ -208,7 +210,9 @@ pub(crate) fn effect_of(
                 // A user function named where something is called may be
                 // called (`df.apply(f)`): it reads its free globals.
                 let sym = graph.intern(concrete(path).0);
-                if !stmt.calls {
+                // A function the tracer saw called is read as it ran
+                // (`called`), not as its whole body.
+                if !stmt.calls || reached.contains(&path) {
                     continue;
                 }
                 if let Some(f) = graph.node(sym).function.clone() {

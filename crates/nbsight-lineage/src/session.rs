@@ -274,7 +274,14 @@ impl Lineage {
                 })
                 .collect();
             let called_refs: Vec<&FunctionFacts> = called.iter().collect();
-            let mut effect = run::effect_of(&mut self.graph, stmt, shape, &facts, &called_refs);
+            let reached: Vec<&str> = run
+                .calls
+                .iter()
+                .filter(|c| c.caller.is_none() && run::spans(stmt, c.line))
+                .map(|c| c.function.qualname.as_str())
+                .collect();
+            let mut effect =
+                run::effect_of(&mut self.graph, stmt, shape, &facts, &called_refs, &reached);
             // Importing a module again binds the same module: nothing changed.
             if stmt.kind == StmtKind::Import {
                 effect
