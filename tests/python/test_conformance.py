@@ -1057,7 +1057,6 @@ STALENESS = [
         Read("d", []),
         ("c6", "foo = 8"),
         Read("d", ["d"]),
-        xfail="storing into an entry of a stale dict (`d[foo] = bar`) is warned as a read of the stale dict",
     ),
     case(
         "statement_that_raised_inside_try_wrote_nothing",

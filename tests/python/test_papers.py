@@ -859,8 +859,9 @@ def test_nbslicer_trace_once_keeps_later_iterations_in_the_slice(
 
 def test_nbslicer_trace_once_later_elements_go_stale(ip: InteractiveShell) -> None:
     """Section 3.3: `x[1]`, written in the loop's second iteration, depends on
-    `k`; a new `k` makes its reader stale. (The loop's cell is stale too:
-    it reads the stale `x` to set its elements, Definition 7.)"""
+    `k`; a new `k` makes its reader stale. The loop's cell only stores into
+    `x` (as ipyflow has it, storing into a stale container is not a stale
+    read), and re-running it is the advice that refreshes the reader."""
     cells(
         ip,
         ("c1", "x = [0, 0, 0]"),
@@ -871,8 +872,12 @@ def test_nbslicer_trace_once_later_elements_go_stale(ip: InteractiveShell) -> No
     )
     assert "y1" in stale_symbols()
     status = nbsight.status()
-    assert status["stale_cells"] == ["c3", "c4"]
+    assert status["stale_cells"] == ["c4"]
+    # Definition 10: `x = [0, 0, 0]` kills the stale `x` that c4 reads.
     assert status["refresher_cells"] == ["c1"]
+    assert nbsight.why("c4")["rerun"] == ["c3"]
+    cells(ip, ("c3", TRACE_ONCE), ("c4", "y1 = x[1]"))
+    assert nbsight.status()["stale_cells"] == []
 
 
 LOOP_BRANCH = (

@@ -20,6 +20,9 @@ pub struct CellInput<'a> {
     pub id: &'a str,
     /// Its live symbols, with whether each is read as a whole.
     pub live: &'a [(nbsight_dataflow::Symbol, bool)],
+    /// Live symbols its last run read whole only as an alias's object or
+    /// to draw from them: a change in place of those does not freshen it.
+    pub binding_only: &'a [nbsight_dataflow::Symbol],
     pub dead: &'a [nbsight_dataflow::Symbol],
     /// When it last ran with its current source.
     pub last_run: Option<Ts>,
@@ -42,26 +45,26 @@ pub fn stale_reads(
     staleness: &Staleness,
     live: &[(nbsight_dataflow::Symbol, bool)],
 ) -> Vec<String> {
-    let stale: Vec<&(nbsight_dataflow::Symbol, bool)> = live
-        .iter()
-        .filter(|(symbol, whole)| {
-            graph
-                .get(symbol)
-                .is_some_and(|sym| staleness.read_is_stale(graph, Read::new(sym, *whole)))
-        })
-        .collect();
-    // A path read only on the way to a stale path nested in it (`foo` in
-    // `foo.x`) is named by that path.
-    stale
-        .iter()
-        .filter(|(symbol, whole)| {
-            *whole
-                || !stale.iter().any(|(other, _)| {
-                    other != symbol && nbsight_dataflow::symbol::is_prefix_or_equal(symbol, other)
-                })
-        })
-        .map(|(symbol, _)| symbol.to_string())
-        .collect()
+    // A path read only on the way to another (`foo` in `foo.x`, `d` in
+    // `d[k] = v`) reads its binding, not its value: a stale value there is
+    // named by the path read through it, if the cell reads one. A path no
+    // cell named yet (`df.a`) is named by the nearest path known above it.
+    let mut out: Vec<String> = Vec::new();
+    for (symbol, whole) in live {
+        if !*whole {
+            continue;
+        }
+        let Some(sym) = graph.known_prefix(symbol) else {
+            continue;
+        };
+        if staleness.read_is_stale(graph, Read::new(sym, true)) {
+            let name = graph.node(sym).path.to_string();
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
 }
 
 /// The highlights of `cells` (in notebook order).
@@ -91,9 +94,10 @@ pub fn highlights(
         non_stale.push(cell);
         let fresh = match cell.last_run {
             Some(ts) => cell.live.iter().any(|(symbol, whole)| {
+                let whole = *whole && !cell.binding_only.contains(symbol);
                 graph
                     .get(symbol)
-                    .is_some_and(|sym| graph.visible_ts(Read::new(sym, *whole)) > ts)
+                    .is_some_and(|sym| graph.visible_ts(Read::new(sym, whole)) > ts)
             }),
             None => cell.live.iter().all(|(symbol, _)| {
                 graph

@@ -67,6 +67,9 @@ pub(crate) struct CellRun {
     pub(crate) counter: Ts,
     /// Its live symbols as the run refined them.
     pub(crate) live: Vec<(Symbol, bool)>,
+    /// Those of them it read whole only as an alias's object or to draw
+    /// from it (not fresh when that object changes in place).
+    pub(crate) binding_only: Vec<Symbol>,
 }
 
 /// The lineage of one kernel.
@@ -471,10 +474,15 @@ impl Lineage {
             .live
             .iter()
             .filter(|(u, _)| reads.iter().any(|(r, _)| r == u) || raised_reads.contains(&u))
-            .map(|(u, whole)| {
-                let whole = *whole && (value_reads.contains(u) || raised_reads.contains(&u));
-                (u.clone(), whole)
-            })
+            .cloned()
+            .collect();
+        // Read whole only as the object an alias was bound to, or drawn
+        // from: a change of that object leaves the cell as it is (not
+        // fresh), though a stale value there still makes it stale.
+        let binding_only: Vec<Symbol> = live
+            .iter()
+            .filter(|(u, whole)| *whole && !value_reads.contains(u) && !raised_reads.contains(&u))
+            .map(|(u, _)| u.clone())
             .collect();
         for g in call_globals {
             if !live.contains(&g) {
@@ -497,6 +505,7 @@ impl Lineage {
                 source: run.source.clone(),
                 counter: ts,
                 live,
+                binding_only,
             },
         );
         self.executions.push(Execution {
@@ -602,6 +611,7 @@ impl Lineage {
             id: String,
             facts: Arc<CellFacts>,
             live: Vec<(Symbol, bool)>,
+            binding_only: Vec<Symbol>,
             last_run: Option<Ts>,
         }
         let cells = self.cells();
@@ -614,16 +624,13 @@ impl Lineage {
                     return None;
                 }
                 let live = self.live_of(id, source, &facts);
-                let last_run = self
-                    .runs
-                    .get(id)
-                    .filter(|r| r.source == *source)
-                    .map(|r| r.counter);
+                let run = self.runs.get(id).filter(|r| r.source == *source);
                 Some(Input {
                     id: id.clone(),
                     facts,
                     live,
-                    last_run,
+                    binding_only: run.map(|r| r.binding_only.clone()).unwrap_or_default(),
+                    last_run: run.map(|r| r.counter),
                 })
             })
             .collect();
@@ -633,6 +640,7 @@ impl Lineage {
             .map(|input| CellInput {
                 id: &input.id,
                 live: &input.live,
+                binding_only: &input.binding_only,
                 dead: &input.facts.dead,
                 last_run: input.last_run,
             })
@@ -679,15 +687,26 @@ impl Lineage {
     fn stale_reads_of(&self, cell_id: &str, source: &str, facts: &CellFacts) -> Vec<StaleRead> {
         let live = self.live_of(cell_id, source, facts);
         let staleness = self.staleness();
-        highlights::stale_reads(&self.graph, &staleness, &live)
+        let reads = highlights::stale_reads(&self.graph, &staleness, &live)
             .into_iter()
             .filter_map(|symbol| {
-                let whole = live.iter().any(|(s, w)| s == symbol.as_str() && *w);
-                let mut read = explain::stale_read(self, &staleness, &symbol, whole)?;
+                // Every stale read named is a read of the value (whole).
+                let mut read = explain::stale_read(self, &staleness, &symbol, true)?;
                 read.rerun.retain(|c| c != cell_id);
                 Some(read)
             })
-            .collect()
+            .collect::<Vec<_>>();
+        // In the order their cells ran, so that the advice (each read's
+        // cells, first seen first) is an order to re-run them in.
+        let first_ran = |read: &StaleRead| {
+            read.rerun
+                .first()
+                .and_then(|c| self.runs.get(c))
+                .map_or(Ts::MAX, |r| r.counter)
+        };
+        let mut reads = reads;
+        reads.sort_by_key(first_ran);
+        reads
     }
 
     /// The provenance of the value at `symbol` (`None`: not bound, or not

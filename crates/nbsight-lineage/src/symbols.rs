@@ -107,11 +107,8 @@ pub struct Node {
 impl Node {
     /// The execution that last changed it, as a whole or in part.
     pub fn changed_by(&self) -> Option<ExecIdx> {
-        if self.grown_ts > self.ts {
-            self.grown_by
-        } else {
-            self.set_by
-        }
+        // Whatever set it changed it too: `grown_by` is never older.
+        self.grown_by.or(self.set_by)
     }
 
     /// When its value last changed, as a whole or in part, or was last
@@ -179,6 +176,19 @@ impl SymbolGraph {
         }
         self.ids.insert(CompactString::from(path), id);
         id
+    }
+
+    /// The symbol of `path`, or of the nearest path above it that the graph
+    /// knows.
+    pub fn known_prefix(&self, path: &str) -> Option<SymId> {
+        let mut at = Some(path);
+        while let Some(p) = at {
+            if let Some(sym) = self.get(p) {
+                return Some(sym);
+            }
+            at = nbsight_dataflow::symbol::parent(p);
+        }
+        None
     }
 
     /// Does `sym` name a value now: it is bound, or a path it is nested in
