@@ -1,0 +1,321 @@
+//! The native trace function of CPython 3.10 and 3.11: a C function
+//! installed with `PyEval_SetTrace` (no Python object: `sys.gettrace()`
+//! stays `None`) for each top-level statement of a traced cell
+//! (`Session::watch`). Per event it does pointer checks and hash lookups
+//! only, never a Python-level call:
+//!
+//! - a call event of a frame whose code is neither the cell's module code
+//!   nor a user function's switches that frame's line events off and
+//!   returns (library code costs one lookup per call);
+//! - a call event of a user function records the call when its caller is
+//!   the cell's code or a user function;
+//! - line events record each line of the cell's code and of user functions
+//!   once per run; a user function's frames stop getting line events once
+//!   every line of it was seen in the run.
+//!
+//! The interpreter's tracing mode itself costs every Python call 3 to 5
+//! times its time on 3.11, whatever the trace function does; so after
+//! `QUIET_LIMIT` events in a row that told nothing new the function removes
+//! itself for the rest of the running top-level statement (the run's lines
+//! then count as not all known unless every line of that statement ran).
+//!
+//! `PyEval_SetTrace` and `PyFrame_GetBack` are not in the stable ABI: they
+//! are looked up in the running interpreter (`ctypes.pythonapi`) when the
+//! session starts, so that the one abi3 module loads everywhere (a Windows
+//! abi3 module cannot link them). Frames are used only through those
+//! functions, `PyFrame_GetCode`, `PyFrame_GetLineNumber` and the
+//! `f_trace_lines` descriptor, never by layout.
+
+use std::ffi::c_int;
+use std::ptr::null_mut;
+use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+
+use super::hooks::Shared;
+use super::trace::Trace;
+
+const TRACE_CALL: c_int = 0;
+const TRACE_LINE: c_int = 2;
+
+type TraceFn = unsafe extern "C" fn(
+    *mut ffi::PyObject,
+    *mut ffi::PyFrameObject,
+    c_int,
+    *mut ffi::PyObject,
+) -> c_int;
+type SetTraceFn = unsafe extern "C" fn(Option<TraceFn>, *mut ffi::PyObject);
+type GetBackFn = unsafe extern "C" fn(*mut ffi::PyFrameObject) -> *mut ffi::PyFrameObject;
+
+/// The interpreter functions the tracer calls, found once.
+struct Api {
+    set_trace: SetTraceFn,
+    get_back: GetBackFn,
+    /// `FrameType.__dict__["f_trace_lines"]` (a reference kept for the
+    /// process's life) and its type's `__set__`.
+    trace_lines: usize,
+    descr_set: ffi::descrsetfunc,
+}
+
+static API: OnceLock<Api> = OnceLock::new();
+
+/// The session whose trace the installed function fills (an `Arc` leaked
+/// while installed).
+static CURRENT: AtomicPtr<Shared> = AtomicPtr::new(null_mut());
+
+/// The address of `name` in the running interpreter.
+fn symbol(py: Python<'_>, name: &str) -> PyResult<usize> {
+    let ctypes = py.import("ctypes")?;
+    let function = ctypes.getattr("pythonapi")?.getattr(name)?;
+    let address = ctypes
+        .call_method1("cast", (function, ctypes.getattr("c_void_p")?))?
+        .getattr("value")?
+        .extract::<Option<usize>>()?;
+    address
+        .filter(|&a| a != 0)
+        .ok_or_else(|| super::runtime(format!("{name} not found in the interpreter")))
+}
+
+/// Finds what the tracer needs (once per process).
+pub(crate) fn load(py: Python<'_>) -> PyResult<()> {
+    if API.get().is_some() {
+        return Ok(());
+    }
+    let set_trace = symbol(py, "PyEval_SetTrace")?;
+    let get_back = symbol(py, "PyFrame_GetBack")?;
+    let descriptor = py
+        .import("types")?
+        .getattr("FrameType")?
+        .getattr("__dict__")?
+        .get_item("f_trace_lines")?;
+    // SAFETY: the slot of a live type object; `PyType_GetSlot` accepts
+    // static types from 3.10 on.
+    let slot =
+        unsafe { ffi::PyType_GetSlot(ffi::Py_TYPE(descriptor.as_ptr()), ffi::Py_tp_descr_set) };
+    if slot.is_null() {
+        return Err(super::runtime("frames' f_trace_lines cannot be set"));
+    }
+    // SAFETY: the addresses are the interpreter's own functions, whose
+    // signatures are the same on CPython 3.10 to 3.13; a `tp_descr_set`
+    // slot holds a `descrsetfunc`.
+    let api = unsafe {
+        Api {
+            set_trace: std::mem::transmute::<*const (), SetTraceFn>(set_trace as *const ()),
+            get_back: std::mem::transmute::<*const (), GetBackFn>(get_back as *const ()),
+            trace_lines: descriptor.into_ptr() as usize,
+            descr_set: std::mem::transmute::<*mut std::ffi::c_void, ffi::descrsetfunc>(slot),
+        }
+    };
+    // A concurrent `load` (impossible with the GIL held) would only leak
+    // one reference.
+    let _ = API.set(api);
+    Ok(())
+}
+
+/// Installs the trace function for the calling thread, filling `shared`'s
+/// trace; `false` when `load` did not succeed.
+pub(crate) fn install(_py: Python<'_>, shared: &Arc<Shared>) -> bool {
+    let Some(api) = API.get() else {
+        return false;
+    };
+    let fresh = Arc::into_raw(shared.clone()) as *mut Shared;
+    let old = CURRENT.swap(fresh, Ordering::AcqRel);
+    if !old.is_null() {
+        // SAFETY: `old` came from `Arc::into_raw` in an earlier `install`.
+        drop(unsafe { Arc::from_raw(old) });
+    }
+    QUIET.store(0, Ordering::Relaxed);
+    // SAFETY: the GIL is held (`_py`).
+    unsafe { (api.set_trace)(Some(trace), null_mut()) };
+    true
+}
+
+/// Did the trace function see the call of the innermost running Python
+/// frame (the one that called nbsight)? It switched off the line events of
+/// every frame it saw entered that is not the cell's or a user function's;
+/// frames start with them on.
+pub(crate) fn saw_calling_frame(py: Python<'_>) -> bool {
+    // SAFETY: the GIL is held; the frame is borrowed and outlives this call
+    // (it is running).
+    let frame = unsafe { Bound::from_borrowed_ptr_or_opt(py, ffi::PyEval_GetFrame().cast()) };
+    frame
+        .and_then(|f| f.getattr("f_trace_lines").ok())
+        .and_then(|t| t.extract::<bool>().ok())
+        == Some(false)
+}
+
+/// Removes the trace function (only when it is still ours: see
+/// `saw_calling_frame`) and forgets the session.
+pub(crate) fn remove(_py: Python<'_>, ours: bool) {
+    if ours && let Some(api) = API.get() {
+        // SAFETY: the GIL is held (`_py`).
+        unsafe { (api.set_trace)(None, null_mut()) };
+    }
+    let old = CURRENT.swap(null_mut(), Ordering::AcqRel);
+    if !old.is_null() {
+        // SAFETY: `old` came from `Arc::into_raw` in `install`.
+        drop(unsafe { Arc::from_raw(old) });
+    }
+}
+
+/// The address of `frame`'s code object.
+///
+/// SAFETY: `frame` is a live frame.
+unsafe fn code_of(frame: *mut ffi::PyFrameObject) -> usize {
+    let code = unsafe { ffi::PyFrame_GetCode(frame) };
+    if code.is_null() {
+        return 0;
+    }
+    // The frame keeps its code alive: the address stays valid.
+    unsafe { ffi::Py_DECREF(code.cast()) };
+    code as usize
+}
+
+/// `frame`'s current line (0 when unknown).
+///
+/// SAFETY: `frame` is a live frame.
+unsafe fn line_of(frame: *mut ffi::PyFrameObject) -> u32 {
+    u32::try_from(unsafe { ffi::PyFrame_GetLineNumber(frame) }).unwrap_or(0)
+}
+
+/// Switches `frame`'s line events off.
+///
+/// SAFETY: `frame` is a live frame; the GIL is held.
+unsafe fn lines_off(api: &Api, frame: *mut ffi::PyFrameObject) {
+    let done = unsafe {
+        (api.descr_set)(
+            api.trace_lines as *mut ffi::PyObject,
+            frame.cast(),
+            ffi::Py_False(),
+        )
+    };
+    if done < 0 {
+        unsafe { ffi::PyErr_Clear() };
+    }
+}
+
+/// The trace function (`Py_tracefunc`). Never raises, never calls Python.
+unsafe extern "C" fn trace(
+    _obj: *mut ffi::PyObject,
+    frame: *mut ffi::PyFrameObject,
+    what: c_int,
+    _arg: *mut ffi::PyObject,
+) -> c_int {
+    let (Some(api), shared) = (API.get(), CURRENT.load(Ordering::Acquire)) else {
+        return 0;
+    };
+    if shared.is_null() || frame.is_null() {
+        return 0;
+    }
+    let new = if what == TRACE_CALL || what == TRACE_LINE {
+        // SAFETY: `CURRENT` holds a strong reference while installed, and
+        // it is only released with the GIL held, which this call has.
+        let shared = unsafe { &*shared };
+        // Busy (nbsight itself runs, and a finalizer ran user code): the
+        // event is lost, never waited for.
+        let Ok(mut trace) = shared.trace.try_lock() else {
+            return 0;
+        };
+        // SAFETY: the interpreter passes a live frame and holds the GIL.
+        unsafe {
+            if what == TRACE_CALL {
+                on_call(api, &mut trace, frame)
+            } else {
+                on_line(api, &mut trace, frame)
+            }
+        }
+    } else {
+        false
+    };
+    if new {
+        QUIET.store(0, Ordering::Relaxed);
+    } else if QUIET.fetch_add(1, Ordering::Relaxed) >= QUIET_LIMIT {
+        // SAFETY: as above.
+        unsafe { suspend(api, &*shared) };
+    }
+    0
+}
+
+/// Events in a row that told nothing new after which the tracer removes
+/// itself for the rest of the running top-level statement (the
+/// interpreter's tracing mode costs every Python call 3 to 5 times its time
+/// on 3.11, whatever the trace function does).
+const QUIET_LIMIT: u32 = 2048;
+
+/// Events since the last new fact.
+static QUIET: AtomicU32 = AtomicU32::new(0);
+
+/// Removes the trace function until `Session::watch` installs it again for
+/// the next top-level statement.
+///
+/// SAFETY: called from the trace function (the GIL is held).
+unsafe fn suspend(api: &Api, shared: &Shared) {
+    if let Ok(mut trace) = shared.trace.try_lock() {
+        trace.suspend();
+    } else {
+        return;
+    }
+    QUIET.store(0, Ordering::Relaxed);
+    unsafe { (api.set_trace)(None, null_mut()) };
+}
+
+/// A call event; `true` when it told something new.
+///
+/// SAFETY: `frame` is a live frame; the GIL is held.
+unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) -> bool {
+    let code = unsafe { code_of(frame) };
+    if trace.is_module_address(code) {
+        return false;
+    }
+    let complete = match trace.function_complete(code) {
+        Some(complete) if trace.active => complete,
+        _ => {
+            unsafe { lines_off(api, frame) };
+            return false;
+        }
+    };
+    if complete {
+        unsafe { lines_off(api, frame) };
+    }
+    let back = unsafe { (api.get_back)(frame) };
+    if back.is_null() {
+        return false;
+    }
+    let from = unsafe { code_of(back) };
+    let new = match trace.caller(from) {
+        Some(caller) => trace.call(from, &caller, code, || unsafe { line_of(back) }),
+        None => false,
+    };
+    unsafe { ffi::Py_DECREF(back.cast()) };
+    new
+}
+
+/// A line event; `true` when it told something new.
+///
+/// SAFETY: `frame` is a live frame; the GIL is held.
+unsafe fn on_line(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) -> bool {
+    let code = unsafe { code_of(frame) };
+    if trace.is_module_address(code) {
+        // Repeated lines of the cell's code stay on (a loop at the top
+        // level may take a new branch later); they count as nothing new.
+        return trace.module_line(code, unsafe { line_of(frame) });
+    }
+    let seen = if trace.active {
+        trace.function_line(code, || unsafe { line_of(frame) })
+    } else {
+        None
+    };
+    match seen {
+        Some((new, false)) => new,
+        Some((new, true)) => {
+            unsafe { lines_off(api, frame) };
+            new
+        }
+        None => {
+            unsafe { lines_off(api, frame) };
+            false
+        }
+    }
+}
