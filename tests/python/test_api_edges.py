@@ -1,0 +1,148 @@
+"""The edges of the live API and of the extension around a cell: bad
+arguments raise the documented errors, a malformed comm message is answered
+on the comm, nested runs keep the outer cell's identity, no AST transformer
+stays registered, block mode never asks to re-run the blocked cell."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+
+import nbsight
+from conftest import run
+
+
+@pytest.fixture
+def ip(shell: InteractiveShell, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[InteractiveShell]:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NBSIGHT_HISTORY", "off")
+    run(shell, "%load_ext nbsight")
+    yield shell
+    run(shell, "%unload_ext nbsight")
+
+
+def test_provenance_of_a_text_that_is_not_a_path_is_a_key_error(ip: InteractiveShell) -> None:
+    run(ip, "a = [1, 2]", cell_id="c1")
+    with pytest.raises(KeyError):
+        nbsight.provenance("a[")
+    with pytest.raises(KeyError):
+        nbsight.provenance("a +")
+
+
+def test_record_provenance_takes_a_bool(ip: InteractiveShell) -> None:
+    with pytest.raises(TypeError):
+        nbsight.record_provenance("on")  # type: ignore[arg-type]
+    nbsight.record_provenance(False)
+
+
+def test_sync_notebook_rejects_duplicate_ids(ip: InteractiveShell) -> None:
+    with pytest.raises(ValueError, match="more than once"):
+        nbsight.sync_notebook([("c1", "a = 1"), ("c1", "b = 2")])
+
+
+def test_a_cell_id_that_is_not_a_string_is_used_as_text(ip: InteractiveShell) -> None:
+    result = ip.run_cell("x = 1", store_history=True, cell_id=7)  # type: ignore[arg-type]
+    assert result.error_in_exec is None
+    run(ip, "y = x + 1", cell_id="c2")
+    run(ip, "x = 5", cell_id="7")
+    assert nbsight.status()["fresh_cells"] == ["c2"]
+
+
+class FakeComm:
+    """Stands in for an ipykernel comm: keeps what nbsight sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.handler: Any = None
+
+    def send(self, data: dict[str, Any]) -> None:
+        self.sent.append(data)
+
+    def on_msg(self, handler: Any) -> None:
+        self.handler = handler
+
+    def on_close(self, handler: Any) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "not a dict",
+        {"type": "sync_notebook", "cells": "c1"},
+        {"type": "sync_notebook", "cells": [["c1"]]},
+        {"type": "sync_notebook", "cells": [["c1", "a"], ["c1", "b"]]},
+        {"type": "notebook_path", "path": 3},
+        {"type": "what"},
+    ],
+)
+def test_a_malformed_comm_message_is_answered_on_the_comm(
+    ip: InteractiveShell, data: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    live = nbsight._api._current()
+    comm = FakeComm()
+    live._on_comm_open(comm, {})
+    comm.sent.clear()
+    comm.handler({"content": {"data": data}})
+    assert [m["type"] for m in comm.sent] == ["error"]
+    assert comm.sent[0]["message"].startswith("nbsight: ")
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_nested_runs_keep_the_outer_cell(ip: InteractiveShell) -> None:
+    run(ip, "get_ipython().run_cell('inner = 1')\nouter = inner + 1", cell_id="c1")
+    run(ip, "%%capture\nz = 3", cell_id="c2")
+    run(ip, "w = outer + z", cell_id="c3")
+    status = nbsight.status()
+    every = set(status["stale_cells"]) | set(status["fresh_cells"]) | set(status["refresher_cells"])
+    assert every <= {"c1", "c2", "c3"}
+    assert nbsight.backward_slice("c3")[-1] == "c3"
+    assert set(nbsight.backward_slice("c3")) <= {"c1", "c2", "c3"}
+
+
+def test_no_ast_transformer_is_registered_and_deep_expressions_run(ip: InteractiveShell) -> None:
+    assert ip.ast_transformers == []
+    result = run(ip, "+".join(["1"] * 1000), cell_id="c1")
+    assert result.error_in_exec is None
+    assert result.result == 1000
+
+
+def test_block_mode_never_asks_to_rerun_the_blocked_cell(ip: InteractiveShell) -> None:
+    run(ip, "a = 1", cell_id="c1")
+    run(ip, "b = a + 1", cell_id="c2")
+    run(ip, "c = b * 2", cell_id="c3")
+    run(ip, "a = 2", cell_id="c1")
+    nbsight.set_mode("block")
+    try:
+        result = ip.run_cell("c = b * 2", store_history=True, cell_id="c3")
+        assert result.error_before_exec is not None
+        message = str(result.error_before_exec)
+        assert "re-run cell c2 first" in message and "cell c3" not in message
+        assert ip.ast_transformers == []
+        assert nbsight.why("c3")["rerun"] == ["c2"]
+        # Following the advice clears it.
+        run(ip, "b = a + 1", cell_id="c2")
+        assert run(ip, "c = b * 2", cell_id="c3").error_in_exec is None
+        assert nbsight.status()["stale_cells"] == []
+    finally:
+        nbsight.set_mode("warn")
+
+
+def test_a_reactive_rerun_does_not_warn_about_the_cell_it_reruns(
+    ip: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(ip, "a = 1", cell_id="c1")
+    run(ip, "b = a + 1", cell_id="c2")
+    run(ip, "c = b * 2", cell_id="c3")
+    nbsight.set_mode("reactive")
+    try:
+        capsys.readouterr()
+        run(ip, "a = 2", cell_id="c1")
+        assert nbsight.last_reactive_run() == ["c2", "c3"]
+        assert "nbsight: this cell reads stale" not in capsys.readouterr().err
+        assert ip.user_ns["c"] == 6
+    finally:
+        nbsight.set_mode("warn")
