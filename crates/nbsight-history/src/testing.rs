@@ -52,11 +52,19 @@ impl ScriptedKernel {
         let mut bindings = Vec::new();
         for name in &pre.watch {
             let assigned = source.lines().any(|l| {
-                l.trim_start()
-                    .strip_prefix(name.as_str())
+                let l = l.trim_start();
+                l.strip_prefix(name.as_str())
                     .is_some_and(|rest| rest.trim_start().starts_with('='))
+                    || ["def ", "class ", "for ", "import "].iter().any(|k| {
+                        l.strip_prefix(k).is_some_and(|rest| {
+                            rest.strip_prefix(name.as_str()).is_some_and(|r| {
+                                !r.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                            })
+                        })
+                    })
             });
-            if assigned || !self.objects.contains_key(name) {
+            // A name the cell only reads is bound only if a cell bound it.
+            if assigned {
                 self.next += 1;
                 self.objects.insert(name.clone(), self.next);
             }
