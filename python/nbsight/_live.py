@@ -25,13 +25,14 @@ one line, and the kernel goes on without it.
 from __future__ import annotations
 
 import ast
+import codeop
 import os
 import sys
 from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import InputRejected
 
-from nbsight._nbsight import Session
+from nbsight._nbsight import CompileWatcher, Session
 from nbsight._recorder import Recorder, Transformer
 from nbsight._recorder import install as install_recorder
 from nbsight._recorder import uninstall as uninstall_recorder
@@ -137,8 +138,9 @@ class Live:
         self._instrument = Transformer(self.recorder)
         self.recording = False
         self.provenance_on = False
-        # The shell's compiler's own class, put back at unload.
-        self._compiler_class: type | None = None
+        # Stands for `compile` in `codeop` while nbsight is loaded.
+        self._watcher = CompileWatcher(self.session)
+        self._codeop_compile: Any = None
 
     # ----- installation -------------------------------------------------
 
@@ -169,11 +171,7 @@ class Live:
             if transformer in shell.ast_transformers:
                 shell.ast_transformers.remove(transformer)
         uninstall_recorder()
-        if self._compiler_class is not None and type(shell.compile) is not self._compiler_class:
-            try:
-                shell.compile.__class__ = self._compiler_class
-            except TypeError:
-                pass
+        self._unwatch_compiler()
         self.session.close_history()
         self.session.close()
 
@@ -190,6 +188,9 @@ class Live:
     def pre_run_cell(self, info: ExecutionInfo) -> None:
         self.depth += 1
         if self.depth > 1:
+            # A cell run inside the running one is part of it: its code is
+            # not the outer cell's module code.
+            self._watcher.set_enabled(False)
             return
         self.blocked = None
         self.tracing = False
@@ -205,6 +206,7 @@ class Live:
             cell_id = str(given) if given not in (None, "") else str(count if count is not None else self.shell.execution_count)
             pre = self.session.pre_run(cell_id, info.raw_cell or "", count)
             self.tracing = True
+            self._watcher.set_enabled(True)
             self.cell_id = cell_id
             self.recording = self.provenance_on
             self._instrument.enabled = self.recording
@@ -222,40 +224,26 @@ class Live:
             self._fail(error)
 
     def _watch_compiler(self) -> None:
-        """Makes the shell's compiler hand nbsight each code object it
-        compiles (IPython compiles a cell into one per top-level statement
-        and runs them at once): a subclass of its own class, put on the
-        compiler object, so no wrapper frame is on the stack when user code
-        runs (tracebacks, `inspect.stack()` and recursion depth unchanged)."""
-        compiler = self.shell.compile
-        base = type(compiler)
-        live = self
+        """Stands nbsight's native `CompileWatcher` in for `compile` in the
+        `codeop` module, through which IPython compiles each top-level
+        statement of a cell: it hands the code objects of a traced cell to
+        the session. It is native, so no frame of nbsight's is on the stack
+        while a cell compiles or runs (tracebacks, `inspect.stack()` and
+        recursion depth unchanged)."""
+        self._codeop_compile = codeop.__dict__.get("compile")
+        codeop.compile = self._watcher  # type: ignore[attr-defined]
 
-        class Watching(base):  # type: ignore[misc, valid-type]
-            def __call__(self, *args: Any, **kwargs: Any) -> Any:
-                code = super().__call__(*args, **kwargs)
-                live._compiled(code)
-                return code
-
-        Watching.__name__ = Watching.__qualname__ = base.__name__
-        Watching.__module__ = base.__module__
-        try:
-            compiler.__class__ = Watching
-            self._compiler_class = base
-        except TypeError as error:
-            print(f"nbsight: cannot watch the shell's compiler ({error}); cells are not traced", file=sys.stderr)
-
-    def _compiled(self, code: Any) -> None:
-        """A code object compiled for the running cell: traced."""
-        if self.tracing and self.depth == 1:
-            try:
-                self.session.watch(code)
-            except Exception as error:
-                self._fail(error)
+    def _unwatch_compiler(self) -> None:
+        if codeop.__dict__.get("compile") is self._watcher:
+            if self._codeop_compile is None:
+                del codeop.compile  # type: ignore[attr-defined]
+            else:
+                codeop.compile = self._codeop_compile  # type: ignore[attr-defined]
 
     def post_run_cell(self, result: ExecutionResult) -> None:
         nested = self.depth > 1
         self.depth = max(0, self.depth - 1)
+        self._watcher.set_enabled(self.tracing and self.depth == 1)
         if nested:
             return
         events = self.recorder.stop() if self.recording else None
@@ -324,6 +312,7 @@ class Live:
 
     def _fail(self, error: BaseException) -> None:
         self.tracing = False
+        self._watcher.set_enabled(False)
         self.recording = False
         self._instrument.enabled = False
         self._transformer(self._instrument, False)

@@ -76,3 +76,12 @@ class Session:
         """For tests: `lines`, `calls` (`(line, callee, caller)`) and
         `function_lines` (`{qualname: lines}`) the tracer gave the last
         recorded run."""
+
+class CompileWatcher:
+    """Stands for `compile` in the `codeop` module while nbsight is loaded:
+    compiles exactly as `compile` does and hands the code objects of a traced
+    cell to the session."""
+
+    def __init__(self, session: Session) -> None: ...
+    def set_enabled(self, on: bool) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

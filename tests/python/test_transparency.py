@@ -65,6 +65,14 @@ KERNEL_SESSIONS = [
 # What differs today, per session: {"*" | "<3.12" | ">=3.12": what differs}
 # ("<3.12": the sys.settrace tracer; ">=3.12": sys.monitoring).
 DIFFERS: dict[str, dict[str, str]] = {
+    # The 3.10/3.11 tracer at the recursion limit.
+    "recursion_depth_reached": {
+        "<3.12": "the deepest recursion reached is one less with the 3.10/3.11 tracer "
+        "(`986` -> `985`): its call event at the deepest frame takes one level",
+    },
+    "recursion_error_uncaught": {
+        "<3.12": "the RecursionError traceback has one frame less with the 3.10/3.11 tracer",
+    },
     # What sys.monitoring shows.
     "monitoring_user_tool": {
         ">=3.12": "sys.monitoring.get_tool(3) is 'nbsight' (None without it): nbsight holds "

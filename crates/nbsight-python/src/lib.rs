@@ -29,6 +29,9 @@ mod _nbsight {
     #[pymodule_export]
     use crate::live::Session;
 
+    #[pymodule_export]
+    use crate::live::CompileWatcher;
+
     /// Adds what the macros cannot declare: `__version__`, the crate's
     /// version (the package's version too: pyproject.toml takes it from here).
     #[pymodule_init]

@@ -5,6 +5,7 @@
 //! and the namespace's bindings into `nbsight_lineage::RunFacts`, and
 //! converts the lineage's answers to Python (`convert.rs`).
 
+mod compile;
 mod convert;
 mod history;
 mod hooks;
@@ -12,6 +13,8 @@ mod native;
 mod trace;
 
 use std::sync::{Arc, Mutex, MutexGuard};
+
+pub use compile::CompileWatcher;
 
 use nbsight_dataflow::Effects;
 use nbsight_history::{RecordedEvents, RunProvenance};
