@@ -406,33 +406,13 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                 for (t, v) in targets[..at].iter().zip(values) {
                     split(t, v, parts);
                 }
-                if let Expr::Starred(star) = &targets[at]
-                    && let Some(path) = static_path(&star.value)
-                {
-                    let covered = &values[at..];
-                    let range = match (covered.first(), covered.last()) {
-                        (Some(first), Some(last)) => {
-                            TextRange::new(first.range().start(), last.range().end())
-                        }
-                        _ => TextRange::empty(value.range().end()),
-                    };
-                    parts.push(Part {
-                        target: path.clone(),
-                        value: range,
-                        element: None,
-                        alias: None,
-                        named: false,
-                    });
-                    for (k, v) in values[at..first_star].iter().enumerate() {
-                        parts.push(Part {
-                            target: Symbol::from(format!("{path}[{k}]")),
-                            value: v.range(),
-                            element: None,
-                            alias: static_path(v),
-                            named: false,
-                        });
-                    }
-                }
+                starred_parts(
+                    &targets[at],
+                    &values[at..],
+                    &values[at..first_star],
+                    value,
+                    parts,
+                );
                 return;
             }
             match starred {
@@ -447,32 +427,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                         split(t, v, parts);
                     }
                     let covered = &values[at..values.len() - after];
-                    if let Expr::Starred(star) = &targets[at]
-                        && let Some(path) = static_path(&star.value)
-                    {
-                        let range = match (covered.first(), covered.last()) {
-                            (Some(first), Some(last)) => {
-                                TextRange::new(first.range().start(), last.range().end())
-                            }
-                            _ => TextRange::empty(value.range().end()),
-                        };
-                        parts.push(Part {
-                            target: path.clone(),
-                            value: range,
-                            element: None,
-                            alias: None,
-                            named: false,
-                        });
-                        for (k, v) in covered.iter().enumerate() {
-                            parts.push(Part {
-                                target: Symbol::from(format!("{path}[{k}]")),
-                                value: v.range(),
-                                element: None,
-                                alias: static_path(v),
-                                named: false,
-                            });
-                        }
-                    }
+                    starred_parts(&targets[at], covered, covered, value, parts);
                     for (t, v) in targets[at + 1..]
                         .iter()
                         .zip(&values[values.len() - after..])
@@ -496,6 +451,44 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
             });
             elements(&path, value, parts);
         }
+    }
+}
+
+/// The part a starred target (`*rest`) takes: the values it covers, and
+/// each of `known` (its leading elements whose positions are known) as its
+/// element.
+fn starred_parts(
+    target: &Expr,
+    covered: &[Expr],
+    known: &[Expr],
+    value: &Expr,
+    parts: &mut Vec<Part>,
+) {
+    let Expr::Starred(star) = target else {
+        return;
+    };
+    let Some(path) = static_path(&star.value) else {
+        return;
+    };
+    let range = match (covered.first(), covered.last()) {
+        (Some(first), Some(last)) => TextRange::new(first.range().start(), last.range().end()),
+        _ => TextRange::empty(value.range().end()),
+    };
+    parts.push(Part {
+        target: path.clone(),
+        value: range,
+        element: None,
+        alias: None,
+        named: false,
+    });
+    for (k, v) in known.iter().enumerate() {
+        parts.push(Part {
+            target: Symbol::from(format!("{path}[{k}]")),
+            value: v.range(),
+            element: None,
+            alias: static_path(v),
+            named: false,
+        });
     }
 }
 
