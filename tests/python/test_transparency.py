@@ -78,11 +78,6 @@ DIFFERS: dict[str, dict[str, str]] = {
         ">=3.12": "sys.monitoring.get_tool(3) is 'nbsight' (None without it): nbsight holds "
         "its tool id while it is loaded",
     },
-    # The 3.10/3.11 tracer.
-    "settrace_suspended_frames": {
-        "<3.12": "a user's sys.settrace tracer gets no 'line' events in a library generator "
-        "whose frame was created while nbsight traced (its f_trace_lines left off)",
-    },
 }
 
 

@@ -39,6 +39,7 @@ use super::trace::Trace;
 
 const TRACE_CALL: c_int = 0;
 const TRACE_LINE: c_int = 2;
+const TRACE_RETURN: c_int = 3;
 
 type TraceFn = unsafe extern "C" fn(
     *mut ffi::PyObject,
@@ -184,13 +185,16 @@ unsafe fn line_of(frame: *mut ffi::PyFrameObject) -> u32 {
 ///
 /// SAFETY: `frame` is a live frame; the GIL is held.
 unsafe fn lines_off(api: &Api, frame: *mut ffi::PyFrameObject) {
-    let done = unsafe {
-        (api.descr_set)(
-            api.trace_lines as *mut ffi::PyObject,
-            frame.cast(),
-            ffi::Py_False(),
-        )
-    };
+    unsafe { set_lines(api, frame, false) };
+}
+
+/// Sets `frame`'s `f_trace_lines`.
+///
+/// SAFETY: `frame` is a live frame; the GIL is held.
+unsafe fn set_lines(api: &Api, frame: *mut ffi::PyFrameObject, on: bool) {
+    let value = unsafe { if on { ffi::Py_True() } else { ffi::Py_False() } };
+    let done =
+        unsafe { (api.descr_set)(api.trace_lines as *mut ffi::PyObject, frame.cast(), value) };
     if done < 0 {
         unsafe { ffi::PyErr_Clear() };
     }
@@ -227,6 +231,13 @@ unsafe extern "C" fn trace(
             }
         }
     } else {
+        if what == TRACE_RETURN {
+            // A frame leaving (or a generator yielding) gets its line events
+            // back, so that a trace function the user installs later sees
+            // its lines as without nbsight.
+            // SAFETY: as above.
+            unsafe { set_lines(api, frame, true) };
+        }
         false
     };
     if new {
