@@ -108,6 +108,17 @@ pub(crate) struct StmtEffect {
     pub defines: Vec<(SymId, FunctionFacts)>,
 }
 
+impl StmtEffect {
+    /// What the value the statement binds to `target` was computed from:
+    /// its part's reads, else every read.
+    fn parents_of(&self, target: SymId) -> Vec<Read> {
+        match self.parts.iter().find(|(t, _)| *t == target) {
+            Some((_, parents)) => parents.clone(),
+            None => self.reads.clone(),
+        }
+    }
+}
+
 /// Does `stmt`'s own code span the 1-based cell line `line` a tracer saw?
 pub(crate) fn spans(stmt: &StmtSummary, line: u32) -> bool {
     OneIndexed::new(line as usize).is_some_and(|line| stmt.spans(line))
@@ -461,10 +472,7 @@ pub(crate) fn apply(
             && !mutates.contains(&sym)
             && graph.node(sym).exists
         {
-            let mut parents = match effect.parts.iter().find(|(t, _)| *t == sym) {
-                Some((_, parents)) => parents.clone(),
-                None => effect.reads.clone(),
-            };
+            let mut parents = effect.parents_of(sym);
             parents.retain(|p| p.sym != sym);
             graph.recheck(sym, ts, parents, by);
             continue;
@@ -486,10 +494,7 @@ pub(crate) fn apply(
                 continue;
             }
         }
-        let parents = match effect.parts.iter().find(|(t, _)| *t == sym) {
-            Some((_, parents)) => parents.clone(),
-            None => effect.reads.clone(),
-        };
+        let parents = effect.parents_of(sym);
         set_keeping_own(
             graph,
             sym,
