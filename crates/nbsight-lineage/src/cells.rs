@@ -125,14 +125,23 @@ impl CellFacts {
             return Some(f);
         }
         if qualname.ends_with("<lambda>") {
-            let prefix = format!("<lambda@{line}:");
-            return self
-                .functions
-                .iter()
-                .find(|(n, _)| n.starts_with(&prefix))
-                .map(|(_, f)| f);
+            return self.lambdas().find(|(l, _)| *l == line).map(|(_, f)| f);
         }
         None
+    }
+
+    /// The lambdas it defines, each with the line it starts on (the
+    /// summaries name them `<lambda@LINE:COLUMN>`).
+    pub fn lambdas(&self) -> impl Iterator<Item = (u32, &FunctionSummary)> + '_ {
+        self.functions.iter().filter_map(|(name, f)| {
+            let line = name
+                .strip_prefix("<lambda@")?
+                .split(':')
+                .next()?
+                .parse::<u32>()
+                .ok()?;
+            Some((line, f))
+        })
     }
 }
 

@@ -220,7 +220,6 @@ pub(crate) fn effect_of(
                 effect.read_at.push((sym, access.range));
                 // A user function named where something is called may be
                 // called (`df.apply(f)`): it reads its free globals.
-                let sym = graph.intern(concrete(path).0);
                 // A function the tracer saw called is read as it ran
                 // (`called`), not as its whole body.
                 if !stmt.calls || reached.contains(&path) {
@@ -269,14 +268,7 @@ pub(crate) fn effect_of(
     // A lambda the statement makes and passes to a call (`map(lambda x:
     // f(x), xs)`) may run: it reads its free globals.
     if stmt.calls {
-        for (name, summary) in &facts.functions {
-            let Some(line) = name
-                .strip_prefix("<lambda@")
-                .and_then(|rest| rest.split(':').next())
-                .and_then(|l| l.parse::<u32>().ok())
-            else {
-                continue;
-            };
+        for (line, summary) in facts.lambdas() {
             if spans(stmt, line) {
                 for g in summary.reads.iter() {
                     read(graph, &mut effect, g, true);

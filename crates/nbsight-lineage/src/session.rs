@@ -252,10 +252,14 @@ impl Lineage {
         for index in run::ran_statements(&facts, &run) {
             let stmt = &facts.statements[index];
             let shape = facts.shapes.get(index).and_then(Option::as_ref);
-            let called: Vec<FunctionFacts> = run
+            // The user functions the statement's own code reached.
+            let reaching: Vec<&run::CallFact> = run
                 .calls
                 .iter()
                 .filter(|c| c.caller.is_none() && run::spans(stmt, c.line))
+                .collect();
+            let called: Vec<FunctionFacts> = reaching
+                .iter()
                 .filter_map(|c| {
                     let current = (ts, &facts);
                     let (mut f, params) = self.function_facts(&c.function, current)?;
@@ -277,10 +281,8 @@ impl Lineage {
                 })
                 .collect();
             let called_refs: Vec<&FunctionFacts> = called.iter().collect();
-            let reached: Vec<&str> = run
-                .calls
+            let reached: Vec<&str> = reaching
                 .iter()
-                .filter(|c| c.caller.is_none() && run::spans(stmt, c.line))
                 .map(|c| c.function.qualname.as_str())
                 .collect();
             let mut effect =
