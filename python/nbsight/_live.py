@@ -204,7 +204,7 @@ class Live:
             count = self.shell.execution_count - 1 if info.store_history else None
             given = getattr(info, "cell_id", None)
             cell_id = str(given) if given not in (None, "") else str(count if count is not None else self.shell.execution_count)
-            pre = self.session.pre_run(cell_id, info.raw_cell or "", count)
+            pre = self.session.pre_run(cell_id, info.raw_cell or "", count, self.shell.user_global_ns)
             self.tracing = True
             self._watcher.set_enabled(True)
             self.cell_id = cell_id

@@ -26,10 +26,15 @@ class Session:
         """`"sys.monitoring"` (CPython 3.12+) or `"sys.settrace"` (the native
         `PyEval_SetTrace` tracer of 3.10 and 3.11)."""
     def pre_run(
-        self, cell_id: str, source: str, execution_count: int | None = None
+        self,
+        cell_id: str,
+        source: str,
+        execution_count: int | None = None,
+        namespace: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Starts tracing a run; returns `stale` (symbols), `warning` and
-        `blocked` (texts, or None)."""
+        `blocked` (texts, or None). `namespace`: the globals the cell runs
+        in, where run-time subscript indexes are read."""
     def watch(self, code: CodeType) -> None:
         """Traces a module-level code object of the running cell."""
     def post_run(

@@ -509,10 +509,6 @@ def test_bounding_lineage_a_point_update_of_a_read_element_stales_the_sum(
     assert nbsight.status()["stale_cells"] == ["c3"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a read `lst[i]` in a loop makes `x` depend on the whole list: a new `lst[7]` makes `x` stale",
-)
 def test_bounding_lineage_a_point_update_of_another_element_does_not(
     ip: InteractiveShell,
 ) -> None:
@@ -799,10 +795,6 @@ def test_nbslicer_figure2_f_of_g_reads_one_element(ip: InteractiveShell) -> None
     assert nbsight.status()["stale_cells"] == ["c5"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a run-time index `lst[y]` is not resolved to `lst[2]`: the `lst[3]` cell is in the slice",
-)
 def test_nbslicer_a_runtime_index_slice(ip: InteractiveShell, tmp_path: Path) -> None:
     """Section 3.1: `x = lst[y]` with y = 2 at run time reads `lst[2]`; the
     cell that set `lst[3]` is not in the slice."""
@@ -812,10 +804,6 @@ def test_nbslicer_a_runtime_index_slice(ip: InteractiveShell, tmp_path: Path) ->
     reproduces(ip, "c4", "3", tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a run-time index `lst[y]` is not resolved to `lst[2]`: `x` is not stale after `lst[2] = 0`",
-)
 def test_nbslicer_a_runtime_index_reads_one_element(ip: InteractiveShell) -> None:
     """Section 3.1: `x = lst[y]` with y = 2: a new `lst[4]` leaves `x` alone,
     a new `lst[2]` makes it stale."""

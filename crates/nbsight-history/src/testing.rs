@@ -90,6 +90,7 @@ impl ScriptedKernel {
             failed,
             error_line: failed.then_some(source.lines().count() as u32),
             bindings,
+            keys: Vec::new(),
             provenance: events,
         });
     }

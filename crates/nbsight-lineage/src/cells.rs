@@ -13,6 +13,7 @@ use nbsight_dataflow::{Context, Effects, ImportEnv, analyze_cell};
 use nbsight_notebook::{Cell, Language};
 use rustc_hash::FxHashMap;
 
+use crate::keys::{KeyedSubscript, Probe, keyed_subscripts};
 use crate::shapes::{CallShape, Shape, calls, function_names, shapes};
 
 /// The static facts of one cell source.
@@ -25,6 +26,9 @@ pub struct CellFacts {
     pub shapes: Vec<Option<Shape>>,
     /// The calls of its module code, each with its line.
     pub calls: Vec<(u32, CallShape)>,
+    /// The subscripts of its module code whose index the tracer reads
+    /// at run time (`lst[i]`).
+    pub keyed: Vec<KeyedSubscript>,
     /// The names each function it defines loads, by line (by CPython's
     /// qualified name).
     pub function_names: Vec<(String, Vec<(u32, String)>)>,
@@ -44,6 +48,14 @@ pub struct CellFacts {
 }
 
 impl CellFacts {
+    /// Where the tracer reads the indexes of `keyed`, each once.
+    pub fn probes(&self) -> Vec<Probe> {
+        let mut probes: Vec<Probe> = self.keyed.iter().map(|k| k.probe.clone()).collect();
+        probes.sort_unstable();
+        probes.dedup();
+        probes
+    }
+
     pub fn function(&self, name: &str) -> Option<&FunctionSummary> {
         self.functions
             .iter()
@@ -174,6 +186,7 @@ impl FactsCache {
                 let found = shapes(&parsed.module.body);
                 let line_of = |at| parsed.line_column(at).0.get() as u32;
                 let function_names = function_names(&parsed.module.body, &line_of);
+                let keyed = keyed_subscripts(&parsed.module.body, &line_of);
                 let calls = calls(&parsed.module.body)
                     .into_iter()
                     .map(|c| (parsed.line_column(c.start).0.get() as u32, c))
@@ -219,6 +232,7 @@ impl FactsCache {
                     statements,
                     shapes,
                     calls,
+                    keyed,
                     function_names,
                     live,
                     builtins: summary.builtins.iter().cloned().collect(),

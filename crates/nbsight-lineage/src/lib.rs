@@ -18,6 +18,7 @@
 mod cells;
 mod explain;
 mod highlights;
+mod keys;
 pub mod provenance;
 mod reactive;
 pub mod report;
@@ -28,6 +29,7 @@ mod slices;
 mod symbols;
 
 pub use explain::{Deps, StaleRead, SymbolRef, UpdatedAncestor};
+pub use keys::{Probe, ProbeKeys, int_key, str_key};
 pub use provenance::{Event as ProvenanceEvent, InputRef, ProvenanceReport};
 pub use run::{CallFact, FunctionRef, RunFacts};
 pub use session::{Execution, Lineage, PreRun, Status};

@@ -13,7 +13,7 @@ use nbsight_notebook::OneIndexed;
 use ruff_text_size::TextRange;
 
 use crate::cells::CellFacts;
-use crate::shapes::{ElementOp, Shape};
+use crate::shapes::{ElementOp, Part, Shape};
 use crate::symbols::{ExecIdx, FunctionFacts, Read, SymId, SymbolGraph, Ts};
 
 /// A user function a call reached, named as its code object names it.
@@ -72,6 +72,9 @@ pub struct RunFacts {
     /// After the run: the root names asked for, each with the identity of
     /// the object it is bound to (`None`: unbound).
     pub bindings: Vec<(String, Option<u64>)>,
+    /// The index values the tracer read at the probes of
+    /// [`PreRun::probes`](crate::PreRun::probes) (empty: not read).
+    pub keys: Vec<crate::ProbeKeys>,
     /// The run-time decisions logged for value provenance, when recording
     /// was on (`None`: not recorded).
     pub provenance: Option<Vec<crate::provenance::Event>>,
@@ -83,7 +86,7 @@ pub(crate) struct StmtEffect {
     pub reads: Vec<Read>,
     /// Where each read is in the source (a read may be made in several
     /// places).
-    pub read_at: Vec<(SymId, TextRange)>,
+    pub read_at: Vec<(Read, TextRange)>,
     pub sets: Vec<SymId>,
     /// Targets that take a part of the value, each with what that part
     /// read (the rest of `sets` take every read), in order: a container
@@ -184,6 +187,7 @@ pub(crate) fn effect_of(
     facts: &CellFacts,
     called: &[&FunctionFacts],
     reached: &[&str],
+    resolved: &[crate::keys::Resolved<'_>],
 ) -> StmtEffect {
     let mut effect = StmtEffect {
         definition: stmt.kind == StmtKind::Definition,
@@ -203,66 +207,80 @@ pub(crate) fn effect_of(
         if !effect.reads.contains(&read) {
             effect.reads.push(read);
         }
+        read
     };
     let builtin = |path: &str| facts.builtins.iter().any(|b| b == root(path));
     for access in &stmt.accesses {
         if access.implied {
             continue;
         }
-        let path = access.symbol.as_str();
-        match access.kind {
-            AccessKind::Read | AccessKind::BaseRead => {
-                if builtin(path) {
-                    continue;
-                }
-                read(graph, &mut effect, path, access.kind == AccessKind::Read);
-                let sym = graph.intern(concrete(path).0);
-                effect.read_at.push((sym, access.range));
-                // A user function named where something is called may be
-                // called (`df.apply(f)`): it reads its free globals.
-                // A function the tracer saw called is read as it ran
-                // (`called`), not as its whole body.
-                if !stmt.calls || reached.contains(&path) {
-                    continue;
-                }
-                if let Some(f) = graph.node(sym).function.clone() {
-                    for g in calls_closure(graph, &f.reads) {
-                        read(graph, &mut effect, &g, true);
+        // A subscript whose keys the run read stands for those elements;
+        // storing into them binds them.
+        let expanded = crate::keys::expand(&access.symbol, access.range, resolved);
+        let kind = match (&expanded, access.kind) {
+            (Some(_), AccessKind::MayWrite) => AccessKind::Write,
+            (_, kind) => kind,
+        };
+        let paths: Vec<std::borrow::Cow<'_, str>> = match expanded {
+            Some(paths) => paths.into_iter().map(Into::into).collect(),
+            None => vec![access.symbol.as_str().into()],
+        };
+        for path in &paths {
+            let path: &str = path;
+            match kind {
+                AccessKind::Read | AccessKind::BaseRead => {
+                    if builtin(path) {
+                        continue;
+                    }
+                    let made = read(graph, &mut effect, path, kind == AccessKind::Read);
+                    let sym = made.sym;
+                    effect.read_at.push((made, access.range));
+                    // A user function named where something is called may be
+                    // called (`df.apply(f)`): it reads its free globals.
+                    // A function the tracer saw called is read as it ran
+                    // (`called`), not as its whole body.
+                    if !stmt.calls || reached.contains(&path) {
+                        continue;
+                    }
+                    if let Some(f) = graph.node(sym).function.clone() {
+                        for g in calls_closure(graph, &f.reads) {
+                            read(graph, &mut effect, &g, true);
+                        }
                     }
                 }
-            }
-            AccessKind::Write | AccessKind::MayWrite => {
-                let (concrete_path, any) = concrete(path);
-                let sym = graph.intern(concrete_path);
-                if any {
-                    effect.mutates.push(sym);
-                } else if access.kind == AccessKind::MayWrite && root(path) == path {
-                    effect.may_bind.push(sym);
-                } else {
-                    effect.sets.push(sym);
+                AccessKind::Write | AccessKind::MayWrite => {
+                    let (concrete_path, any) = concrete(path);
+                    let sym = graph.intern(concrete_path);
+                    if any {
+                        effect.mutates.push(sym);
+                    } else if kind == AccessKind::MayWrite && root(path) == path {
+                        effect.may_bind.push(sym);
+                    } else {
+                        effect.sets.push(sym);
+                    }
                 }
-            }
-            AccessKind::Delete => {
-                let (concrete_path, any) = concrete(path);
-                let sym = graph.intern(concrete_path);
-                if any {
-                    effect.mutates.push(sym);
-                } else {
-                    effect.deletes.push(sym);
+                AccessKind::Delete => {
+                    let (concrete_path, any) = concrete(path);
+                    let sym = graph.intern(concrete_path);
+                    if any {
+                        effect.mutates.push(sym);
+                    } else {
+                        effect.deletes.push(sym);
+                    }
                 }
-            }
-            AccessKind::Mutate => effect.mutates.push(graph.intern(concrete(path).0)),
-            // A call of unknown effect whose value is discarded changes its
-            // receiver (one that returns a value does not).
-            // A module's function called for its effect (`plt.show()`,
-            // `mon.restart_events()`) does not change the module.
-            AccessKind::MayMutate if stmt.kind == StmtKind::Expression => {
-                let module = graph.get(root(path)).is_some_and(|s| graph.node(s).module);
-                if !module {
-                    effect.mutates.push(graph.intern(concrete(path).0));
+                AccessKind::Mutate => effect.mutates.push(graph.intern(concrete(path).0)),
+                // A call of unknown effect whose value is discarded changes its
+                // receiver (one that returns a value does not).
+                // A module's function called for its effect (`plt.show()`,
+                // `mon.restart_events()`) does not change the module.
+                AccessKind::MayMutate if stmt.kind == StmtKind::Expression => {
+                    let module = graph.get(root(path)).is_some_and(|s| graph.node(s).module);
+                    if !module {
+                        effect.mutates.push(graph.intern(concrete(path).0));
+                    }
                 }
+                AccessKind::MayMutate => {}
             }
-            AccessKind::MayMutate => {}
         }
     }
     // A lambda the statement makes and passes to a call (`map(lambda x:
@@ -298,18 +316,39 @@ pub(crate) fn effect_of(
     match shape {
         Some(Shape::AugAssign { target }) => effect.augmented = Some(graph.intern(target)),
         Some(Shape::Parts(parts)) => {
-            let in_some_part = |at: TextRange| parts.iter().any(|p| p.value.contains_range(at));
-            for part in parts {
-                let target = graph.intern(part.target.as_str());
+            // An entry whose key the run read is the entry at each key it
+            // held (`{k: v}` binds `d[5]`); unread, it is no part (its value
+            // is the container's).
+            let parts: Vec<(&Part, Vec<SymId>)> = parts
+                .iter()
+                .map(|part| {
+                    let targets = match part.key {
+                        Some(key) => crate::keys::display_entry(&part.target, key, resolved)
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|t| graph.intern(t))
+                            .collect(),
+                        None => vec![graph.intern(part.target.as_str())],
+                    };
+                    (part, targets)
+                })
+                .filter(|(_, targets)| !targets.is_empty())
+                .collect();
+            let in_some_part =
+                |at: TextRange| parts.iter().any(|(p, _)| p.value.contains_range(at));
+            for (part, targets) in &parts {
+                let target = targets[0];
                 if let Some(alias) = &part.alias {
                     let alias = graph.intern(alias);
-                    effect.aliases.push((target, alias));
+                    for &target in targets {
+                        effect.aliases.push((target, alias));
+                    }
                 }
                 // A read inside an element of a display bound to the target
                 // is that element's, not the container's: the container is
                 // made of its elements.
                 let in_element = |at: TextRange| {
-                    parts.iter().any(|q| {
+                    parts.iter().any(|(q, _)| {
                         q.value != part.value
                             && part.value.contains_range(q.value)
                             && q.value.contains_range(at)
@@ -323,21 +362,23 @@ pub(crate) fn effect_of(
                         _ => parents.extend(effect.reads.iter().copied()),
                     }
                 }
-                for &(sym, at) in &effect.read_at {
+                for &(r, at) in &effect.read_at {
                     let mine =
                         (part.value.contains_range(at) && !in_element(at)) || !in_some_part(at);
-                    if mine
-                        && part.element.is_none()
-                        && let Some(r) = effect.reads.iter().find(|r| r.sym == sym)
-                        && !parents.contains(r)
-                    {
-                        parents.push(*r);
+                    // The read made there (`lst[k]` reads `lst` as a whole,
+                    // not only the path its subscript goes through).
+                    // (As the statement's reads hold it: `drawn` is set there.)
+                    let same =
+                        |q: &&Read| (q.sym, q.whole, q.elements) == (r.sym, r.whole, r.elements);
+                    let r = effect.reads.iter().find(same).copied().unwrap_or(r);
+                    if mine && part.element.is_none() && !parents.contains(&r) {
+                        parents.push(r);
                     }
                 }
                 // An assignment expression takes the values of those
                 // nested in it (`x := (y := 1) + 1` reads `y`).
                 if part.named {
-                    for q in parts {
+                    for (q, _) in &parts {
                         if q.named && q.value != part.value && part.value.contains_range(q.value) {
                             let inner = Read::new(graph.intern(q.target.as_str()), true);
                             if !parents.contains(&inner) {
@@ -349,10 +390,12 @@ pub(crate) fn effect_of(
                 // What no place of the statement reads itself (the globals
                 // of the functions its calls reached) is read for every part.
                 for r in &effect.reads {
-                    if !effect.read_at.iter().any(|(sym, _)| *sym == r.sym) && !parents.contains(r)
-                    {
+                    if !effect.read_at.iter().any(|(q, _)| q.sym == r.sym) && !parents.contains(r) {
                         parents.push(*r);
                     }
+                }
+                for &other in &targets[1..] {
+                    effect.parts.push((other, parents.clone()));
                 }
                 effect.parts.push((target, parents));
             }

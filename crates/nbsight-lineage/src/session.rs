@@ -50,6 +50,9 @@ pub struct PreRun {
     /// The cell may bind names the analysis cannot see: report every name
     /// of the namespace.
     pub scan_namespace: bool,
+    /// Where the tracer reads the indexes of the cell's run-time subscripts
+    /// (reported in [`RunFacts::keys`]).
+    pub probes: Vec<crate::Probe>,
 }
 
 /// The highlights, as `nbsight.status()` reports them.
@@ -186,6 +189,7 @@ impl Lineage {
             stale,
             watch,
             scan_namespace: facts.hidden_bindings,
+            probes: facts.probes(),
         }
     }
 
@@ -249,6 +253,7 @@ impl Lineage {
         let mut shown_reads: (Option<usize>, Vec<crate::symbols::Read>) = (None, Vec::new());
         // The headers enclosing the statement at hand, with what they read.
         let mut controls: Vec<(u32, Vec<crate::symbols::Read>)> = Vec::new();
+        let resolved = crate::keys::resolved(&facts.keyed, &run.keys);
         for index in run::ran_statements(&facts, &run) {
             let stmt = &facts.statements[index];
             let shape = facts.shapes.get(index).and_then(Option::as_ref);
@@ -285,8 +290,15 @@ impl Lineage {
                 .iter()
                 .map(|c| c.function.qualname.as_str())
                 .collect();
-            let mut effect =
-                run::effect_of(&mut self.graph, stmt, shape, &facts, &called_refs, &reached);
+            let mut effect = run::effect_of(
+                &mut self.graph,
+                stmt,
+                shape,
+                &facts,
+                &called_refs,
+                &reached,
+                &resolved,
+            );
             // Importing a module again binds the same module: nothing changed.
             if stmt.kind == StmtKind::Import {
                 effect

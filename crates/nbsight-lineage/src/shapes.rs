@@ -11,7 +11,7 @@
 //! whose range holds it (reads outside every part, such as a subscript in
 //! a target, belong to all of them).
 
-use nbsight_dataflow::symbol::{Symbol, constant_index, static_path};
+use nbsight_dataflow::symbol::{ANY_INDEX, Symbol, constant_index, static_path};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
@@ -48,6 +48,9 @@ pub struct Part {
     /// An assignment expression (`(x := f(y))`): an outer one takes the
     /// value of those nested in it.
     pub named: bool,
+    /// A dict display's entry whose key is a name (`{k: v}`): the target
+    /// ends in `[*]`, the key the run reads at this range (`keys.rs`).
+    pub key: Option<TextRange>,
 }
 
 /// What a statement's shape says beyond its accesses.
@@ -336,6 +339,7 @@ fn named_parts(stmt: &Stmt) -> Vec<Part> {
                             element: None,
                             alias: static_path(&named.value),
                             named: true,
+                            key: None,
                         });
                     }
                     walk_expr(self, expr);
@@ -388,6 +392,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                                 element: Some(Symbol::from(format!("{source}[{i}]"))),
                                 alias: None,
                                 named: false,
+                                key: None,
                             });
                         }
                     }
@@ -448,6 +453,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                 element: None,
                 alias: static_path(value),
                 named: false,
+                key: None,
             });
             elements(&path, value, parts);
         }
@@ -480,6 +486,7 @@ fn starred_parts(
         element: None,
         alias: None,
         named: false,
+        key: None,
     });
     for (k, v) in known.iter().enumerate() {
         parts.push(Part {
@@ -488,6 +495,7 @@ fn starred_parts(
             element: None,
             alias: static_path(v),
             named: false,
+            key: None,
         });
     }
 }
@@ -508,23 +516,33 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
                     element: None,
                     alias: static_path(element),
                     named: false,
+                    key: None,
                 });
                 elements(&target, element, parts);
             }
         }
         Expr::Dict(dict) => {
             for item in &dict.items {
-                let Some(key) = item.key.as_ref().and_then(constant_index) else {
-                    continue;
+                let (index, key) = match item.key.as_ref() {
+                    Some(Expr::Name(name)) => (ANY_INDEX.to_string(), Some(name.range())),
+                    Some(key) => match constant_index(key) {
+                        Some(index) => (format!("[{index}]"), None),
+                        None => continue,
+                    },
+                    None => continue,
                 };
-                let target = Symbol::from(format!("{path}[{key}]"));
+                let target = Symbol::from(format!("{path}{index}"));
                 parts.push(Part {
                     target: target.clone(),
                     value: item.value.range(),
                     element: None,
                     alias: static_path(&item.value),
                     named: false,
+                    key,
                 });
+                if key.is_some() {
+                    continue;
+                }
                 elements(&target, &item.value, parts);
             }
         }

@@ -102,6 +102,12 @@ pub struct Node {
     pub exists: bool,
     /// It is bound to a user function: what calling it reads and writes.
     pub function: Option<FunctionFacts>,
+    /// Its latest change, when in place as a whole (`lst[1:2] = foo`,
+    /// `lst += foo`): the time of the change before it and the symbols it
+    /// read. What one of those was computed from this object is not stale
+    /// through that change (ipyflow's exemption for the update of one's own
+    /// parent).
+    pub in_place: Option<(Ts, Vec<SymId>)>,
 }
 
 impl Node {
@@ -170,6 +176,7 @@ impl SymbolGraph {
             grown_by: None,
             exists: false,
             function: None,
+            in_place: None,
         });
         if let Some(c) = container {
             self.nodes[c.index()].children.push(id);
@@ -235,6 +242,7 @@ impl SymbolGraph {
         node.definition = false;
         node.composite = false;
         node.module = false;
+        node.in_place = None;
     }
 
     /// `sym` was bound by an `import`.
@@ -298,10 +306,25 @@ impl SymbolGraph {
                 node.grown_by = Some(by);
             }
         }
+        let before = self.nodes[sym.index()].changed_ts();
         self.grow(sym, ts, parents, by);
         let node = &mut self.nodes[sym.index()];
         node.ts = ts;
         node.set_by = Some(by);
+        node.in_place = Some((before, parents.iter().map(|p| p.sym).collect()));
+    }
+
+    /// Is what a reader of `read` sees newer than `since` only through an
+    /// in-place change of the read path that read `sym` itself, with no
+    /// other change since `since`?
+    pub fn changed_in_place_using(&self, read: Read, sym: SymId, since: Ts) -> bool {
+        let node = self.node(read.sym);
+        node.ts == self.visible_ts(read)
+            && node.ts > node.bound_ts
+            && node
+                .in_place
+                .as_ref()
+                .is_some_and(|(before, used)| *before <= since && used.contains(&sym))
     }
 
     /// The object at `sym` gained or lost elements at `ts` while the others
@@ -577,7 +600,9 @@ impl Staleness {
                 if p.sym == sym || !graph.reachable(p.sym) {
                     continue;
                 }
-                if graph.visible_ts(p) > node.changed_ts() {
+                if graph.visible_ts(p) > node.changed_ts()
+                    && !graph.changed_in_place_using(p, sym, node.changed_ts())
+                {
                     stale = true;
                     break;
                 }

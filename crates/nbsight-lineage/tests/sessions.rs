@@ -134,6 +134,7 @@ impl Kernel {
             failed: error_line.is_some(),
             error_line,
             bindings,
+            keys: Vec::new(),
             provenance: None,
         });
         pre.stale.into_iter().map(|s| s.symbol).collect()
@@ -566,4 +567,16 @@ fn list_insert_shifts_the_elements_after_its_position() {
     k.run("c5", "z = lst[0]");
     let slice = k.lineage.backward_slice("c5").expect("ran");
     assert!(slice.contains(&"c3".to_string()), "{slice:?}");
+}
+
+#[test]
+fn a_subscript_of_unknown_index_reads_the_whole_container() {
+    // The run's keys are not known here (no tracer): `lst[k]` may be any
+    // element, so a change of one makes `v` stale.
+    let mut k = Kernel::new();
+    k.run("c1", "lst = list(range(3))");
+    k.run("c2", "k = (1, 2)");
+    k.run("c3", "v = lst[k]");
+    k.run("c4", "lst[2] = 7");
+    assert_eq!(k.status().stale_symbols, ids(&["v"]));
 }

@@ -1,7 +1,9 @@
 //! The `sys.monitoring` callbacks of CPython 3.12+: LINE and CALL events
 //! set on the cell's own code objects and on user functions' (library code
 //! is never instrumented), each returning `DISABLE` (once per location per
-//! run; the user functions' events are switched on again before each run).
+//! run; the user functions' events are switched on again before each run),
+//! except a line of the cell with a subscript probe (`probes.rs`), on until
+//! its probes are done.
 //! The 3.10/3.11 tracer is `native.rs`.
 //!
 //! Every callback is a Rust object: no Python code runs per event. They
@@ -43,6 +45,10 @@ impl LineHook {
         let code = address(code);
         if trace.is_module_address(code) {
             trace.module_line(code, line);
+            // A probed line stays on until its probes are done.
+            if let Some((_, false)) = trace.probes.line(py, line) {
+                return py.None();
+            }
         } else if trace.touch(code) && trace.active {
             trace.function_line(code, || line);
         }

@@ -10,6 +10,7 @@ mod convert;
 mod history;
 mod hooks;
 mod native;
+mod probes;
 mod trace;
 
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -176,16 +177,20 @@ impl Session {
     /// Before `cell_id` runs `source`: starts tracing and returns the
     /// stale symbols it is about to read with the warning and block texts
     /// (`None` when there are none).
-    #[pyo3(signature = (cell_id, source, execution_count = None))]
+    /// `namespace` is the dict the cell's code runs in, where the tracer
+    /// reads run-time subscript indexes (`None`: they are not read).
+    #[pyo3(signature = (cell_id, source, execution_count = None, namespace = None))]
     fn pre_run<'py>(
         &self,
         py: Python<'py>,
         cell_id: &str,
         source: &str,
         execution_count: Option<u32>,
+        namespace: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let mut state = self.state()?;
         let pre = state.lineage.before_run(cell_id, source);
+        let probes = pre.probes.clone();
         state.clock = (state.clock + 1).max(execution_count.unwrap_or(0));
         let clock = state.clock;
         let out = PyDict::new(py);
@@ -216,6 +221,7 @@ impl Session {
         let rearm = match self.shared.trace.lock() {
             Ok(mut trace) => {
                 trace.start(clock);
+                trace.probes.set(py, namespace, &probes);
                 let rearm: Vec<Py<PyAny>> = std::mem::take(&mut trace.rearm)
                     .into_iter()
                     .filter_map(|a| trace.functions.get(&a).map(|u| u.code.clone_ref(py)))
@@ -281,7 +287,7 @@ impl Session {
         let Some(pending) = state.pending.take() else {
             return Ok(None);
         };
-        let (lines, calls, function_lines, error_line) = {
+        let (lines, calls, function_lines, error_line, keys) = {
             let mut trace = self
                 .shared
                 .trace
@@ -289,10 +295,13 @@ impl Session {
                 .map_err(|_| runtime("tracer state poisoned"))?;
             let error_line = error.and_then(|e| trace.error_line(e));
             let (lines, calls, function_lines) = trace.finish();
+            let keys = trace.probes.finish();
             trace.release();
             let lines = if lost || pending.lost { None } else { lines };
+            // Keys read while the lines were not all followed may miss some.
+            let keys = if lines.is_some() { keys } else { Vec::new() };
             trace.last = Some((lines.clone(), calls.clone(), function_lines.clone()));
-            (lines, calls, function_lines, error_line)
+            (lines, calls, function_lines, error_line, keys)
         };
         let mut bindings: Vec<(String, Option<u64>)> = Vec::new();
         for name in &pending.pre.watch {
@@ -337,6 +346,7 @@ impl Session {
             failed: error.is_some(),
             error_line,
             bindings,
+            keys,
             provenance,
         });
         // The run goes to the history; a failure to write it is one line
@@ -354,6 +364,7 @@ impl Session {
         state.pending = None;
         if let Ok(mut trace) = self.shared.trace.lock() {
             trace.finish();
+            trace.probes.finish();
             trace.release();
         }
         Ok(())

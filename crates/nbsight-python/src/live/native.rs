@@ -10,7 +10,8 @@
 //! - a call event of a user function records the call when its caller is
 //!   the cell's code or a user function;
 //! - line events record each line of the cell's code and of user functions
-//!   once per run; a user function's frames stop getting line events once
+//!   once per run, and read the subscript probes of the cell's lines
+//!   (`probes.rs`: dict lookups and type checks, no Python call); a user function's frames stop getting line events once
 //!   every line of it was seen in the run.
 //!
 //! The interpreter's tracing mode itself costs every Python call 3 to 5
@@ -310,8 +311,15 @@ unsafe fn on_line(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) 
     let code = unsafe { code_of(frame) };
     if trace.is_module_address(code) {
         // Repeated lines of the cell's code stay on (a loop at the top
-        // level may take a new branch later); they count as nothing new.
-        return trace.module_line(code, unsafe { line_of(frame) });
+        // level may take a new branch later); they count as nothing new,
+        // unless a probe of the line reads a new key.
+        let line = unsafe { line_of(frame) };
+        let new = trace.module_line(code, line);
+        // SAFETY: the GIL is held (the interpreter calls trace functions
+        // with it).
+        let py = unsafe { Python::assume_attached() };
+        let probed = trace.probes.line(py, line).is_some_and(|(new, _)| new);
+        return new || probed;
     }
     let seen = if trace.active {
         trace.function_line(code, || unsafe { line_of(frame) })

@@ -9,6 +9,8 @@
 //! the cost follows the code's text, not its run time.
 
 use nbsight_lineage::{CallFact, FunctionRef};
+
+use super::probes::Probes;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -112,6 +114,12 @@ impl Lines {
         new
     }
 
+    /// A line event can report `line`.
+    pub fn expects(&self, line: u32) -> bool {
+        line.checked_sub(self.base)
+            .is_some_and(|bit| has_bit(&self.expected, bit))
+    }
+
     /// Every line a line event can report was seen in run `run`.
     pub fn complete(&self, run: u32) -> bool {
         self.run == run && self.seen_expected >= self.expected_count
@@ -206,6 +214,8 @@ pub(crate) struct Trace {
     pub last: Option<Finished>,
     /// `co_lines()` of code objects, for the line of a call offset.
     line_tables: FxHashMap<usize, Vec<(u32, u32, u32)>>,
+    /// The run's subscript probes (set by `Session::pre_run`).
+    pub probes: Probes,
 }
 
 pub(crate) fn address(object: &Bound<'_, PyAny>) -> usize {
@@ -354,10 +364,12 @@ impl Trace {
     pub fn suspend(&mut self) {
         self.suspended = true;
         let run = self.run;
-        if let Some(m) = self.modules.get(&self.current)
-            && !m.lines.complete(run)
-        {
-            self.incomplete = true;
+        if let Some(m) = self.modules.get(&self.current) {
+            if !m.lines.complete(run) {
+                self.incomplete = true;
+            }
+            // The statement's probes miss the events to come.
+            self.probes.lose(|line| m.lines.expects(line));
         }
     }
 
