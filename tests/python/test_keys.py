@@ -99,3 +99,4 @@ def test_a_dict_display_with_a_name_key_makes_that_entry(ip: InteractiveShell) -
         ("c5", "y = 3"),
     )
     assert {"va", "vb"} & stale() == {"vb"}
+

@@ -91,6 +91,7 @@ impl ScriptedKernel {
             error_line: failed.then_some(source.lines().count() as u32),
             bindings,
             keys: Vec::new(),
+            raised: Vec::new(),
             provenance: events,
         });
     }

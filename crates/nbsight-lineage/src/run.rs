@@ -65,6 +65,10 @@ pub struct RunFacts {
     /// nested code such as a comprehension or a class body counts as its
     /// own function). Not known (empty) when the run was not traced.
     pub function_lines: Vec<(FunctionRef, Vec<u32>)>,
+    /// The lines of the cell's module code where an exception was raised
+    /// or passed through during the run (caught there or not), as far as
+    /// the tracer saw; sorted, once each.
+    pub raised: Vec<u32>,
     /// The run raised: the cell line the exception left the cell's code
     /// from, when known.
     pub failed: bool,
@@ -132,12 +136,13 @@ pub(crate) fn spans(stmt: &StmtSummary, line: u32) -> bool {
 /// it would have bound was not bound).
 pub(crate) fn ran_statements(facts: &CellFacts, run: &RunFacts) -> Vec<usize> {
     let raised_at = raised_at(facts, run);
+    let caught = caught_at(facts, run);
     facts
         .statements
         .iter()
         .enumerate()
         .filter(|&(i, s)| {
-            if Some(i) == raised_at {
+            if Some(i) == raised_at || caught.contains(&i) {
                 return false;
             }
             match &run.lines {
@@ -149,6 +154,42 @@ pub(crate) fn ran_statements(facts: &CellFacts, run: &RunFacts) -> Vec<usize> {
             }
         })
         .map(|(i, _)| i)
+        .collect()
+}
+
+/// The statements that raised an exception the cell caught (in `try`, or a
+/// `with` that suppressed it): what they would have bound was not bound.
+/// One inside a loop may have run to its end in another iteration (the
+/// tracer sees a line once): it counts as having run.
+pub(crate) fn caught_at(facts: &CellFacts, run: &RunFacts) -> Vec<usize> {
+    let lines: Vec<&str> = run.source.lines().collect();
+    let in_loop = |i: usize| {
+        let mut depth = facts.statements[i].depth;
+        facts.statements[..i].iter().rev().any(|h| {
+            if h.kind != StmtKind::Header || h.depth >= depth {
+                return false;
+            }
+            depth = h.depth;
+            let text = lines
+                .get(h.first_line.get() - 1)
+                .map_or("", |l| l.trim_start());
+            ["for ", "for(", "while ", "while(", "async for "]
+                .iter()
+                .any(|k| text.starts_with(k))
+        })
+    };
+    run.raised
+        .iter()
+        .filter_map(|&line| {
+            facts
+                .statements
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| spans(s, line))
+                .max_by_key(|(_, s)| s.depth)
+                .map(|(i, _)| i)
+        })
+        .filter(|&i| !in_loop(i))
         .collect()
 }
 

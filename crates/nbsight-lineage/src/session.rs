@@ -474,16 +474,18 @@ impl Lineage {
         // the globals of the functions it called.
         // The statement that raised read too (a name not bound yet, a
         // module not imported): the cell is fresh once that input appears.
+        // So did those that raised an exception the cell caught.
         let raised_reads: Vec<&Symbol> = run::raised_at(&facts, &run)
-            .map(|i| {
+            .into_iter()
+            .chain(run::caught_at(&facts, &run))
+            .flat_map(|i| {
                 facts.statements[i]
                     .accesses
                     .iter()
                     .filter(|a| matches!(a.kind, AccessKind::Read | AccessKind::BaseRead))
                     .map(|a| &a.symbol)
-                    .collect()
             })
-            .unwrap_or_default();
+            .collect();
         let mut live: Vec<(Symbol, bool)> = facts
             .live
             .iter()

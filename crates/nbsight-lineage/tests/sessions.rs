@@ -135,6 +135,7 @@ impl Kernel {
             error_line,
             bindings,
             keys: Vec::new(),
+            raised: Vec::new(),
             provenance: None,
         });
         pre.stale.into_iter().map(|s| s.symbol).collect()

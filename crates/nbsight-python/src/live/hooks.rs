@@ -1,4 +1,5 @@
-//! The `sys.monitoring` callbacks of CPython 3.12+: LINE and CALL events
+//! The `sys.monitoring` callbacks of CPython 3.12+: RAISE (global, for the
+//! statements of the cell that raised), and LINE and CALL events
 //! set on the cell's own code objects and on user functions' (library code
 //! is never instrumented), each returning `DISABLE` (once per location per
 //! run; the user functions' events are switched on again before each run),
@@ -11,6 +12,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use pyo3::exceptions::{PyGeneratorExit, PyStopAsyncIteration, PyStopIteration};
 use pyo3::prelude::*;
 
 use super::trace::{Trace, Types, address};
@@ -53,6 +55,38 @@ impl LineHook {
             trace.function_line(code, || line);
         }
         self.shared.disable(py)
+    }
+}
+
+/// `sys.monitoring` RAISE: `(code, offset, exception)`. A global event
+/// (it cannot be set on code objects or disabled): one address lookup for
+/// an exception anywhere else, none of the exception's own code runs.
+#[pyclass(frozen, module = "nbsight._nbsight")]
+pub(crate) struct RaiseHook {
+    pub shared: Arc<Shared>,
+}
+
+#[pymethods]
+impl RaiseHook {
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        code: &Bound<'_, PyAny>,
+        offset: u32,
+        exception: &Bound<'_, PyAny>,
+    ) -> Py<PyAny> {
+        // The end of an iteration or an await is no failure.
+        let ends_iteration = exception.is_instance_of::<PyStopIteration>()
+            || exception.is_instance_of::<PyStopAsyncIteration>()
+            || exception.is_instance_of::<PyGeneratorExit>();
+        if !ends_iteration && let Ok(mut trace) = self.shared.trace.try_lock() {
+            let at = address(code);
+            if trace.is_module_address(at) {
+                let line = trace.line_of(code, offset);
+                trace.raised_at(at, || line);
+            }
+        }
+        py.None()
     }
 }
 

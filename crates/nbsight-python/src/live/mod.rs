@@ -25,7 +25,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use hooks::{CallHook, LineHook, Shared};
+use hooks::{CallHook, LineHook, RaiseHook, Shared};
 use trace::{Trace, Types};
 
 /// How the tracer is attached.
@@ -125,6 +125,7 @@ impl Session {
                 let events = m.getattr("events")?;
                 let line = events.getattr("LINE")?.extract::<u32>()?;
                 let call = events.getattr("CALL")?.extract::<u32>()?;
+                let raise = events.getattr("RAISE")?.extract::<u32>()?;
                 let line_hook = Py::new(
                     py,
                     LineHook {
@@ -139,6 +140,16 @@ impl Session {
                 )?;
                 m.call_method1("register_callback", (tool, line, line_hook))?;
                 m.call_method1("register_callback", (tool, call, call_hook))?;
+                let raise_hook = Py::new(
+                    py,
+                    RaiseHook {
+                        shared: shared.clone(),
+                    },
+                )?;
+                m.call_method1("register_callback", (tool, raise, raise_hook))?;
+                // RAISE is a global event: on for the session (switching
+                // it per run would make every code object re-instrument).
+                m.call_method1("set_events", (tool, raise))?;
                 Tracer::Monitoring {
                     tool,
                     events: line | call,
@@ -287,7 +298,7 @@ impl Session {
         let Some(pending) = state.pending.take() else {
             return Ok(None);
         };
-        let (lines, calls, function_lines, error_line, keys) = {
+        let (lines, calls, function_lines, error_line, keys, raised) = {
             let mut trace = self
                 .shared
                 .trace
@@ -296,12 +307,13 @@ impl Session {
             let error_line = error.and_then(|e| trace.error_line(e));
             let (lines, calls, function_lines) = trace.finish();
             let keys = trace.probes.finish();
+            let raised = trace.raised_lines();
             trace.release();
             let lines = if lost || pending.lost { None } else { lines };
             // Keys read while the lines were not all followed may miss some.
             let keys = if lines.is_some() { keys } else { Vec::new() };
             trace.last = Some((lines.clone(), calls.clone(), function_lines.clone()));
-            (lines, calls, function_lines, error_line, keys)
+            (lines, calls, function_lines, error_line, keys, raised)
         };
         let mut bindings: Vec<(String, Option<u64>)> = Vec::new();
         for name in &pending.pre.watch {
@@ -343,6 +355,7 @@ impl Session {
             lines,
             calls,
             function_lines,
+            raised,
             failed: error.is_some(),
             error_line,
             bindings,
@@ -545,7 +558,7 @@ impl Session {
         if let Some(Tracer::Monitoring { tool, .. }) = state.tracer.take() {
             let m = py.import("sys")?.getattr("monitoring")?;
             m.call_method1("set_events", (tool, 0))?;
-            for event in ["LINE", "CALL"] {
+            for event in ["LINE", "CALL", "RAISE"] {
                 let e = m.getattr("events")?.getattr(event)?;
                 m.call_method1("register_callback", (tool, e, py.None()))?;
             }

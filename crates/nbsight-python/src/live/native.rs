@@ -9,6 +9,8 @@
 //!   returns (library code costs one lookup per call);
 //! - a call event of a user function records the call when its caller is
 //!   the cell's code or a user function;
+//! - an exception event of the cell's code records its line (a statement
+//!   that raised binds nothing);
 //! - line events record each line of the cell's code and of user functions
 //!   once per run, and read the subscript probes of the cell's lines
 //!   (`probes.rs`: dict lookups and type checks, no Python call); a user function's frames stop getting line events once
@@ -39,6 +41,7 @@ use super::hooks::Shared;
 use super::trace::Trace;
 
 const TRACE_CALL: c_int = 0;
+const TRACE_EXCEPTION: c_int = 1;
 const TRACE_LINE: c_int = 2;
 const TRACE_RETURN: c_int = 3;
 
@@ -206,7 +209,7 @@ unsafe extern "C" fn trace(
     _obj: *mut ffi::PyObject,
     frame: *mut ffi::PyFrameObject,
     what: c_int,
-    _arg: *mut ffi::PyObject,
+    arg: *mut ffi::PyObject,
 ) -> c_int {
     let (Some(api), shared) = (API.get(), CURRENT.load(Ordering::Acquire)) else {
         return 0;
@@ -231,6 +234,19 @@ unsafe extern "C" fn trace(
                 on_line(api, &mut trace, frame)
             }
         }
+    } else if what == TRACE_EXCEPTION {
+        // SAFETY: as above.
+        let shared = unsafe { &*shared };
+        // SAFETY: the exception event's argument is `(type, value, tb)`.
+        if unsafe { ends_iteration(arg) } {
+            return 0;
+        }
+        if let Ok(mut trace) = shared.trace.try_lock() {
+            // SAFETY: the interpreter passes a live frame.
+            let code = unsafe { code_of(frame) };
+            trace.raised_at(code, || Some(unsafe { line_of(frame) }));
+        }
+        false
     } else {
         if what == TRACE_RETURN {
             // A frame leaving (or a generator yielding) gets its line events
@@ -248,6 +264,32 @@ unsafe extern "C" fn trace(
         unsafe { suspend(api, &*shared) };
     }
     0
+}
+
+/// Is the exception of an exception event's `(type, value, tb)` one that
+/// ends an iteration or an await (`StopIteration`, `StopAsyncIteration`,
+/// `GeneratorExit`: a top-level `await` passes one through the cell's code
+/// on 3.11), not a failure of a statement? A type check: no user code runs.
+///
+/// SAFETY: `arg` is NULL or a tuple; the GIL is held.
+unsafe fn ends_iteration(arg: *mut ffi::PyObject) -> bool {
+    if arg.is_null() || unsafe { ffi::PyTuple_Check(arg) } == 0 {
+        return false;
+    }
+    let kind = unsafe { ffi::PyTuple_GetItem(arg, 0) };
+    if kind.is_null() {
+        unsafe { ffi::PyErr_Clear() };
+        return false;
+    }
+    unsafe {
+        [
+            ffi::PyExc_StopIteration,
+            ffi::PyExc_StopAsyncIteration,
+            ffi::PyExc_GeneratorExit,
+        ]
+        .iter()
+        .any(|&e| ffi::PyErr_GivenExceptionMatches(kind, e) != 0)
+    }
 }
 
 /// Events in a row that told nothing new after which the tracer removes

@@ -216,6 +216,9 @@ pub(crate) struct Trace {
     line_tables: FxHashMap<usize, Vec<(u32, u32, u32)>>,
     /// The run's subscript probes (set by `Session::pre_run`).
     pub probes: Probes,
+    /// The lines of the cell's module code an exception was raised on or
+    /// passed through in this run.
+    raised: Vec<u32>,
 }
 
 pub(crate) fn address(object: &Bound<'_, PyAny>) -> usize {
@@ -237,6 +240,29 @@ pub(crate) type Finished = (
 );
 
 impl Trace {
+    /// An exception was raised on, or passed through, `line` of the running
+    /// cell's module code `code` (nothing when `code` is not the cell's).
+    pub fn raised_at(&mut self, code: usize, line: impl FnOnce() -> Option<u32>) {
+        if !self.is_module_address(code) {
+            return;
+        }
+        if let Some(line) = line()
+            && !self.raised.contains(&line)
+        {
+            self.raised.push(line);
+        }
+    }
+
+    /// The lines of the cell's module code an exception was raised on or
+    /// passed through in the run, sorted.
+    pub fn raised_lines(&self) -> Vec<u32> {
+        let mut lines = self.raised.clone();
+        lines.sort_unstable();
+        lines
+    }
+}
+
+impl Trace {
     /// Starts a traced run at clock `counter`.
     pub fn start(&mut self, counter: u32) {
         self.active = true;
@@ -250,6 +276,7 @@ impl Trace {
         self.touched.clear();
         self.incomplete = false;
         self.line_tables.clear();
+        self.raised.clear();
     }
 
     /// Ends the run: its lines (sorted, once each; `None` when not all are
