@@ -231,12 +231,28 @@ class Kernel:
         return message
 
 
+def kernel_manager(kernel_name: str) -> KernelManager:
+    """A manager for a kernel of `kernel_name` that talks over Unix sockets
+    in the session's scratch folder: TCP ports are picked free and bound
+    later, which two test runs side by side (scripts/test runs 3.13 and
+    3.11 at once) can race for."""
+    from jupyter_client.manager import KernelManager
+
+    global _kernels
+    assert _scratch is not None
+    folder = _scratch / "ipc"
+    folder.mkdir(exist_ok=True)
+    _kernels += 1
+    return KernelManager(kernel_name=kernel_name, transport="ipc", ip=str(folder / f"k{_kernels}"))
+
+
+_kernels = 0
+
+
 @pytest.fixture
 def kernel(kernelspec: str) -> Iterator[Kernel]:
     """A fresh kernel of the installed nbsight kernelspec, shut down after the test."""
-    from jupyter_client.manager import KernelManager
-
-    manager = KernelManager(kernel_name=kernelspec)
+    manager = kernel_manager(kernelspec)
     manager.start_kernel()
     client = manager.blocking_client()
     client.start_channels()

@@ -20,7 +20,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import nbsight
-from conftest import KERNEL_TIMEOUT, SUM_UP_MULTIPLES, Kernel, run
+from conftest import KERNEL_TIMEOUT, SUM_UP_MULTIPLES, Kernel, kernel_manager, run
 
 
 # A session: sumUpMultiples over a list an earlier cell defines, a value
@@ -238,13 +238,11 @@ def probe_code() -> str:
 def test_a_killed_kernels_history_read_back_by_the_cli(
     kernelspec: str, tmp_path: Path, nbsight_bin: Path
 ) -> None:
-    from jupyter_client.manager import KernelManager
-
     notebook = tmp_path / "nb.ipynb"
     env = {k: v for k, v in os.environ.items() if not k.startswith("NBSIGHT_")}
     # As Jupyter Server starts a notebook's kernel.
     env["JPY_SESSION_NAME"] = str(notebook)
-    manager = KernelManager(kernel_name=kernelspec)
+    manager = kernel_manager(kernelspec)
     manager.start_kernel(cwd=str(tmp_path), env=env)
     client = manager.blocking_client()
     client.start_channels()

@@ -574,10 +574,6 @@ def test_definition1_list_elements_are_symbols(ip: InteractiveShell) -> None:
     assert nbsight.deps("lst[0]")["stale"] is False
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a frame's column is two unrelated symbols, `df.col` and `df['col']`: deps('df.col') raises KeyError after `df['col'] = ...`",
-)
 def test_definition1_a_frames_column_is_a_symbol(ip: InteractiveShell) -> None:
     """Definition 1: `df` and `df.col` are both symbols (`df.col` is
     `df['col']`)."""
@@ -603,10 +599,6 @@ def test_a_reader_of_one_column_is_not_stale_after_another_changes(
     assert nbsight.status()["stale_cells"] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a frame's column is two unrelated symbols, `df.col` and `df['col']`: a write to `df['A']` misses the reader of `df.A`",
-)
 def test_a_reader_of_df_a_is_stale_after_df_bracket_a_changes(ip: InteractiveShell) -> None:
     """Definition 1: `df.A` and `df['A']` name the same column."""
     cells(ip, ("c1", FRAME), ("c2", "m = df.A.sum()"), ("c3", "print(m)"))

@@ -42,7 +42,7 @@ from typing import Any
 
 import pytest
 
-from conftest import KERNEL_TIMEOUT, Kernel
+from conftest import KERNEL_TIMEOUT, Kernel, kernel_manager
 
 HERE = Path(__file__).resolve().parent / "transparency"
 RUNNER = HERE / "runner.py"
@@ -421,9 +421,7 @@ def history_off(monkeypatch: pytest.MonkeyPatch) -> None:
 def plain_kernel(history_off: None) -> Iterator[Kernel]:
     """ipykernel's own kernelspec, started before the nbsight kernel (so both
     start at once) and waited for in the test."""
-    from jupyter_client.manager import KernelManager
-
-    manager = KernelManager(kernel_name="python3")
+    manager = kernel_manager("python3")
     manager.start_kernel()
     client = manager.blocking_client()
     client.start_channels()

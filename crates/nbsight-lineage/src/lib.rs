@@ -16,6 +16,7 @@
 //! execution counter. It never panics on what a kernel reports.
 
 mod cells;
+mod columns;
 mod explain;
 mod highlights;
 mod keys;

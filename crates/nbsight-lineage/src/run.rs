@@ -76,6 +76,11 @@ pub struct RunFacts {
     /// After the run: the root names asked for, each with the identity of
     /// the object it is bound to (`None`: unbound).
     pub bindings: Vec<(String, Option<u64>)>,
+    /// The names of `bindings` bound to a pandas frame after the run.
+    pub frames: Vec<String>,
+    /// The attributes of the frame type (`loc`, `shape`, methods), when the
+    /// caller knows them (once is enough).
+    pub frame_attributes: Vec<String>,
     /// The index values the tracer read at the probes of
     /// [`PreRun::probes`](crate::PreRun::probes) (empty: not read).
     pub keys: Vec<crate::ProbeKeys>,

@@ -253,6 +253,11 @@ impl Lineage {
         let mut shown_reads: (Option<usize>, Vec<crate::symbols::Read>) = (None, Vec::new());
         // The headers enclosing the statement at hand, with what they read.
         let mut controls: Vec<(u32, Vec<crate::symbols::Read>)> = Vec::new();
+        // Which names are frames decides how a column attribute is spelled.
+        self.graph.frames.add_attributes(&run.frame_attributes);
+        for (name, _) in &run.bindings {
+            self.graph.frames.bound(name, run.frames.contains(name));
+        }
         let resolved = crate::keys::resolved(&facts.keyed, &run.keys);
         for index in run::ran_statements(&facts, &run) {
             let stmt = &facts.statements[index];
@@ -489,8 +494,11 @@ impl Lineage {
         let mut live: Vec<(Symbol, bool)> = facts
             .live
             .iter()
-            .filter(|(u, _)| reads.iter().any(|(r, _)| r == u) || raised_reads.contains(&u))
-            .cloned()
+            .filter(|(u, _)| raised_reads.contains(&u) || {
+                let u = self.graph.frames.canonical(u);
+                reads.iter().any(|(r, _)| **r == *u)
+            })
+            .map(|(u, whole)| (Symbol::from(&*self.graph.frames.canonical(u)), *whole))
             .collect();
         // Read whole only as the object an alias was bound to, or drawn
         // from: a change of that object leaves the cell as it is (not

@@ -129,6 +129,9 @@ impl Node {
 pub struct SymbolGraph {
     ids: FxHashMap<CompactString, SymId>,
     nodes: Vec<Node>,
+    /// How a frame's column attributes are spelled (`df.col` is
+    /// `df['col']`).
+    pub(crate) frames: crate::columns::Frames,
 }
 
 impl SymbolGraph {
@@ -145,7 +148,7 @@ impl SymbolGraph {
     }
 
     pub fn get(&self, path: &str) -> Option<SymId> {
-        self.ids.get(path).copied()
+        self.ids.get(&*self.frames.canonical(path)).copied()
     }
 
     pub fn ids(&self) -> impl Iterator<Item = SymId> + '_ {
@@ -157,6 +160,9 @@ impl SymbolGraph {
     pub fn intern(&mut self, path: &str) -> SymId {
         if let Some(&id) = self.ids.get(path) {
             return id;
+        }
+        if let std::borrow::Cow::Owned(canonical) = self.frames.canonical(path) {
+            return self.intern(&canonical);
         }
         let container = parent(path).map(|p| self.intern(p));
         let id = SymId(self.nodes.len() as u32);

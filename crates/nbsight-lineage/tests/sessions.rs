@@ -135,6 +135,8 @@ impl Kernel {
             error_line,
             bindings,
             keys: Vec::new(),
+            frames: Vec::new(),
+            frame_attributes: Vec::new(),
             raised: Vec::new(),
             provenance: None,
         });

@@ -7,6 +7,7 @@
 
 mod compile;
 mod convert;
+mod frames;
 mod history;
 mod hooks;
 mod native;
@@ -58,6 +59,7 @@ struct State {
     pending: Option<Pending>,
     /// The history file the runs are written to (`nbsight-history`).
     history: history::Recorder,
+    frame_types: frames::FrameTypes,
 }
 
 /// A live kernel's lineage and tracer.
@@ -170,6 +172,7 @@ impl Session {
                 clock: 0,
                 pending: None,
                 history: history::Recorder::new(&effects),
+                frame_types: frames::FrameTypes::default(),
             }),
             shared,
         })
@@ -316,9 +319,17 @@ impl Session {
             (lines, calls, function_lines, error_line, keys, raised)
         };
         let mut bindings: Vec<(String, Option<u64>)> = Vec::new();
+        let mut frames: Vec<String> = Vec::new();
+        let mut frame_attributes: Vec<String> = Vec::new();
         for name in &pending.pre.watch {
-            let id = user_ns.get_item(name)?.map(|v| v.as_ptr() as u64);
-            bindings.push((name.clone(), id));
+            let value = user_ns.get_item(name)?;
+            if let Some(value) = &value
+                && state.frame_types.is_frame(value)
+            {
+                frames.push(name.clone());
+                frame_attributes.extend(state.frame_types.attributes(value));
+            }
+            bindings.push((name.clone(), value.map(|v| v.as_ptr() as u64)));
         }
         if pending.pre.scan_namespace {
             for (key, value) in user_ns.iter() {
@@ -359,6 +370,8 @@ impl Session {
             failed: error.is_some(),
             error_line,
             bindings,
+            frames,
+            frame_attributes,
             keys,
             provenance,
         });
