@@ -16,6 +16,7 @@ use crate::explain::{self, Deps, StaleRead};
 use crate::highlights::{self, CellInput, Highlights};
 use crate::provenance::{Provenance, ProvenanceReport};
 use crate::run::{self, FunctionRef, RunFacts};
+use crate::shapes::ElementOp;
 use crate::symbols::{ExecIdx, FunctionFacts, Read, Staleness, SymbolGraph, Ts};
 
 /// The name IPython binds to the value a cell showed.
@@ -374,6 +375,18 @@ impl Lineage {
                     }
                 }
             }
+            // Growing a container (`lst.append(3)`) makes its next state
+            // from its current one: it depends on the growth before it (a
+            // reader of it as a whole then slices to every append; a reader
+            // of one element, to what set or moved that element).
+            if let Some((container, ElementOp::Grow | ElementOp::DropLast | ElementOp::DropKey(_))) =
+                &effect.elements
+                && let Some(w) = self.graph.node(*container).grown_by
+                && w != exec
+                && !depends_on.contains(&w)
+            {
+                depends_on.push(w);
+            }
             for f in &called {
                 for g in &f.reads {
                     if !written_roots.contains(root(g)) {
@@ -494,9 +507,11 @@ impl Lineage {
         let mut live: Vec<(Symbol, bool)> = facts
             .live
             .iter()
-            .filter(|(u, _)| raised_reads.contains(&u) || {
-                let u = self.graph.frames.canonical(u);
-                reads.iter().any(|(r, _)| **r == *u)
+            .filter(|(u, _)| {
+                raised_reads.contains(&u) || {
+                    let u = self.graph.frames.canonical(u);
+                    reads.iter().any(|(r, _)| **r == *u)
+                }
             })
             .map(|(u, whole)| (Symbol::from(&*self.graph.frames.canonical(u)), *whole))
             .collect();
