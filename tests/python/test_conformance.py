@@ -486,7 +486,6 @@ STALENESS = [
         ("c4", "x = lam()"),
         ("c5", "z = 43"),
         Read("x", ["x"]),
-        xfail="a global read by a function that a lambda calls (`lam = lambda: f()`) is not a parent of the lambda call",
     ),
     case(
         "lambda_default_reads_global",

@@ -14,7 +14,7 @@ use nbsight_notebook::{Cell, Language};
 use rustc_hash::FxHashMap;
 
 use crate::keys::{KeyedSubscript, Probe, keyed_subscripts};
-use crate::shapes::{CallShape, Shape, calls, function_names, shapes};
+use crate::shapes::{CallShape, Shape, calls, function_names, named_lambdas, shapes};
 
 /// The static facts of one cell source.
 #[derive(Debug, Clone, Default)]
@@ -26,6 +26,9 @@ pub struct CellFacts {
     pub shapes: Vec<Option<Shape>>,
     /// The calls of its module code, each with its line.
     pub calls: Vec<(u32, CallShape)>,
+    /// The lambdas its module code binds to a name (`lam = lambda: f()`),
+    /// each with its line: their summaries go by that name.
+    pub named_lambdas: Vec<(u32, String)>,
     /// The subscripts of its module code whose index the tracer reads
     /// at run time (`lst[i]`).
     pub keyed: Vec<KeyedSubscript>,
@@ -137,7 +140,15 @@ impl CellFacts {
             return Some(f);
         }
         if qualname.ends_with("<lambda>") {
-            return self.lambdas().find(|(l, _)| *l == line).map(|(_, f)| f);
+            return self
+                .lambdas()
+                .find(|(l, _)| *l == line)
+                .map(|(_, f)| f)
+                // A lambda bound to a name is summarized under that name.
+                .or_else(|| {
+                    let (_, name) = self.named_lambdas.iter().find(|(l, _)| *l == line)?;
+                    self.function(name)
+                });
         }
         None
     }
@@ -187,6 +198,7 @@ impl FactsCache {
                 let line_of = |at| parsed.line_column(at).0.get() as u32;
                 let function_names = function_names(&parsed.module.body, &line_of);
                 let keyed = keyed_subscripts(&parsed.module.body, &line_of);
+                let named_lambdas = named_lambdas(&parsed.module.body, &line_of);
                 let calls = calls(&parsed.module.body)
                     .into_iter()
                     .map(|c| (parsed.line_column(c.start).0.get() as u32, c))
@@ -233,6 +245,7 @@ impl FactsCache {
                     shapes,
                     calls,
                     keyed,
+                    named_lambdas,
                     function_names,
                     live,
                     builtins: summary.builtins.iter().cloned().collect(),

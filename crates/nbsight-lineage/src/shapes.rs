@@ -128,6 +128,40 @@ pub fn calls(body: &[Stmt]) -> Vec<CallShape> {
     finder.0
 }
 
+/// The lambdas `body` binds to a name (`lam = lambda: f()`, at any depth
+/// of its module code), each with the line the lambda starts on.
+pub fn named_lambdas(body: &[Stmt], line_of: &dyn Fn(TextSize) -> u32) -> Vec<(u32, String)> {
+    use ruff_python_ast::visitor::{Visitor, walk_stmt};
+    struct Finder<'l> {
+        line_of: &'l dyn Fn(TextSize) -> u32,
+        found: Vec<(u32, String)>,
+    }
+    impl<'a> Visitor<'a> for Finder<'_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                Stmt::Assign(assign) => {
+                    if let ([Expr::Name(name)], Expr::Lambda(lambda)) =
+                        (assign.targets.as_slice(), &*assign.value)
+                    {
+                        self.found
+                            .push(((self.line_of)(lambda.start()), name.id.to_string()));
+                    }
+                }
+                _ => walk_stmt(self, stmt),
+            }
+        }
+    }
+    let mut finder = Finder {
+        line_of,
+        found: Vec::new(),
+    };
+    for stmt in body {
+        finder.visit_stmt(stmt);
+    }
+    finder.found
+}
+
 /// The names each function of `body` loads in its own code, by line, keyed
 /// by its qualified name as CPython spells it (`f`, `C.m`,
 /// `f.<locals>.g`): with the lines a call ran, what it read on the branch
