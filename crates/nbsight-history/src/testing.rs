@@ -91,6 +91,7 @@ impl ScriptedKernel {
             error_line: failed.then_some(source.lines().count() as u32),
             bindings,
             keys: Vec::new(),
+            elements: Vec::new(),
             frames: Vec::new(),
             frame_attributes: Vec::new(),
             raised: Vec::new(),

@@ -17,6 +17,7 @@
 
 mod cells;
 mod columns;
+mod elements;
 mod explain;
 mod highlights;
 mod keys;
@@ -29,6 +30,7 @@ mod shapes;
 mod slices;
 mod symbols;
 
+pub use elements::{ElementIdentity, ElementKey, WatchedElement};
 pub use explain::{Deps, StaleRead, SymbolRef, UpdatedAncestor};
 pub use keys::{Probe, ProbeKeys, int_key, str_key};
 pub use provenance::{Event as ProvenanceEvent, InputRef, ProvenanceReport};

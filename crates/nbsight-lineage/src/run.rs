@@ -76,6 +76,9 @@ pub struct RunFacts {
     /// After the run: the root names asked for, each with the identity of
     /// the object it is bound to (`None`: unbound).
     pub bindings: Vec<(String, Option<u64>)>,
+    /// The objects at [`PreRun::elements`](crate::PreRun::elements) before
+    /// and after the run.
+    pub elements: Vec<crate::ElementIdentity>,
     /// The names of `bindings` bound to a pandas frame after the run.
     pub frames: Vec<String>,
     /// The attributes of the frame type (`loc`, `shape`, methods), when the
@@ -523,9 +526,9 @@ fn calls_closure(graph: &SymbolGraph, reads: &[Symbol]) -> Vec<Symbol> {
 
 /// Applies one statement's effect at `ts` for execution `by`: `bound` are
 /// the names of `may_bind` the run did bind; `aliases` gives the other names
-/// bound to a root's object; `same_object` tells a root name still bound to
-/// the object it had before the run (an augmented assignment then changed
-/// it in place: `+=` on a list, an array, a frame).
+/// bound to a root's object; `same_object` tells a root name (or a watched
+/// element) still bound to the object it had before the run (an augmented
+/// assignment then changed it in place: `+=` on a list, an array, a frame).
 pub(crate) fn apply(
     graph: &mut SymbolGraph,
     effect: &StmtEffect,
@@ -545,10 +548,9 @@ pub(crate) fn apply(
             }
             continue;
         }
-        // Bound again to the object it had (`y = 7` again, `x = x`): its
-        // value did not change.
-        if is_root
-            && same_object(&path)
+        // Bound again to the object it had (`y = 7` again, `x = x`, `y[0] =
+        // 8` where `y[0]` is that `8`): its value did not change.
+        if same_object(&path)
             && !effect.definition
             && !mutates.contains(&sym)
             && graph.node(sym).exists

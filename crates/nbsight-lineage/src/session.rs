@@ -54,6 +54,9 @@ pub struct PreRun {
     /// Where the tracer reads the indexes of the cell's run-time subscripts
     /// (reported in [`RunFacts::keys`]).
     pub probes: Vec<crate::Probe>,
+    /// The elements the cell stores into whose objects the run's
+    /// [`RunFacts::elements`] compares before and after.
+    pub elements: Vec<crate::WatchedElement>,
 }
 
 /// The highlights, as `nbsight.status()` reports them.
@@ -191,6 +194,7 @@ impl Lineage {
             watch,
             scan_namespace: facts.hidden_bindings,
             probes: facts.probes(),
+            elements: crate::elements::watched(&facts),
         }
     }
 
@@ -243,12 +247,18 @@ impl Lineage {
         let mut depends_on: Vec<ExecIdx> = Vec::new();
         let mut written_roots: FxHashSet<String> = FxHashSet::default();
         let mut call_globals: Vec<(Symbol, bool)> = Vec::new();
-        let same_object = |name: &str| match (
+        let same_binding = |name: &str| match (
             old_bindings.get(name),
             new_bindings.get(name).copied().flatten(),
         ) {
             (Some(old), Some(new)) => *old == new,
             _ => false,
+        };
+        // A name, or a watched element of a name whose object stayed, that
+        // holds the object it held before the run.
+        let same_object = |path: &str| match run.elements.iter().find(|e| e.path == path) {
+            Some(element) => element.unchanged() && same_binding(root(path)),
+            None => same_binding(path),
         };
         // The last statement that ran, with what it read (what `_` shows).
         let mut shown_reads: (Option<usize>, Vec<crate::symbols::Read>) = (None, Vec::new());

@@ -135,6 +135,7 @@ impl Kernel {
             error_line,
             bindings,
             keys: Vec::new(),
+            elements: Vec::new(),
             frames: Vec::new(),
             frame_attributes: Vec::new(),
             raised: Vec::new(),

@@ -7,6 +7,7 @@
 
 mod compile;
 mod convert;
+mod elements;
 mod frames;
 mod history;
 mod hooks;
@@ -45,6 +46,8 @@ struct Pending {
     cell_id: String,
     source: String,
     pre: PreRun,
+    /// The identity of the object at each of `pre.elements` before the run.
+    elements_before: Vec<Option<u64>>,
     execution_count: Option<u32>,
     /// The run's lines are not known: a cell magic ran it, a user's trace
     /// function was there at its start (nbsight's was not installed) or
@@ -225,6 +228,14 @@ impl Session {
         state.pending = Some(Pending {
             cell_id: cell_id.to_string(),
             source: source.to_string(),
+            elements_before: match namespace {
+                Some(ns) => pre
+                    .elements
+                    .iter()
+                    .map(|e| elements::identity(ns, e))
+                    .collect(),
+                None => Vec::new(),
+            },
             pre,
             execution_count,
             // A cell magic (`%%time`) runs its body out of the tracer's
@@ -348,6 +359,17 @@ impl Session {
                 bindings.push((name, Some(value.as_ptr() as u64)));
             }
         }
+        let element_identities: Vec<nbsight_lineage::ElementIdentity> = pending
+            .pre
+            .elements
+            .iter()
+            .zip(&pending.elements_before)
+            .map(|(e, before)| nbsight_lineage::ElementIdentity {
+                path: e.path.clone(),
+                before: *before,
+                after: elements::identity(user_ns, e),
+            })
+            .collect();
         let counter = state.clock;
         // What the history needs to replay provenance as the lineage does.
         let extra = RunProvenance {
@@ -370,6 +392,7 @@ impl Session {
             failed: error.is_some(),
             error_line,
             bindings,
+            elements: element_identities,
             frames,
             frame_attributes,
             keys,
