@@ -118,6 +118,28 @@ def run(shell: InteractiveShell, code: str, cell_id: str | None = None) -> Execu
 # A real kernel
 
 
+@pytest.fixture
+def loaded(shell: InteractiveShell) -> Iterator[InteractiveShell]:
+    """The `shell` with nbsight loaded (unloaded after the test)."""
+    run(shell, "%load_ext nbsight")
+    yield shell
+    run(shell, "%unload_ext nbsight")
+
+
+def cells(shell: InteractiveShell, *sources: tuple[str, str]) -> None:
+    """Runs `(cell_id, source)` cells in order; each must succeed."""
+    for cell_id, source in sources:
+        result = run(shell, source, cell_id=cell_id)
+        assert result.error_in_exec is None, (cell_id, result.error_in_exec)
+
+
+def stale_symbols() -> set[str]:
+    """The stale symbols `nbsight.status()` reports."""
+    import nbsight
+
+    return set(nbsight.status()["stale_symbols"])
+
+
 @pytest.fixture(scope="session")
 def kernelspec() -> str:
     """Installs the nbsight kernelspec with `python -m nbsight install-kernel

@@ -9,94 +9,74 @@ test_papers.py and test_conformance.py; these take the edges.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import nbsight
-from conftest import run
-
-
-@pytest.fixture
-def ip(shell: InteractiveShell) -> Iterator[InteractiveShell]:
-    run(shell, "%load_ext nbsight")
-    yield shell
-    run(shell, "%unload_ext nbsight")
-
-
-def cells(ip: InteractiveShell, *sources: tuple[str, str]) -> None:
-    for cell_id, source in sources:
-        result = run(ip, source, cell_id=cell_id)
-        assert result.error_in_exec is None, (cell_id, result.error_in_exec)
-
-
-def stale() -> set[str]:
-    return set(nbsight.status()["stale_symbols"])
+from conftest import cells, stale_symbols
 
 
 def parents(symbol: str) -> set[str]:
     return {p["symbol"] for p in nbsight.deps(symbol)["parents"]}
 
 
-def test_a_string_key_reads_that_entry(ip: InteractiveShell) -> None:
-    cells(ip, ("c1", "d = {'a': 1, 'b': 2}"), ("c2", "k = 'a'"), ("c3", "v = d[k]"))
+def test_a_string_key_reads_that_entry(loaded: InteractiveShell) -> None:
+    cells(loaded, ("c1", "d = {'a': 1, 'b': 2}"), ("c2", "k = 'a'"), ("c3", "v = d[k]"))
     assert parents("v") >= {"d['a']", "k"}
-    cells(ip, ("c4", "d['b'] = 20"))
-    assert "v" not in stale()
-    cells(ip, ("c5", "d['a'] = 10"))
-    assert "v" in stale()
+    cells(loaded, ("c4", "d['b'] = 20"))
+    assert "v" not in stale_symbols()
+    cells(loaded, ("c5", "d['a'] = 10"))
+    assert "v" in stale_symbols()
 
 
-def test_a_store_through_a_name_sets_that_element(ip: InteractiveShell) -> None:
-    cells(ip, ("c1", "lst = [0, 1, 2]"), ("c2", "i = 1"), ("c3", "lst[i] = 5"))
-    cells(ip, ("c4", "a = lst[0]"), ("c5", "b = lst[1]"))
+def test_a_store_through_a_name_sets_that_element(loaded: InteractiveShell) -> None:
+    cells(loaded, ("c1", "lst = [0, 1, 2]"), ("c2", "i = 1"), ("c3", "lst[i] = 5"))
+    cells(loaded, ("c4", "a = lst[0]"), ("c5", "b = lst[1]"))
     assert nbsight.backward_slice("c4") == ["c1", "c4"]
     assert nbsight.backward_slice("c5") == ["c1", "c2", "c3", "c5"]
 
 
-def test_a_while_loop_reads_each_index_it_took(ip: InteractiveShell) -> None:
+def test_a_while_loop_reads_each_index_it_took(loaded: InteractiveShell) -> None:
     cells(
-        ip,
+        loaded,
         ("c1", "lst = list(range(10))"),
         ("c2", "i = 0\ns = 0\nwhile i < 3:\n    s += lst[i]\n    i += 1"),
         ("c3", "lst[5] = 0"),
     )
-    assert "s" not in stale()
-    cells(ip, ("c4", "lst[2] = 0"))
-    assert "s" in stale()
+    assert "s" not in stale_symbols()
+    cells(loaded, ("c4", "lst[2] = 0"))
+    assert "s" in stale_symbols()
 
 
-def test_an_index_that_is_no_int_or_str_reads_the_whole_container(ip: InteractiveShell) -> None:
-    cells(ip, ("c1", "d = {(1, 2): 'x', (3, 4): 'y'}"), ("c2", "k = (1, 2)"), ("c3", "v = d[k]"))
-    cells(ip, ("c4", "d[(3, 4)] = 'z'"))
-    assert "v" in stale()
+def test_an_index_that_is_no_int_or_str_reads_the_whole_container(loaded: InteractiveShell) -> None:
+    cells(loaded, ("c1", "d = {(1, 2): 'x', (3, 4): 'y'}"), ("c2", "k = (1, 2)"), ("c3", "v = d[k]"))
+    cells(loaded, ("c4", "d[(3, 4)] = 'z'"))
+    assert "v" in stale_symbols()
 
 
-def test_a_loop_longer_than_the_budget_reads_the_whole_container(ip: InteractiveShell) -> None:
+def test_a_loop_longer_than_the_budget_reads_the_whole_container(loaded: InteractiveShell) -> None:
     cells(
-        ip,
+        loaded,
         ("c1", "lst = list(range(3000))"),
         ("c2", "s = 0\nfor i in range(2000):\n    s += lst[i]"),
         ("c3", "lst[2500] = 0"),
     )
     # Not every key was read: `s` counts as computed from all of `lst`.
-    assert "s" in stale()
+    assert "s" in stale_symbols()
 
 
-def test_a_line_that_binds_its_index_reads_the_whole_container(ip: InteractiveShell) -> None:
-    cells(ip, ("c1", "lst = [0, 1, 2]"), ("c2", "i = 0; v = lst[i]"), ("c3", "lst[2] = 7"))
-    assert "v" in stale()
+def test_a_line_that_binds_its_index_reads_the_whole_container(loaded: InteractiveShell) -> None:
+    cells(loaded, ("c1", "lst = [0, 1, 2]"), ("c2", "i = 0; v = lst[i]"), ("c3", "lst[2] = 7"))
+    assert "v" in stale_symbols()
 
 
-def test_a_dict_display_with_a_name_key_makes_that_entry(ip: InteractiveShell) -> None:
+def test_a_dict_display_with_a_name_key_makes_that_entry(loaded: InteractiveShell) -> None:
     cells(
-        ip,
+        loaded,
         ("c1", "k = 'a'\nx = 1\ny = 2"),
         ("c2", "d = {k: x, 'b': y}"),
         ("c3", "va = d['a']"),
         ("c4", "vb = d['b']"),
         ("c5", "y = 3"),
     )
-    assert {"va", "vb"} & stale() == {"vb"}
+    assert {"va", "vb"} & stale_symbols() == {"vb"}
 

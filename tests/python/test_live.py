@@ -7,26 +7,17 @@ cells, a user's own sys.settrace)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import nbsight
-from conftest import run
+from conftest import cells, run
 
 
 @pytest.fixture
-def ip(shell: InteractiveShell) -> Iterator[InteractiveShell]:
-    run(shell, "%load_ext nbsight")
-    yield shell
-    run(shell, "%unload_ext nbsight")
-
-
-def cells(ip: InteractiveShell, *sources: tuple[str, str]) -> None:
-    for cell_id, source in sources:
-        result = run(ip, source, cell_id=cell_id)
-        assert result.error_in_exec is None, result.error_in_exec
+def ip(loaded: InteractiveShell) -> InteractiveShell:
+    return loaded
 
 
 def test_three_cells_second_fresh_third_stale(ip: InteractiveShell) -> None:

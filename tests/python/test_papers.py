@@ -25,7 +25,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import nbsight
-from conftest import run
+from conftest import cells, run
 
 
 @pytest.fixture
@@ -37,13 +37,6 @@ def ip(
     run(shell, "%load_ext nbsight")
     yield shell
     run(shell, "%unload_ext nbsight")
-
-
-def cells(ip: InteractiveShell, *sources: tuple[str, str]) -> None:
-    """Runs cells in order; each must succeed."""
-    for cell_id, source in sources:
-        result = run(ip, source, cell_id=cell_id)
-        assert result.error_in_exec is None, (cell_id, result.error_in_exec)
 
 
 def cell(ip: InteractiveShell, cell_id: str, source: str) -> str:

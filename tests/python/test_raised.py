@@ -9,57 +9,37 @@ ipyflow's examples of the same thing are in test_conformance.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import nbsight
-from conftest import run
+from conftest import cells, stale_symbols
 
 
-@pytest.fixture
-def ip(shell: InteractiveShell) -> Iterator[InteractiveShell]:
-    run(shell, "%load_ext nbsight")
-    yield shell
-    run(shell, "%unload_ext nbsight")
-
-
-def cells(ip: InteractiveShell, *sources: tuple[str, str]) -> None:
-    for cell_id, source in sources:
-        result = run(ip, source, cell_id=cell_id)
-        assert result.error_in_exec is None, (cell_id, result.error_in_exec)
-
-
-def stale() -> set[str]:
-    return set(nbsight.status()["stale_symbols"])
-
-
-def test_a_caught_failure_binds_nothing(ip: InteractiveShell) -> None:
+def test_a_caught_failure_binds_nothing(loaded: InteractiveShell) -> None:
     cells(
-        ip,
+        loaded,
         ("c1", "x = 1\ny = 2"),
         ("c2", "try:\n    x = y + int('no')\nexcept ValueError:\n    pass"),
         ("c3", "y = 3"),
     )
     # `x` still holds the value of c1, which did not read `y`.
-    assert "x" not in stale()
+    assert "x" not in stale_symbols()
     assert nbsight.deps("x")["cell"] == "c1"
 
 
-def test_a_with_that_suppressed_the_failure_binds_nothing(ip: InteractiveShell) -> None:
+def test_a_with_that_suppressed_the_failure_binds_nothing(loaded: InteractiveShell) -> None:
     cells(
-        ip,
+        loaded,
         ("c1", "import contextlib\nd = {}\nv = 0\nk = 1"),
         ("c2", "with contextlib.suppress(KeyError):\n    v = d['missing'] + k"),
         ("c3", "k = 2"),
     )
-    assert "v" not in stale()
+    assert "v" not in stale_symbols()
 
 
-def test_a_failure_in_one_iteration_keeps_the_others(ip: InteractiveShell) -> None:
+def test_a_failure_in_one_iteration_keeps_the_others(loaded: InteractiveShell) -> None:
     cells(
-        ip,
+        loaded,
         ("c1", "raw = ['1', 'x', '3']\nscale = 10"),
         (
             "c2",
@@ -69,4 +49,4 @@ def test_a_failure_in_one_iteration_keeps_the_others(ip: InteractiveShell) -> No
         ("c3", "scale = 100"),
     )
     # The line that raised once ran to its end in the other iterations.
-    assert {"v", "vals"} <= stale()
+    assert {"v", "vals"} <= stale_symbols()

@@ -188,31 +188,28 @@ pub(crate) fn caught_at(facts: &CellFacts, run: &RunFacts) -> Vec<usize> {
     };
     run.raised
         .iter()
-        .filter_map(|&line| {
-            facts
-                .statements
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| spans(s, line))
-                .max_by_key(|(_, s)| s.depth)
-                .map(|(i, _)| i)
-        })
+        .filter_map(|&line| innermost_at(facts, line))
         .filter(|&i| !in_loop(i))
         .collect()
 }
 
-/// The statement the exception left the cell from (the innermost one
-/// spanning the line), if the run failed and the line is known.
+/// The statement the exception left the cell from, if the run failed and
+/// the line is known.
 pub(crate) fn raised_at(facts: &CellFacts, run: &RunFacts) -> Option<usize> {
-    run.error_line.filter(|_| run.failed).and_then(|line| {
-        facts
-            .statements
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| spans(s, line))
-            .max_by_key(|(_, s)| s.depth)
-            .map(|(i, _)| i)
-    })
+    run.error_line
+        .filter(|_| run.failed)
+        .and_then(|line| innermost_at(facts, line))
+}
+
+/// The innermost statement spanning `line`.
+fn innermost_at(facts: &CellFacts, line: u32) -> Option<usize> {
+    facts
+        .statements
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| spans(s, line))
+        .max_by_key(|(_, s)| s.depth)
+        .map(|(i, _)| i)
 }
 
 /// The symbol a path stands for: a path through an unknown subscript
