@@ -13,8 +13,9 @@
 //!   that raised binds nothing);
 //! - line events record each line of the cell's code and of user functions
 //!   once per run, and read the subscript probes of the cell's lines
-//!   (`probes.rs`: dict lookups and type checks, no Python call); a user function's frames stop getting line events once
-//!   every line of it was seen in the run.
+//!   (`probes.rs`: dict lookups and type checks, no Python call); a user
+//!   function's frames keep their line events once every line of it was
+//!   seen, counted as nothing new (see below).
 //!
 //! The interpreter's tracing mode itself costs every Python call 3 to 5
 //! times its time on 3.11, whatever the trace function does; so after
@@ -323,15 +324,14 @@ unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) 
     if trace.is_module_address(code) {
         return false;
     }
-    let complete = match trace.function_complete(code) {
-        Some(complete) if trace.active => complete,
-        _ => {
-            unsafe { lines_off(api, frame) };
-            return false;
-        }
-    };
-    if complete {
+    // A user function's frame keeps its line events even once every line
+    // of it was seen: they count as nothing new, so that a long loop in it
+    // soon makes the tracer remove itself (the interpreter's tracing mode,
+    // not the events, is what costs; a frame without events would keep it
+    // on until the statement ends).
+    if !matches!(trace.function_complete(code), Some(_) if trace.active) {
         unsafe { lines_off(api, frame) };
+        return false;
     }
     let back = unsafe { (api.get_back)(frame) };
     if back.is_null() {
@@ -369,11 +369,7 @@ unsafe fn on_line(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) 
         None
     };
     match seen {
-        Some((new, false)) => new,
-        Some((new, true)) => {
-            unsafe { lines_off(api, frame) };
-            new
-        }
+        Some((new, _)) => new,
         None => {
             unsafe { lines_off(api, frame) };
             false
