@@ -329,7 +329,7 @@ unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) 
     // soon makes the tracer remove itself (the interpreter's tracing mode,
     // not the events, is what costs; a frame without events would keep it
     // on until the statement ends).
-    if !matches!(trace.function_complete(code), Some(_) if trace.active) {
+    if !(trace.active && trace.function_complete(code).is_some()) {
         unsafe { lines_off(api, frame) };
         return false;
     }
