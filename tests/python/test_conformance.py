@@ -1926,7 +1926,6 @@ FRONTEND = [
         ("c5", "x = 43"),
         ("c6", "foo = foo.set_x(10)"),
         Status(stale=set(), fresh={"c2", "c4"}),
-        xfail="a method that sets `self.x` (`foo = foo.set_x(10)`) does not refresh a stale `foo.x`",
     ),
     case(
         "symbol_on_both_sides_of_assignment",

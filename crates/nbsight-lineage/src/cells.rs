@@ -115,10 +115,14 @@ impl CellFacts {
             return Vec::new();
         };
         // A method called on an object passes it as `self`.
-        let shift = usize::from(function.contains('.') && !function.contains("<locals>"));
+        let method = function.contains('.') && !function.contains("<locals>");
+        let shift = usize::from(method);
         params
             .iter()
             .filter_map(|p| {
+                if method && p.position == Some(0) {
+                    return call.receiver.clone();
+                }
                 let positional = p
                     .position
                     .and_then(|i| i.checked_sub(shift))

@@ -71,6 +71,8 @@ pub struct CallShape {
     pub start: TextSize,
     /// The last name of what is called (`f` in `m.f(x)`).
     pub callee: Option<String>,
+    /// The path a method is called on (`foo` in `foo.set_x(10)`).
+    pub receiver: Option<Symbol>,
     /// Each positional argument's path, if it is one.
     pub args: Vec<Option<Symbol>>,
     /// Each keyword argument's name and path.
@@ -102,9 +104,14 @@ pub fn calls(body: &[Stmt]) -> Vec<CallShape> {
                         Expr::Attribute(a) => Some(a.attr.to_string()),
                         _ => None,
                     };
+                    let receiver = match &*call.func {
+                        Expr::Attribute(a) => static_path(&a.value),
+                        _ => None,
+                    };
                     self.0.push(CallShape {
                         start: call.range().start(),
                         callee,
+                        receiver,
                         args: call.arguments.args.iter().map(static_path).collect(),
                         keywords: call
                             .arguments
