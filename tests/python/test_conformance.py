@@ -677,7 +677,6 @@ STALENESS = [
         ("c6", "b = [40]"),
         ("c7", "d = [4]"),
         Read("z", []),
-        xfail="every global a function body reads (printed, or for a dead local) counts as a parent of its result",
     ),
     case(
         "helper_function_defined_inside_a_function",
@@ -688,7 +687,6 @@ STALENESS = [
         Read("y", []),
         ("c4", "a = 1"),
         Read("y", []),
-        xfail="every global a function body reads (printed, or for a dead local) counts as a parent of its result",
     ),
     case(
         "returned_inner_function_called",

@@ -26,6 +26,9 @@ pub struct CellFacts {
     pub shapes: Vec<Option<Shape>>,
     /// The calls of its module code, each with its line.
     pub calls: Vec<(u32, CallShape)>,
+    /// For each function it defines (by CPython's qualified name), the
+    /// names its result is computed from (`None`: not narrowed).
+    pub function_values: Vec<(String, Option<Vec<String>>)>,
     /// The lambdas its module code binds to a name (`lam = lambda: f()`),
     /// each with its line: their summaries go by that name.
     pub named_lambdas: Vec<(u32, String)>,
@@ -64,6 +67,15 @@ impl CellFacts {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, f)| f)
+    }
+
+    /// The names the result of the function `qualname` is computed from
+    /// (`None`: unknown, or every name it reads).
+    pub fn function_value(&self, qualname: &str) -> Option<&[String]> {
+        self.function_values
+            .iter()
+            .find(|(n, _)| n == qualname)
+            .and_then(|(_, v)| v.as_deref())
     }
 
     /// The globals of `reads` that the function `qualname` loads on one of
@@ -203,6 +215,7 @@ impl FactsCache {
                 let function_names = function_names(&parsed.module.body, &line_of);
                 let keyed = keyed_subscripts(&parsed.module.body, &line_of);
                 let named_lambdas = named_lambdas(&parsed.module.body, &line_of);
+                let function_values = crate::returns::function_values(&parsed.module.body);
                 let calls = calls(&parsed.module.body)
                     .into_iter()
                     .map(|c| (parsed.line_column(c.start).0.get() as u32, c))
@@ -250,6 +263,7 @@ impl FactsCache {
                     calls,
                     keyed,
                     named_lambdas,
+                    function_values,
                     function_names,
                     live,
                     builtins: summary.builtins.iter().cloned().collect(),

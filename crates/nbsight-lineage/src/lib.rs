@@ -24,6 +24,7 @@ mod keys;
 pub mod provenance;
 mod reactive;
 pub mod report;
+mod returns;
 mod run;
 mod session;
 mod shapes;

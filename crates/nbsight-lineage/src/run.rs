@@ -104,6 +104,9 @@ pub(crate) struct StmtEffect {
     /// read (the rest of `sets` take every read), in order: a container
     /// before its elements.
     pub parts: Vec<(SymId, Vec<Read>)>,
+    /// Read only by the functions its calls reached, not for their results:
+    /// no parent of what the statement binds from them.
+    pub side_reads: Vec<SymId>,
     /// Targets whose value is another path (`b = a`), with that path.
     pub aliases: Vec<(SymId, SymId)>,
     /// The target of an augmented assignment (`b += [3]`).
@@ -340,9 +343,19 @@ pub(crate) fn effect_of(
             }
         }
     }
+    // What the called functions read only for their own ends (printed, or
+    // for a local that never reaches their result).
+    let mut value_reads: Vec<Symbol> = Vec::new();
+    let mut other_reads: Vec<Symbol> = Vec::new();
     for f in called {
-        for g in calls_closure(graph, &f.reads) {
-            read(graph, &mut effect, &g, true);
+        let all = calls_closure(graph, &f.reads);
+        let values = f.value_reads.as_ref().map(|v| calls_closure(graph, v));
+        for g in &all {
+            read(graph, &mut effect, g, true);
+            match &values {
+                Some(values) if !values.contains(g) => other_reads.push(g.clone()),
+                _ => value_reads.push(g.clone()),
+            }
         }
         for w in &f.writes {
             let sym = graph.intern(concrete(w).0);
@@ -351,6 +364,14 @@ pub(crate) fn effect_of(
         for m in &f.mutates {
             let sym = graph.intern(concrete(m).0);
             effect.mutates.push(sym);
+        }
+    }
+    for g in other_reads {
+        if !value_reads.contains(&g) {
+            let sym = graph.intern(concrete(&g).0);
+            if !effect.side_reads.contains(&sym) {
+                effect.side_reads.push(sym);
+            }
         }
     }
     // A statement that reads an object and changes it drew from its state.
@@ -436,7 +457,10 @@ pub(crate) fn effect_of(
                 // What no place of the statement reads itself (the globals
                 // of the functions its calls reached) is read for every part.
                 for r in &effect.reads {
-                    if !effect.read_at.iter().any(|(q, _)| q.sym == r.sym) && !parents.contains(r) {
+                    if !effect.read_at.iter().any(|(q, _)| q.sym == r.sym)
+                        && !effect.side_reads.contains(&r.sym)
+                        && !parents.contains(r)
+                    {
                         parents.push(*r);
                     }
                 }
@@ -494,6 +518,7 @@ pub(crate) fn effect_of(
                     reads: strings(&summary.reads),
                     writes: strings(&summary.writes),
                     mutates,
+                    value_reads: None,
                 },
             ));
         }

@@ -294,6 +294,18 @@ impl Lineage {
                     {
                         f.reads = reads;
                     }
+                    // What its result is computed from.
+                    if let Some(defined) = self.defining_facts(&c.function, current)
+                        && let Some(names) = defined.function_value(&c.function.qualname)
+                    {
+                        f.value_reads = Some(
+                            f.reads
+                                .iter()
+                                .filter(|g| names.iter().any(|n| n == root(g)))
+                                .cloned()
+                                .collect(),
+                        );
+                    }
                     // What the function changes through its parameters is
                     // what the call passed for them.
                     f.mutates
@@ -606,6 +618,7 @@ impl Lineage {
                 reads: strings(&summary.reads),
                 writes: strings(&summary.writes),
                 mutates,
+                value_reads: None,
             },
             summary.mutated_params.clone(),
         ))

@@ -61,6 +61,9 @@ pub struct FunctionFacts {
     pub reads: Vec<Symbol>,
     pub writes: Vec<Symbol>,
     pub mutates: Vec<Symbol>,
+    /// Those of `reads` its result is computed from (`returns.rs`); `None`:
+    /// all of them.
+    pub value_reads: Option<Vec<Symbol>>,
 }
 
 /// One symbol.

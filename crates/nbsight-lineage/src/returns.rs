@@ -1,0 +1,434 @@
+//! What a user function's result is computed from: the names whose values
+//! flow into its `return` statements through its own code (a local's
+//! assignments, the tests guarding them, the objects changed in place on
+//! the way, a nested function it calls), as opposed to every name its body
+//! reads. A global it only prints, or uses for a local that never reaches
+//! the result, is read by the call but is no parent of what the call
+//! returns (ipyflow's dynamic slicing of a call).
+//!
+//! Flow-insensitive within the function (an assignment anywhere in its
+//! body may reach a return), so a name is left out only when no path of
+//! assignments joins it to a returned value. `__init__` gives the object it
+//! sets up (its first parameter). A generator, or a function declaring
+//! `global` or `nonlocal`, is not narrowed (`None`).
+
+use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use rustc_hash::FxHashSet;
+
+/// One statement of a function's own code.
+#[derive(Default)]
+struct Unit {
+    /// Names it binds, or whose objects it changes (`lst.append(x)`,
+    /// `d[k] = v`).
+    defines: Vec<String>,
+    /// Names it loads, with those of the headers it is nested in.
+    uses: Vec<String>,
+    /// A `return`.
+    returns: bool,
+    /// The nested functions whose definition it is (their results are
+    /// what calling them gives).
+    nested: Vec<String>,
+}
+
+/// The names a function's own code loads and stores in one statement.
+#[derive(Default)]
+struct Names {
+    loads: Vec<String>,
+    stores: Vec<String>,
+    /// A `yield` or `await`-less generator marker.
+    yields: bool,
+}
+
+impl<'a> Visitor<'a> for Names {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        walk_stmt(self, stmt);
+    }
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            // Their bodies are their own; what they close over is loaded
+            // when they run.
+            Expr::Lambda(lambda) => {
+                // Its defaults are evaluated here.
+                if let Some(parameters) = &lambda.parameters {
+                    for p in parameters.iter_non_variadic_params() {
+                        if let Some(default) = &p.default {
+                            self.visit_expr(default);
+                        }
+                    }
+                }
+                let mut inner = Names::default();
+                inner.visit_expr(&lambda.body);
+                self.loads.extend(inner.loads);
+            }
+            Expr::Yield(_) | Expr::YieldFrom(_) => {
+                self.yields = true;
+                walk_expr(self, expr);
+            }
+            Expr::Name(name) => {
+                if name.ctx.is_load() {
+                    self.loads.push(name.id.to_string());
+                } else {
+                    self.stores.push(name.id.to_string());
+                }
+            }
+            // Storing into `a.x` or `a[k]` changes `a`; a method call
+            // may change its receiver.
+            Expr::Attribute(a) if !a.ctx.is_load() => {
+                if let Some(root) = root_name(&a.value) {
+                    self.stores.push(root);
+                }
+                walk_expr(self, expr);
+            }
+            Expr::Subscript(s) if !s.ctx.is_load() => {
+                if let Some(root) = root_name(&s.value) {
+                    self.stores.push(root);
+                }
+                walk_expr(self, expr);
+            }
+            Expr::Call(call) => {
+                if let Expr::Attribute(a) = &*call.func
+                    && let Some(root) = root_name(&a.value)
+                {
+                    self.stores.push(root);
+                }
+                walk_expr(self, expr);
+            }
+            _ => walk_expr(self, expr),
+        }
+    }
+}
+
+/// The name a chain of attributes and subscripts starts from.
+fn root_name(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Name(n) => Some(n.id.to_string()),
+        Expr::Attribute(a) => root_name(&a.value),
+        Expr::Subscript(s) => root_name(&s.value),
+        _ => None,
+    }
+}
+
+/// The units of `body` (a function's own code), with `controls` the names
+/// the headers around it load. `None`: the function is not narrowed.
+fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> {
+    for stmt in body {
+        let header = |exprs: &[&Expr]| {
+            let mut names = Names::default();
+            for e in exprs {
+                names.visit_expr(e);
+            }
+            names
+        };
+        let nested = |out: &mut Vec<Unit>, inner: &[Stmt], more: Names| -> Option<()> {
+            if more.yields {
+                return None;
+            }
+            let mut controls = controls.to_vec();
+            controls.extend(more.loads.iter().cloned());
+            out.push(Unit {
+                defines: more.stores,
+                uses: controls.clone(),
+                ..Unit::default()
+            });
+            units(inner, &controls, out)
+        };
+        match stmt {
+            Stmt::Global(_) | Stmt::Nonlocal(_) => return None,
+            Stmt::FunctionDef(def) => {
+                let mut names = Names::default();
+                for d in &def.decorator_list {
+                    names.visit_expr(&d.expression);
+                }
+                for p in def.parameters.iter_non_variadic_params() {
+                    if let Some(default) = &p.default {
+                        names.visit_expr(default);
+                    }
+                }
+                out.push(Unit {
+                    defines: vec![def.name.to_string()],
+                    uses: names
+                        .loads
+                        .into_iter()
+                        .chain(controls.iter().cloned())
+                        .collect(),
+                    nested: vec![def.name.to_string()],
+                    ..Unit::default()
+                });
+            }
+            Stmt::ClassDef(class) => {
+                // A class body runs here: every name it loads may make it.
+                let mut names = Names::default();
+                for s in &class.body {
+                    names.visit_stmt(s);
+                }
+                out.push(Unit {
+                    defines: vec![class.name.to_string()],
+                    uses: names
+                        .loads
+                        .into_iter()
+                        .chain(controls.iter().cloned())
+                        .collect(),
+                    ..Unit::default()
+                });
+            }
+            Stmt::If(s) => {
+                let mut tests: Vec<&Expr> = vec![&s.test];
+                tests.extend(s.elif_else_clauses.iter().filter_map(|c| c.test.as_ref()));
+                let names = header(&tests);
+                let mut all = s.body.clone();
+                for c in &s.elif_else_clauses {
+                    all.extend(c.body.iter().cloned());
+                }
+                nested(out, &all, names)?;
+            }
+            Stmt::For(s) => {
+                let mut names = header(&[&s.iter]);
+                let mut target = Names::default();
+                target.visit_expr(&s.target);
+                names.stores.extend(target.stores);
+                names.stores.extend(target.loads);
+                let mut all = s.body.clone();
+                all.extend(s.orelse.iter().cloned());
+                nested(out, &all, names)?;
+            }
+            Stmt::While(s) => {
+                let names = header(&[&s.test]);
+                let mut all = s.body.clone();
+                all.extend(s.orelse.iter().cloned());
+                nested(out, &all, names)?;
+            }
+            Stmt::With(s) => {
+                let mut names = Names::default();
+                for item in &s.items {
+                    names.visit_expr(&item.context_expr);
+                    if let Some(v) = &item.optional_vars {
+                        let mut target = Names::default();
+                        target.visit_expr(v);
+                        names.stores.extend(target.stores);
+                        names.stores.extend(target.loads);
+                    }
+                }
+                nested(out, &s.body, names)?;
+            }
+            Stmt::Try(s) => {
+                let mut all = s.body.clone();
+                for h in &s.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    all.extend(h.body.iter().cloned());
+                }
+                all.extend(s.orelse.iter().cloned());
+                all.extend(s.finalbody.iter().cloned());
+                units(&all, controls, out)?;
+            }
+            Stmt::Match(s) => {
+                let names = header(&[&s.subject]);
+                let all: Vec<Stmt> = s
+                    .cases
+                    .iter()
+                    .flat_map(|c| c.body.iter().cloned())
+                    .collect();
+                nested(out, &all, names)?;
+            }
+            _ => {
+                let mut names = Names::default();
+                names.visit_stmt(stmt);
+                if names.yields {
+                    return None;
+                }
+                let returns = matches!(stmt, Stmt::Return(_));
+                // `x += v` and `x: T = v` load their target too.
+                if let Stmt::AugAssign(aug) = stmt
+                    && let Some(root) = root_name(&aug.target)
+                {
+                    names.loads.push(root);
+                }
+                out.push(Unit {
+                    defines: names.stores,
+                    uses: names
+                        .loads
+                        .into_iter()
+                        .chain(controls.iter().cloned())
+                        .collect(),
+                    returns,
+                    nested: Vec::new(),
+                });
+            }
+        }
+    }
+    Some(())
+}
+
+/// The names the result of the function with body `body` is computed
+/// from; `nested_values` gives those of a function nested in it by name.
+fn value_names(
+    body: &[Stmt],
+    result: Option<&str>,
+    nested_values: &dyn Fn(&str) -> Option<Vec<String>>,
+) -> Option<Vec<String>> {
+    let mut all = Vec::new();
+    units(body, &[], &mut all)?;
+    let mut needed: FxHashSet<String> = FxHashSet::default();
+    needed.extend(result.map(str::to_string));
+    for unit in all.iter().filter(|u| u.returns) {
+        needed.extend(unit.uses.iter().cloned());
+    }
+    loop {
+        let before = needed.len();
+        for unit in &all {
+            if unit.defines.iter().any(|d| needed.contains(d)) {
+                needed.extend(unit.uses.iter().cloned());
+                for f in &unit.nested {
+                    match nested_values(f) {
+                        Some(names) => needed.extend(names),
+                        None => return None,
+                    }
+                }
+            }
+        }
+        if needed.len() == before {
+            break;
+        }
+    }
+    let mut names: Vec<String> = needed.into_iter().collect();
+    names.sort_unstable();
+    Some(names)
+}
+
+/// For each function of `body` (at any depth, by CPython's qualified name:
+/// `f`, `C.m`, `f.<locals>.g`), the names its result is computed from
+/// (`None`: not narrowed).
+pub fn function_values(body: &[Stmt]) -> Vec<(String, Option<Vec<String>>)> {
+    fn walk(body: &[Stmt], prefix: &str, out: &mut Vec<(String, Option<Vec<String>>)>) {
+        for stmt in body {
+            match stmt {
+                Stmt::FunctionDef(def) => {
+                    let name = format!("{prefix}{}", def.name);
+                    let inner = format!("{name}.<locals>.");
+                    // Nested functions first: the outer one may call them.
+                    let start = out.len();
+                    walk(&def.body, &inner, out);
+                    let nested: Vec<(String, Option<Vec<String>>)> = out[start..].to_vec();
+                    let lookup = |f: &str| -> Option<Vec<String>> {
+                        let qualname = format!("{inner}{f}");
+                        nested
+                            .iter()
+                            .find(|(n, _)| *n == qualname)
+                            .and_then(|(_, v)| v.clone())
+                    };
+                    // What `__init__` gives is the object it sets up.
+                    let result = (def.name.as_str() == "__init__")
+                        .then(|| def.parameters.iter_non_variadic_params().next())
+                        .flatten()
+                        .map(|p| p.parameter.name.as_str());
+                    let values = if def.is_async {
+                        None
+                    } else {
+                        value_names(&def.body, result, &lookup)
+                    };
+                    out.push((name, values));
+                }
+                Stmt::ClassDef(class) => {
+                    walk(&class.body, &format!("{prefix}{}.", class.name), out)
+                }
+                Stmt::If(s) => {
+                    walk(&s.body, prefix, out);
+                    for c in &s.elif_else_clauses {
+                        walk(&c.body, prefix, out);
+                    }
+                }
+                Stmt::For(s) => {
+                    walk(&s.body, prefix, out);
+                    walk(&s.orelse, prefix, out);
+                }
+                Stmt::While(s) => {
+                    walk(&s.body, prefix, out);
+                    walk(&s.orelse, prefix, out);
+                }
+                Stmt::With(s) => walk(&s.body, prefix, out),
+                Stmt::Try(s) => {
+                    walk(&s.body, prefix, out);
+                    for h in &s.handlers {
+                        let ast::ExceptHandler::ExceptHandler(h) = h;
+                        walk(&h.body, prefix, out);
+                    }
+                    walk(&s.orelse, prefix, out);
+                    walk(&s.finalbody, prefix, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(body, "", &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nbsight_notebook::parse_python;
+
+    fn values(source: &str, function: &str) -> Option<Vec<String>> {
+        let parsed = parse_python(source);
+        function_values(&parsed.module.body)
+            .into_iter()
+            .find(|(n, _)| n == function)
+            .and_then(|(_, v)| v)
+    }
+
+    #[test]
+    fn printed_and_dead_names_are_not_in_the_result() {
+        let f = "def func(x, y=a):\n    print(b[0])\n    e = [c[0] + d[0]]\n    f = [x[0] + y[0]]\n    return f";
+        assert_eq!(
+            values(f, "func"),
+            Some(vec!["f".into(), "x".into(), "y".into()])
+        );
+    }
+
+    #[test]
+    fn tests_guarding_a_return_and_changes_in_place_are() {
+        let f = "def g():\n    out = []\n    for v in xs:\n        if v > k:\n            out.append(v * s)\n    print(p)\n    return out";
+        let names = values(f, "g").expect("narrowed");
+        for n in ["out", "xs", "v", "k", "s"] {
+            assert!(names.contains(&n.to_string()), "{n} in {names:?}");
+        }
+        assert!(!names.contains(&"p".to_string()));
+    }
+
+    #[test]
+    fn a_nested_function_called_for_the_result_gives_its_names() {
+        let f = "def f():\n    def g():\n        print(a)\n        return x\n    return g()";
+        let names = values(f, "f").expect("narrowed");
+        assert!(
+            names.contains(&"x".to_string()) && !names.contains(&"a".to_string()),
+            "{names:?}"
+        );
+    }
+
+    #[test]
+    fn a_returned_lambdas_defaults_are_in_the_result() {
+        let f = "def foo(x):\n    lam = lambda t=w: t + x + 5\n    return lam";
+        let names = values(f, "foo").expect("narrowed");
+        assert!(names.contains(&"w".to_string()), "{names:?}");
+    }
+
+    #[test]
+    fn what_init_sets_on_self_is_in_the_result() {
+        let f = "class Foo:\n    def __init__(self):\n        self.y = y\n        print(p)";
+        let names = values(f, "Foo.__init__").expect("narrowed");
+        assert!(
+            names.contains(&"y".to_string()) && !names.contains(&"p".to_string()),
+            "{names:?}"
+        );
+    }
+
+    #[test]
+    fn generators_and_global_writers_are_not_narrowed() {
+        assert_eq!(values("def f():\n    yield a", "f"), None);
+        assert_eq!(
+            values("def f():\n    global a\n    a = 1\n    return b", "f"),
+            None
+        );
+    }
+}
