@@ -8,7 +8,9 @@
 //! A probe is a line of the cell's module code and a global name: at each
 //! line event of that line the tracer takes the name's value from the
 //! namespace, before the line runs. That is the index's value when the
-//! line does not bind the name itself, which `keyed_subscripts` checks.
+//! line does not bind the name itself, which `keyed_subscripts` checks (a
+//! call earlier on the same line that rebinds it through `global` is not
+//! seen).
 //! Function bodies, lambdas and comprehensions keep `[*]` (their frames'
 //! locals are not the namespace; a comprehension has no line event per
 //! element).
