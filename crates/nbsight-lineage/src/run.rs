@@ -173,6 +173,9 @@ pub(crate) fn ran_statements(facts: &CellFacts, run: &RunFacts) -> Vec<usize> {
 /// One inside a loop may have run to its end in another iteration (the
 /// tracer sees a line once): it counts as having run.
 pub(crate) fn caught_at(facts: &CellFacts, run: &RunFacts) -> Vec<usize> {
+    if run.raised.is_empty() {
+        return Vec::new();
+    }
     let lines: Vec<&str> = run.source.lines().collect();
     let in_loop = |i: usize| {
         let mut depth = facts.statements[i].depth;
