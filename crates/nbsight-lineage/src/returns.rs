@@ -120,18 +120,23 @@ fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> 
             }
             names
         };
-        let nested = |out: &mut Vec<Unit>, inner: &[Stmt], more: Names| -> Option<()> {
+        // A compound statement's header: a unit binding what it binds (a
+        // loop's target, `as` names); the bodies run under its names.
+        let nested = |out: &mut Vec<Unit>, bodies: &[&[Stmt]], more: Names| -> Option<()> {
             if more.yields {
                 return None;
             }
             let mut controls = controls.to_vec();
-            controls.extend(more.loads.iter().cloned());
+            controls.extend(more.loads);
             out.push(Unit {
                 defines: more.stores,
                 uses: controls.clone(),
                 ..Unit::default()
             });
-            units(inner, &controls, out)
+            for inner in bodies {
+                units(inner, &controls, out)?;
+            }
+            Some(())
         };
         match stmt {
             Stmt::Global(_) | Stmt::Nonlocal(_) => return None,
@@ -175,12 +180,9 @@ fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> 
             Stmt::If(s) => {
                 let mut tests: Vec<&Expr> = vec![&s.test];
                 tests.extend(s.elif_else_clauses.iter().filter_map(|c| c.test.as_ref()));
-                let names = header(&tests);
-                let mut all = s.body.clone();
-                for c in &s.elif_else_clauses {
-                    all.extend(c.body.iter().cloned());
-                }
-                nested(out, &all, names)?;
+                let mut bodies: Vec<&[Stmt]> = vec![&s.body];
+                bodies.extend(s.elif_else_clauses.iter().map(|c| c.body.as_slice()));
+                nested(out, &bodies, header(&tests))?;
             }
             Stmt::For(s) => {
                 let mut names = header(&[&s.iter]);
@@ -188,16 +190,9 @@ fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> 
                 target.visit_expr(&s.target);
                 names.stores.extend(target.stores);
                 names.stores.extend(target.loads);
-                let mut all = s.body.clone();
-                all.extend(s.orelse.iter().cloned());
-                nested(out, &all, names)?;
+                nested(out, &[&s.body, &s.orelse], names)?;
             }
-            Stmt::While(s) => {
-                let names = header(&[&s.test]);
-                let mut all = s.body.clone();
-                all.extend(s.orelse.iter().cloned());
-                nested(out, &all, names)?;
-            }
+            Stmt::While(s) => nested(out, &[&s.body, &s.orelse], header(&[&s.test]))?,
             Stmt::With(s) => {
                 let mut names = Names::default();
                 for item in &s.items {
@@ -209,26 +204,20 @@ fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> 
                         names.stores.extend(target.loads);
                     }
                 }
-                nested(out, &s.body, names)?;
+                nested(out, &[&s.body], names)?;
             }
             Stmt::Try(s) => {
-                let mut all = s.body.clone();
+                units(&s.body, controls, out)?;
                 for h in &s.handlers {
                     let ast::ExceptHandler::ExceptHandler(h) = h;
-                    all.extend(h.body.iter().cloned());
+                    units(&h.body, controls, out)?;
                 }
-                all.extend(s.orelse.iter().cloned());
-                all.extend(s.finalbody.iter().cloned());
-                units(&all, controls, out)?;
+                units(&s.orelse, controls, out)?;
+                units(&s.finalbody, controls, out)?;
             }
             Stmt::Match(s) => {
-                let names = header(&[&s.subject]);
-                let all: Vec<Stmt> = s
-                    .cases
-                    .iter()
-                    .flat_map(|c| c.body.iter().cloned())
-                    .collect();
-                nested(out, &all, names)?;
+                let bodies: Vec<&[Stmt]> = s.cases.iter().map(|c| c.body.as_slice()).collect();
+                nested(out, &bodies, header(&[&s.subject]))?;
             }
             _ => {
                 let mut names = Names::default();
@@ -237,7 +226,7 @@ fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> 
                     return None;
                 }
                 let returns = matches!(stmt, Stmt::Return(_));
-                // `x += v` and `x: T = v` load their target too.
+                // `x += v` loads its target too.
                 if let Stmt::AugAssign(aug) = stmt
                     && let Some(root) = root_name(&aug.target)
                 {
@@ -299,68 +288,28 @@ fn value_names(
 /// `f`, `C.m`, `f.<locals>.g`), the names its result is computed from
 /// (`None`: not narrowed).
 pub fn function_values(body: &[Stmt]) -> Vec<(String, Option<Vec<String>>)> {
-    fn walk(body: &[Stmt], prefix: &str, out: &mut Vec<(String, Option<Vec<String>>)>) {
-        for stmt in body {
-            match stmt {
-                Stmt::FunctionDef(def) => {
-                    let name = format!("{prefix}{}", def.name);
-                    let inner = format!("{name}.<locals>.");
-                    // Nested functions first: the outer one may call them.
-                    let start = out.len();
-                    walk(&def.body, &inner, out);
-                    let nested: Vec<(String, Option<Vec<String>>)> = out[start..].to_vec();
-                    let lookup = |f: &str| -> Option<Vec<String>> {
-                        let qualname = format!("{inner}{f}");
-                        nested
-                            .iter()
-                            .find(|(n, _)| *n == qualname)
-                            .and_then(|(_, v)| v.clone())
-                    };
-                    // What `__init__` gives is the object it sets up.
-                    let result = (def.name.as_str() == "__init__")
-                        .then(|| def.parameters.iter_non_variadic_params().next())
-                        .flatten()
-                        .map(|p| p.parameter.name.as_str());
-                    let values = if def.is_async {
-                        None
-                    } else {
-                        value_names(&def.body, result, &lookup)
-                    };
-                    out.push((name, values));
-                }
-                Stmt::ClassDef(class) => {
-                    walk(&class.body, &format!("{prefix}{}.", class.name), out)
-                }
-                Stmt::If(s) => {
-                    walk(&s.body, prefix, out);
-                    for c in &s.elif_else_clauses {
-                        walk(&c.body, prefix, out);
-                    }
-                }
-                Stmt::For(s) => {
-                    walk(&s.body, prefix, out);
-                    walk(&s.orelse, prefix, out);
-                }
-                Stmt::While(s) => {
-                    walk(&s.body, prefix, out);
-                    walk(&s.orelse, prefix, out);
-                }
-                Stmt::With(s) => walk(&s.body, prefix, out),
-                Stmt::Try(s) => {
-                    walk(&s.body, prefix, out);
-                    for h in &s.handlers {
-                        let ast::ExceptHandler::ExceptHandler(h) = h;
-                        walk(&h.body, prefix, out);
-                    }
-                    walk(&s.orelse, prefix, out);
-                    walk(&s.finalbody, prefix, out);
-                }
-                _ => {}
-            }
-        }
+    let mut out: Vec<(String, Option<Vec<String>>)> = Vec::new();
+    // Nested functions come first: the outer one may call them.
+    for (name, def) in crate::shapes::functions(body) {
+        let inner = format!("{name}.<locals>.");
+        let lookup = |f: &str| -> Option<Vec<String>> {
+            let qualname = format!("{inner}{f}");
+            out.iter()
+                .find(|(n, _)| *n == qualname)
+                .and_then(|(_, v)| v.clone())
+        };
+        // What `__init__` gives is the object it sets up.
+        let result = (def.name.as_str() == "__init__")
+            .then(|| def.parameters.iter_non_variadic_params().next())
+            .flatten()
+            .map(|p| p.parameter.name.as_str());
+        let values = if def.is_async {
+            None
+        } else {
+            value_names(&def.body, result, &lookup)
+        };
+        out.push((name, values));
     }
-    let mut out = Vec::new();
-    walk(body, "", &mut out);
     out
 }
 

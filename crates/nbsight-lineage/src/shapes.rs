@@ -207,64 +207,72 @@ pub fn function_names(
             }
         }
     }
-    fn walk(
-        body: &[Stmt],
-        prefix: &str,
-        line_of: &dyn Fn(TextSize) -> u32,
-        out: &mut Vec<(String, Vec<(u32, String)>)>,
-    ) {
+    functions(body)
+        .into_iter()
+        .map(|(name, def)| {
+            let mut names = Names {
+                line_of,
+                out: Vec::new(),
+            };
+            for s in &def.body {
+                names.visit_stmt(s);
+            }
+            (name, names.out)
+        })
+        .collect()
+}
+
+/// Every function `body` defines, at any depth (in compound statements,
+/// class bodies and other functions), with its qualified name as CPython
+/// spells it (`f`, `C.m`, `f.<locals>.g`); a function nested in another
+/// comes before it.
+pub fn functions(body: &[Stmt]) -> Vec<(String, &ast::StmtFunctionDef)> {
+    fn walk<'a>(body: &'a [Stmt], prefix: &str, out: &mut Vec<(String, &'a ast::StmtFunctionDef)>) {
         for stmt in body {
             match stmt {
                 Stmt::FunctionDef(def) => {
                     let name = format!("{prefix}{}", def.name);
-                    let mut names = Names {
-                        line_of,
-                        out: Vec::new(),
-                    };
-                    for s in &def.body {
-                        names.visit_stmt(s);
-                    }
-                    out.push((name.clone(), names.out));
-                    walk(&def.body, &format!("{name}.<locals>."), line_of, out);
+                    walk(&def.body, &format!("{name}.<locals>."), out);
+                    out.push((name, def));
                 }
                 Stmt::ClassDef(class) => {
-                    walk(
-                        &class.body,
-                        &format!("{prefix}{}.", class.name),
-                        line_of,
-                        out,
-                    );
+                    walk(&class.body, &format!("{prefix}{}.", class.name), out)
                 }
                 Stmt::If(s) => {
-                    walk(&s.body, prefix, line_of, out);
+                    walk(&s.body, prefix, out);
                     for c in &s.elif_else_clauses {
-                        walk(&c.body, prefix, line_of, out);
+                        walk(&c.body, prefix, out);
                     }
                 }
                 Stmt::For(s) => {
-                    walk(&s.body, prefix, line_of, out);
-                    walk(&s.orelse, prefix, line_of, out);
+                    walk(&s.body, prefix, out);
+                    walk(&s.orelse, prefix, out);
                 }
                 Stmt::While(s) => {
-                    walk(&s.body, prefix, line_of, out);
-                    walk(&s.orelse, prefix, line_of, out);
+                    walk(&s.body, prefix, out);
+                    walk(&s.orelse, prefix, out);
                 }
-                Stmt::With(s) => walk(&s.body, prefix, line_of, out),
+                Stmt::With(s) => walk(&s.body, prefix, out),
                 Stmt::Try(s) => {
-                    walk(&s.body, prefix, line_of, out);
+                    walk(&s.body, prefix, out);
                     for h in &s.handlers {
                         let ast::ExceptHandler::ExceptHandler(h) = h;
-                        walk(&h.body, prefix, line_of, out);
+                        walk(&h.body, prefix, out);
                     }
-                    walk(&s.orelse, prefix, line_of, out);
-                    walk(&s.finalbody, prefix, line_of, out);
+                    walk(&s.orelse, prefix, out);
+                    walk(&s.finalbody, prefix, out);
+                }
+                Stmt::Match(s) => {
+                    for case in &s.cases {
+                        walk(&case.body, prefix, out);
+                    }
                 }
                 _ => {}
             }
         }
     }
     let mut out = Vec::new();
-    walk(body, "", line_of, &mut out);
+    walk(body, "", &mut out);
     out
 }
 
