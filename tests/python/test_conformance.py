@@ -748,7 +748,6 @@ STALENESS = [
         Read("e", []),
         ("c8", "lst[1] = 8"),
         Read("e", ["e"]),
-        xfail="unpacking a list gives every target the parents of the whole list, not of its own element",
     ),
     case(
         "starred_target",
@@ -1211,8 +1210,19 @@ STALENESS = [
         ("c3", "z = foo.x + 7"),
         ("c4", "y = 42"),
         Read("z", []),
-        xfail="on CPython 3.10/3.11 `foo = Foo()` gets the globals `__init__` reads, so `foo.x` goes stale with `y`",
-        when=sys.version_info < (3, 12),
+    ),
+    case(
+        "instance_attribute_computed_from_a_global_read_by_init",
+        ("c1", "y = 77\nclass Foo:\n    def __init__(self, k):\n        self.x = k\n        self.y = y + 1\n        self.z = self.y * 2"),
+        ("c2", "k = 3"),
+        ("c3", "foo = Foo(k)"),
+        ("c4", "w = foo.z + 7"),
+        ("c5", "v = foo.x"),
+        ("c6", "y = 42"),
+        Read("w", ["w"]),
+        Read("v", []),
+        ("c7", "k = 4"),
+        Read("v", ["v"]),
     ),
     case(
         "permutation_applied_to_what_it_was_computed_from",
@@ -1349,8 +1359,6 @@ STALENESS = [
         ("c3", "w = f(3, foo.bar)"),
         ("c4", "z = 7"),
         Read("w", ["w"]),
-        xfail="on CPython 3.12+ a global read by a property getter (`foo.bar`) is not a parent of the value",
-        when=sys.version_info >= (3, 12),
     ),
     case(
         "property_setter_writes_global",

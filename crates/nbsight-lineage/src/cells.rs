@@ -29,6 +29,9 @@ pub struct CellFacts {
     /// For each function it defines (by CPython's qualified name), the
     /// names its result is computed from (`None`: not narrowed).
     pub function_values: Vec<(String, Option<Vec<String>>)>,
+    /// For each `__init__` it defines that only stores attributes on its
+    /// object, each attribute with the names its value is computed from.
+    pub init_attributes: Vec<(String, Vec<(String, Vec<String>)>)>,
     /// The lambdas its module code binds to a name (`lam = lambda: f()`),
     /// each with its line: their summaries go by that name.
     pub named_lambdas: Vec<(u32, String)>,
@@ -76,6 +79,15 @@ impl CellFacts {
             .iter()
             .find(|(n, _)| n == qualname)
             .and_then(|(_, v)| v.as_deref())
+    }
+
+    /// What each attribute the `__init__` named `qualname` sets is
+    /// computed from (`None`: not known attribute by attribute).
+    pub fn init_attributes(&self, qualname: &str) -> Option<&[(String, Vec<String>)]> {
+        self.init_attributes
+            .iter()
+            .find(|(n, _)| n == qualname)
+            .map(|(_, a)| a.as_slice())
     }
 
     /// The globals of `reads` that the function `qualname` loads on one of
@@ -216,6 +228,7 @@ impl FactsCache {
                 let keyed = keyed_subscripts(&parsed.module.body, &line_of);
                 let named_lambdas = named_lambdas(&parsed.module.body, &line_of);
                 let function_values = crate::returns::function_values(&parsed.module.body);
+                let init_attributes = crate::returns::init_attributes(&parsed.module.body);
                 let calls = calls(&parsed.module.body)
                     .into_iter()
                     .map(|c| (parsed.line_column(c.start).0.get() as u32, c))
@@ -264,6 +277,7 @@ impl FactsCache {
                     keyed,
                     named_lambdas,
                     function_values,
+                    init_attributes,
                     function_names,
                     live,
                     builtins: summary.builtins.iter().cloned().collect(),

@@ -29,6 +29,10 @@ struct Unit {
     /// The nested functions whose definition it is (their results are
     /// what calling them gives).
     nested: Vec<String>,
+    /// `(name, attribute)` of each `name.attribute = ...` it stores.
+    attribute_stores: Vec<(String, String)>,
+    /// `(name, attribute)` of each `name.attribute` it loads.
+    attribute_loads: Vec<(String, String)>,
 }
 
 /// The names a function's own code loads and stores in one statement.
@@ -38,6 +42,8 @@ struct Names {
     stores: Vec<String>,
     /// A `yield` or `await`-less generator marker.
     yields: bool,
+    attribute_stores: Vec<(String, String)>,
+    attribute_loads: Vec<(String, String)>,
 }
 
 impl<'a> Visitor<'a> for Names {
@@ -76,7 +82,18 @@ impl<'a> Visitor<'a> for Names {
             // may change its receiver.
             Expr::Attribute(a) if !a.ctx.is_load() => {
                 if let Some(root) = root_name(&a.value) {
+                    if let Expr::Name(n) = &*a.value {
+                        self.attribute_stores
+                            .push((n.id.to_string(), a.attr.to_string()));
+                    }
                     self.stores.push(root);
+                }
+                walk_expr(self, expr);
+            }
+            Expr::Attribute(a) => {
+                if let Expr::Name(n) = &*a.value {
+                    self.attribute_loads
+                        .push((n.id.to_string(), a.attr.to_string()));
                 }
                 walk_expr(self, expr);
             }
@@ -131,6 +148,8 @@ fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> 
             out.push(Unit {
                 defines: more.stores,
                 uses: controls.clone(),
+                attribute_stores: more.attribute_stores,
+                attribute_loads: more.attribute_loads,
                 ..Unit::default()
             });
             for inner in bodies {
@@ -241,6 +260,8 @@ fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> 
                         .collect(),
                     returns,
                     nested: Vec::new(),
+                    attribute_stores: names.attribute_stores,
+                    attribute_loads: names.attribute_loads,
                 });
             }
         }
@@ -313,6 +334,85 @@ pub fn function_values(body: &[Stmt]) -> Vec<(String, Option<Vec<String>>)> {
     out
 }
 
+/// What `__init__` (with body `body` and first parameter `receiver`)
+/// sets on the object, when its own code changes the object only by
+/// storing attributes (`self.x = v`, `self.n += 1`): each attribute with the
+/// names its value is computed from (another attribute it loads gives
+/// its names too). `None` otherwise (a method called on the object, an
+/// element or a nested attribute stored, a nested function).
+fn attribute_names(body: &[Stmt], receiver: &str) -> Option<Vec<(String, Vec<String>)>> {
+    let mut all = Vec::new();
+    units(body, &[], &mut all)?;
+    let mut attributes: Vec<&str> = Vec::new();
+    for unit in &all {
+        let mine: Vec<&str> = unit
+            .attribute_stores
+            .iter()
+            .filter(|(r, _)| r == receiver)
+            .map(|(_, a)| a.as_str())
+            .collect();
+        let changes = unit.defines.iter().filter(|d| *d == receiver).count();
+        if changes != mine.len() || !unit.nested.is_empty() {
+            return None;
+        }
+        attributes.extend(mine);
+    }
+    attributes.sort_unstable();
+    attributes.dedup();
+    let out = attributes
+        .iter()
+        .map(|&attribute| {
+            let mut names: FxHashSet<&str> = FxHashSet::default();
+            let mut wanted: FxHashSet<&str> = FxHashSet::from_iter([attribute]);
+            loop {
+                let before = (names.len(), wanted.len());
+                for unit in &all {
+                    let sets_wanted = unit
+                        .attribute_stores
+                        .iter()
+                        .any(|(r, a)| r == receiver && wanted.contains(a.as_str()));
+                    let defines_wanted = unit
+                        .defines
+                        .iter()
+                        .any(|d| d != receiver && names.contains(d.as_str()));
+                    if sets_wanted || defines_wanted {
+                        names.extend(unit.uses.iter().map(String::as_str));
+                        wanted.extend(
+                            unit.attribute_loads
+                                .iter()
+                                .filter(|(r, _)| r == receiver)
+                                .map(|(_, a)| a.as_str()),
+                        );
+                    }
+                }
+                if (names.len(), wanted.len()) == before {
+                    break;
+                }
+            }
+            names.remove(receiver);
+            let mut names: Vec<String> = names.into_iter().map(str::to_string).collect();
+            names.sort_unstable();
+            (attribute.to_string(), names)
+        })
+        .collect();
+    Some(out)
+}
+
+/// For each `__init__` of `body` (at any depth, by CPython's qualified
+/// name) that only stores attributes on the object it sets up, what each
+/// attribute is computed from ([`attribute_names`]).
+pub fn init_attributes(body: &[Stmt]) -> Vec<(String, Vec<(String, Vec<String>)>)> {
+    crate::shapes::functions(body)
+        .into_iter()
+        .filter(|(_, def)| def.name.as_str() == "__init__" && !def.is_async)
+        .filter_map(|(name, def)| {
+            let receiver = def.parameters.iter_non_variadic_params().next()?;
+            let attributes = attribute_names(&def.body, receiver.parameter.name.as_str())?;
+            Some((name, attributes))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,6 +470,32 @@ mod tests {
             names.contains(&"y".to_string()) && !names.contains(&"p".to_string()),
             "{names:?}"
         );
+    }
+
+    #[test]
+    fn each_attribute_init_sets_has_its_own_names() {
+        let source = "class Foo:\n    def __init__(self, a):\n        self.x = 10\n        t = y * 2\n        self.y = t\n        self.z = self.y + a\n        print(p)";
+        let parsed = parse_python(source);
+        let found = init_attributes(&parsed.module.body);
+        let [(name, attributes)] = found.as_slice() else {
+            panic!("{found:?}")
+        };
+        assert_eq!(name, "Foo.__init__");
+        let of = |a: &str| {
+            attributes
+                .iter()
+                .find(|(n, _)| n == a)
+                .map(|(_, names)| names.clone())
+                .unwrap_or_default()
+        };
+        assert!(of("x").is_empty(), "{attributes:?}");
+        assert_eq!(of("y"), ["t", "y"]);
+        assert_eq!(of("z"), ["a", "t", "y"]);
+        // A method called on the object may set anything: not narrowed.
+        let parsed = parse_python(
+            "class Foo:\n    def __init__(self):\n        self.setup(y)\n        self.x = 1",
+        );
+        assert!(init_attributes(&parsed.module.body).is_empty());
     }
 
     #[test]

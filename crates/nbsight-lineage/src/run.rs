@@ -425,13 +425,15 @@ pub(crate) fn effect_of(
                     })
                 };
                 let mut parents: Vec<Read> = Vec::new();
-                if let Some(element) = &part.element {
-                    match graph.get(element) {
-                        Some(e) if graph.node(e).exists => parents.push(Read::new(e, true)),
-                        // The path's elements are not known: all of it.
-                        _ => parents.extend(effect.reads.iter().copied()),
+                // The element the part takes, when the path's elements are
+                // known; else what its value reads (all of the path).
+                let by_element = match part.element.as_ref().and_then(|e| graph.get(e)) {
+                    Some(e) if graph.node(e).exists => {
+                        parents.push(Read::new(e, true));
+                        true
                     }
-                }
+                    _ => false,
+                };
                 for &(r, at) in &effect.read_at {
                     let mine =
                         (part.value.contains_range(at) && !in_element(at)) || !in_some_part(at);
@@ -441,7 +443,7 @@ pub(crate) fn effect_of(
                     let same =
                         |q: &&Read| (q.sym, q.whole, q.elements) == (r.sym, r.whole, r.elements);
                     let r = effect.reads.iter().find(same).copied().unwrap_or(r);
-                    if mine && part.element.is_none() && !parents.contains(&r) {
+                    if mine && !by_element && !parents.contains(&r) {
                         parents.push(r);
                     }
                 }
@@ -501,6 +503,7 @@ pub(crate) fn effect_of(
         }
         None => {}
     }
+    init_parts(graph, &mut effect, called);
     if stmt.kind == StmtKind::Definition {
         for (name, summary) in &facts.functions {
             if name.contains(['.', '<']) {
@@ -522,11 +525,54 @@ pub(crate) fn effect_of(
                     writes: strings(&summary.writes),
                     mutates,
                     value_reads: None,
+                    attributes: None,
                 },
             ));
         }
     }
     effect
+}
+
+/// An object set up by a user `__init__` that only stores attributes
+/// (`foo = Foo(a)`): each attribute it set takes what its own value was
+/// computed from, the object itself what no attribute alone took (so
+/// `foo.x` is not stale when a global only `foo.y` read changes).
+fn init_parts(graph: &mut SymbolGraph, effect: &mut StmtEffect, called: &[&FunctionFacts]) {
+    let [target] = effect.sets[..] else {
+        return;
+    };
+    let mut with_attributes = called.iter().filter_map(|f| f.attributes.as_ref());
+    let (Some(attributes), None) = (with_attributes.next(), with_attributes.next()) else {
+        return;
+    };
+    let attributes: Vec<(String, Vec<SymId>)> = attributes
+        .iter()
+        .map(|(a, reads)| {
+            let syms = reads.iter().map(|g| graph.intern(concrete(g).0)).collect();
+            (a.clone(), syms)
+        })
+        .collect();
+    // Read by the statement's own code too (`Foo(y)`), it is the object's.
+    let only_attributes = |sym: SymId| {
+        attributes.iter().any(|(_, syms)| syms.contains(&sym))
+            && !effect.read_at.iter().any(|(r, _)| r.sym == sym)
+    };
+    let mut own = effect.parents_of(target);
+    own.retain(|r| !only_attributes(r.sym));
+    let path = graph.node(target).path.clone();
+    let mut parts = Vec::new();
+    for (attribute, syms) in &attributes {
+        let mut parents = own.clone();
+        for r in &effect.reads {
+            if syms.contains(&r.sym) && !parents.contains(r) {
+                parents.push(*r);
+            }
+        }
+        parts.push((graph.intern(&format!("{path}.{attribute}")), parents));
+    }
+    effect.parts.retain(|(t, _)| *t != target);
+    effect.parts.push((target, own));
+    effect.parts.extend(parts);
 }
 
 /// The globals `reads` names and, for each bound to a user function, what

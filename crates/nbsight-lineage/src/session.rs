@@ -306,6 +306,25 @@ impl Lineage {
                                 .collect(),
                         );
                     }
+                    // What each attribute `__init__` sets is computed from.
+                    if let Some(defined) = self.defining_facts(&c.function, current)
+                        && let Some(attributes) = defined.init_attributes(&c.function.qualname)
+                    {
+                        f.attributes = Some(
+                            attributes
+                                .iter()
+                                .map(|(a, names)| {
+                                    let reads = f
+                                        .reads
+                                        .iter()
+                                        .filter(|g| names.iter().any(|n| n == root(g)))
+                                        .cloned()
+                                        .collect();
+                                    (a.clone(), reads)
+                                })
+                                .collect(),
+                        );
+                    }
                     // What the function changes through its parameters is
                     // what the call passed for them.
                     f.mutates
@@ -619,6 +638,7 @@ impl Lineage {
                 writes: strings(&summary.writes),
                 mutates,
                 value_reads: None,
+                attributes: None,
             },
             summary.mutated_params.clone(),
         ))

@@ -455,6 +455,9 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                 // elements known); any other shape is not split.
                 let Some(at) = starred.filter(|&at| at + 1 == targets.len() && at <= first_star)
                 else {
+                    if starred.is_none() {
+                        spread_parts(targets, values, first_star, parts);
+                    }
                     return;
                 };
                 for (t, v) in targets[..at].iter().zip(values) {
@@ -506,6 +509,42 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
             });
             elements(&path, value, parts);
         }
+    }
+}
+
+/// The parts of `a, b, c = [x, *rest, y]`, a display with one starred
+/// path (at `star`) unpacked into as many plain targets: those before and
+/// after it take their own values, those it covers each take their
+/// element of the path (`b` takes `rest[0]`).
+fn spread_parts(targets: &[Expr], values: &[Expr], star: usize, parts: &mut Vec<Part>) {
+    let after = values.len() - star - 1;
+    let Expr::Starred(spread) = &values[star] else {
+        return;
+    };
+    let Some(source) = static_path(&spread.value) else {
+        return;
+    };
+    if values[star + 1..].iter().any(Expr::is_starred_expr) || targets.len() < star + after {
+        return;
+    }
+    for (t, v) in targets[..star].iter().zip(values) {
+        split(t, v, parts);
+    }
+    let covered = targets.len() - after;
+    for (k, t) in targets[star..covered].iter().enumerate() {
+        if let Some(path) = static_path(t) {
+            parts.push(Part {
+                target: path,
+                value: spread.range(),
+                element: Some(Symbol::from(format!("{source}[{k}]"))),
+                alias: None,
+                named: false,
+                key: None,
+            });
+        }
+    }
+    for (t, v) in targets[covered..].iter().zip(&values[star + 1..]) {
+        split(t, v, parts);
     }
 }
 
@@ -678,6 +717,29 @@ mod tests {
             targets("s, *t = [x, y, z, *lst]"),
             ["s", "t", "t[0]", "t[1]"]
         );
+        // A spread path: the targets it covers take its elements.
+        let spread = match of("a, b, c, d = [x, *lst, y]").as_slice() {
+            [Shape::Parts(parts)] => parts
+                .iter()
+                .map(|p| {
+                    (
+                        p.target.to_string(),
+                        p.element.as_ref().map(|e| e.to_string()),
+                    )
+                })
+                .collect::<Vec<_>>(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            spread,
+            [
+                ("a".into(), None),
+                ("b".into(), Some("lst[0]".into())),
+                ("c".into(), Some("lst[1]".into())),
+                ("d".into(), None)
+            ]
+        );
+        assert!(of("a, b = [*xs, *ys]").is_empty());
         assert_eq!(targets("lst = [x, y]"), ["lst", "lst[0]", "lst[1]"]);
         assert_eq!(targets("d = {'k': v, 'j': w}"), ["d", "d['k']", "d['j']"]);
         // A path: each target takes its element.

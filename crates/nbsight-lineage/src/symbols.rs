@@ -64,6 +64,10 @@ pub struct FunctionFacts {
     /// Those of `reads` its result is computed from (`returns.rs`); `None`:
     /// all of them.
     pub value_reads: Option<Vec<Symbol>>,
+    /// `__init__`: each attribute it sets on the object with those of
+    /// `reads` its value is computed from (`None`: not known attribute by
+    /// attribute).
+    pub attributes: Option<Vec<(String, Vec<Symbol>)>>,
 }
 
 /// One symbol.

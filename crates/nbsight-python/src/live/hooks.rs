@@ -1,5 +1,5 @@
 //! The `sys.monitoring` callbacks of CPython 3.12+: RAISE (global, for the
-//! statements of the cell that raised), and LINE and CALL events
+//! statements of the cell that raised), and LINE, CALL and PY_START events
 //! set on the cell's own code objects and on user functions' (library code
 //! is never instrumented), each returning `DISABLE` (once per location per
 //! run; the user functions' events are switched on again before each run),
@@ -87,6 +87,29 @@ impl RaiseHook {
             }
         }
         py.None()
+    }
+}
+
+/// `sys.monitoring` PY_START: `(code, offset)`, set on user functions'
+/// code. A call that no CALL event named (a property getter, `__init__`
+/// through its class, a function a library calls back) is taken as a call
+/// from the cell's line that ran last; once per function per run.
+#[pyclass(frozen, module = "nbsight._nbsight")]
+pub(crate) struct StartHook {
+    pub shared: Arc<Shared>,
+}
+
+#[pymethods]
+impl StartHook {
+    fn __call__(&self, py: Python<'_>, code: &Bound<'_, PyAny>, _offset: u32) -> Py<PyAny> {
+        let Ok(mut trace) = self.shared.trace.try_lock() else {
+            return py.None();
+        };
+        let at = address(code);
+        if trace.touch(at) && trace.active {
+            trace.started(at);
+        }
+        self.shared.disable(py)
     }
 }
 

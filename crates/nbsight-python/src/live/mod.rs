@@ -27,7 +27,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use hooks::{CallHook, LineHook, RaiseHook, Shared};
+use hooks::{CallHook, LineHook, RaiseHook, Shared, StartHook};
 use trace::{Trace, Types};
 
 /// How the tracer is attached.
@@ -131,6 +131,7 @@ impl Session {
                 let line = events.getattr("LINE")?.extract::<u32>()?;
                 let call = events.getattr("CALL")?.extract::<u32>()?;
                 let raise = events.getattr("RAISE")?.extract::<u32>()?;
+                let start = events.getattr("PY_START")?.extract::<u32>()?;
                 let line_hook = Py::new(
                     py,
                     LineHook {
@@ -145,6 +146,13 @@ impl Session {
                 )?;
                 m.call_method1("register_callback", (tool, line, line_hook))?;
                 m.call_method1("register_callback", (tool, call, call_hook))?;
+                let start_hook = Py::new(
+                    py,
+                    StartHook {
+                        shared: shared.clone(),
+                    },
+                )?;
+                m.call_method1("register_callback", (tool, start, start_hook))?;
                 let raise_hook = Py::new(
                     py,
                     RaiseHook {
@@ -157,7 +165,7 @@ impl Session {
                 m.call_method1("set_events", (tool, raise))?;
                 Tracer::Monitoring {
                     tool,
-                    events: line | call,
+                    events: line | call | start,
                 }
             }
             None => {
@@ -594,7 +602,7 @@ impl Session {
         if let Some(Tracer::Monitoring { tool, .. }) = state.tracer.take() {
             let m = py.import("sys")?.getattr("monitoring")?;
             m.call_method1("set_events", (tool, 0))?;
-            for event in ["LINE", "CALL", "RAISE"] {
+            for event in ["LINE", "CALL", "PY_START", "RAISE"] {
                 let e = m.getattr("events")?.getattr(event)?;
                 m.call_method1("register_callback", (tool, e, py.None()))?;
             }

@@ -190,6 +190,8 @@ pub(crate) struct Trace {
     pub modules: FxHashMap<usize, ModuleCode>,
     /// The one watched last (the top-level statement running).
     current: usize,
+    /// The line of the cell's module code seen last (0: none yet).
+    last_line: u32,
     /// Calls that reached user functions, from the cell's code or from
     /// user functions.
     pub calls: Vec<CallFact>,
@@ -270,6 +272,7 @@ impl Trace {
         self.run = self.run.wrapping_add(1);
         self.modules.clear();
         self.current = 0;
+        self.last_line = 0;
         self.suspended = false;
         self.calls.clear();
         self.call_keys.clear();
@@ -380,9 +383,33 @@ impl Trace {
     /// it ran before in this run (or `code` is not the cell's).
     pub fn module_line(&mut self, code: usize, line: u32) -> bool {
         let run = self.run;
-        self.modules
+        let new = self
+            .modules
             .get_mut(&code)
-            .is_some_and(|m| m.lines.see(run, line))
+            .is_some_and(|m| m.lines.see(run, line));
+        if new {
+            self.last_line = line;
+        }
+        new
+    }
+
+    /// User code `callee` started: unless a call event already named it in
+    /// this run, a call from the cell's line seen last (a property getter,
+    /// `__init__` reached through its class, a function called back by
+    /// library code).
+    pub fn started(&mut self, callee: usize) {
+        let Some(function) = self.functions.get(&callee).map(|u| &u.function) else {
+            return;
+        };
+        if self.last_line == 0 || self.calls.iter().any(|c| c.function == *function) {
+            return;
+        }
+        let function = function.clone();
+        self.calls.push(CallFact {
+            line: self.last_line,
+            function,
+            caller: None,
+        });
     }
 
     /// The native tracer suspends itself for the rest of the running
