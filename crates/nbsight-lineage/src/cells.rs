@@ -31,7 +31,7 @@ pub struct CellFacts {
     pub function_values: Vec<(String, Option<Vec<String>>)>,
     /// For each `__init__` it defines that only stores attributes on its
     /// object, each attribute with the names its value is computed from.
-    pub init_attributes: Vec<(String, Vec<(String, Vec<String>)>)>,
+    pub init_attributes: Vec<(String, crate::returns::AttributeNames)>,
     /// The lambdas its module code binds to a name (`lam = lambda: f()`),
     /// each with its line: their summaries go by that name.
     pub named_lambdas: Vec<(u32, String)>,

@@ -340,7 +340,7 @@ pub fn function_values(body: &[Stmt]) -> Vec<(String, Option<Vec<String>>)> {
 /// names its value is computed from (another attribute it loads gives
 /// its names too). `None` otherwise (a method called on the object, an
 /// element or a nested attribute stored, a nested function).
-fn attribute_names(body: &[Stmt], receiver: &str) -> Option<Vec<(String, Vec<String>)>> {
+fn attribute_names(body: &[Stmt], receiver: &str) -> Option<AttributeNames> {
     let mut all = Vec::new();
     units(body, &[], &mut all)?;
     let mut attributes: Vec<&str> = Vec::new();
@@ -398,10 +398,14 @@ fn attribute_names(body: &[Stmt], receiver: &str) -> Option<Vec<(String, Vec<Str
     Some(out)
 }
 
+/// Each attribute an `__init__` sets, with the names its value is
+/// computed from.
+pub type AttributeNames = Vec<(String, Vec<String>)>;
+
 /// For each `__init__` of `body` (at any depth, by CPython's qualified
 /// name) that only stores attributes on the object it sets up, what each
 /// attribute is computed from ([`attribute_names`]).
-pub fn init_attributes(body: &[Stmt]) -> Vec<(String, Vec<(String, Vec<String>)>)> {
+pub fn init_attributes(body: &[Stmt]) -> Vec<(String, AttributeNames)> {
     crate::shapes::functions(body)
         .into_iter()
         .filter(|(_, def)| def.name.as_str() == "__init__" && !def.is_async)
