@@ -1232,7 +1232,6 @@ STALENESS = [
         ("c4", "inds = np.argsort(x)"),
         ("c5", "x = x[inds]", []),
         ("c6", "y = y[inds]", []),
-        xfail="`inds` is warned stale when applied to `y` after `x = x[inds]` (ipyflow exempts a symbol the update of its own parent read)",
     ),
     case(
         "if_true_branch_only",
@@ -1296,7 +1295,6 @@ STALENESS = [
         ("c4", "np.random.seed(42)"),
         Read("x", ["x"]),
         Read("y", []),
-        xfail="`np.random.seed` is not a change that stales earlier draws",
     ),
     case(
         "print_does_not_mutate_its_argument",

@@ -32,6 +32,9 @@ pub struct CellFacts {
     /// For each `__init__` it defines that only stores attributes on its
     /// object, each attribute with the names its value is computed from.
     pub init_attributes: Vec<(String, crate::returns::AttributeNames)>,
+    /// The calls of its module code that draw from or seed a global random
+    /// generator.
+    pub random: Vec<crate::random::RandomCall>,
     /// The lambdas its module code binds to a name (`lam = lambda: f()`),
     /// each with its line: their summaries go by that name.
     pub named_lambdas: Vec<(u32, String)>,
@@ -222,6 +225,7 @@ impl FactsCache {
                 };
                 let analysis = analyze_cell(&cell, &parsed, ctx);
                 let statements = statement_summaries(&analysis, &parsed);
+                let random = crate::random::random_calls(&analysis.cfg.calls);
                 let found = shapes(&parsed.module.body);
                 let line_of = |at| parsed.line_column(at).0.get() as u32;
                 let function_names = function_names(&parsed.module.body, &line_of);
@@ -278,6 +282,7 @@ impl FactsCache {
                     named_lambdas,
                     function_values,
                     init_attributes,
+                    random,
                     function_names,
                     live,
                     builtins: summary.builtins.iter().cloned().collect(),

@@ -22,6 +22,7 @@ mod explain;
 mod highlights;
 mod keys;
 pub mod provenance;
+mod random;
 mod reactive;
 pub mod report;
 mod returns;

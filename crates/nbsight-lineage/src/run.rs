@@ -13,6 +13,7 @@ use nbsight_notebook::OneIndexed;
 use ruff_text_size::TextRange;
 
 use crate::cells::CellFacts;
+use crate::random::RandomUse;
 use crate::shapes::{ElementOp, Part, Shape};
 use crate::symbols::{ExecIdx, FunctionFacts, Read, SymId, SymbolGraph, Ts};
 
@@ -332,6 +333,17 @@ pub(crate) fn effect_of(
                     }
                 }
                 AccessKind::MayMutate => {}
+            }
+        }
+    }
+    // A global random generator it draws from or seeds.
+    for call in &facts.random {
+        if stmt.range.contains_range(call.range) {
+            match call.used {
+                RandomUse::Draw => {
+                    read(graph, &mut effect, call.state, true);
+                }
+                RandomUse::Seed => effect.sets.push(graph.intern(call.state)),
             }
         }
     }
@@ -730,8 +742,11 @@ fn set_keeping_own(
     by: ExecIdx,
     augmented: bool,
 ) {
-    let reads_itself = augmented || parents.iter().any(|p| p.sym == sym);
-    if reads_itself && graph.node(sym).exists {
+    let reads_itself =
+        (augmented || parents.iter().any(|p| p.sym == sym)) && graph.node(sym).exists;
+    let before = graph.node(sym).changed_ts();
+    let used: Vec<Read> = parents.iter().filter(|p| p.sym != sym).copied().collect();
+    if reads_itself {
         for p in graph.node(sym).parents.clone() {
             if !parents.iter().any(|q| q.sym == p.sym) {
                 parents.push(p);
@@ -749,4 +764,7 @@ fn set_keeping_own(
         }
     }
     graph.set(sym, ts, parents, by);
+    if reads_itself {
+        graph.set_update(sym, before, &used);
+    }
 }

@@ -168,7 +168,7 @@ impl Lineage {
             .graph
             .ids()
             .map(|s| self.graph.node(s))
-            .filter(|n| n.container.is_none())
+            .filter(|n| n.container.is_none() && !crate::random::is_state(&n.path))
             .map(|n| n.path.to_string())
             .collect();
         for stmt in &facts.statements {

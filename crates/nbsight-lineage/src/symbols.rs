@@ -109,12 +109,13 @@ pub struct Node {
     pub exists: bool,
     /// It is bound to a user function: what calling it reads and writes.
     pub function: Option<FunctionFacts>,
-    /// Its latest change, when in place as a whole (`lst[1:2] = foo`,
-    /// `lst += foo`): the time of the change before it and the symbols it
-    /// read. What one of those was computed from this object is not stale
-    /// through that change (ipyflow's exemption for the update of one's own
-    /// parent).
-    pub in_place: Option<(Ts, Vec<SymId>)>,
+    /// Its latest change, when an update of its own value (in place as a
+    /// whole, `lst[1:2] = foo`, `lst += foo`, or bound to a value computed
+    /// from the old one, `x = x[inds]`): the time of the change before it
+    /// and the symbols it read. What one of those was computed from this
+    /// object is not stale through that change (ipyflow's exemption for
+    /// the update of one's own parent).
+    pub update: Option<(Ts, Vec<SymId>)>,
 }
 
 impl Node {
@@ -189,7 +190,7 @@ impl SymbolGraph {
             grown_by: None,
             exists: false,
             function: None,
-            in_place: None,
+            update: None,
         });
         if let Some(c) = container {
             self.nodes[c.index()].children.push(id);
@@ -255,7 +256,7 @@ impl SymbolGraph {
         node.definition = false;
         node.composite = false;
         node.module = false;
-        node.in_place = None;
+        node.update = None;
     }
 
     /// `sym` was bound by an `import`.
@@ -324,18 +325,24 @@ impl SymbolGraph {
         let node = &mut self.nodes[sym.index()];
         node.ts = ts;
         node.set_by = Some(by);
-        node.in_place = Some((before, parents.iter().map(|p| p.sym).collect()));
+        node.update = Some((before, parents.iter().map(|p| p.sym).collect()));
+    }
+
+    /// `sym`, just bound, was computed from its own old value, last changed
+    /// at `before`, and from `parents` (`x = x[inds]`): an update of its
+    /// value, as a change in place is.
+    pub fn set_update(&mut self, sym: SymId, before: Ts, parents: &[Read]) {
+        self.nodes[sym.index()].update = Some((before, parents.iter().map(|p| p.sym).collect()));
     }
 
     /// Is what a reader of `read` sees newer than `since` only through an
-    /// in-place change of the read path that read `sym` itself, with no
+    /// update of the read path's own value that read `sym` itself, with no
     /// other change since `since`?
-    pub fn changed_in_place_using(&self, read: Read, sym: SymId, since: Ts) -> bool {
+    pub fn updated_using(&self, read: Read, sym: SymId, since: Ts) -> bool {
         let node = self.node(read.sym);
         node.ts == self.visible_ts(read)
-            && node.ts > node.bound_ts
             && node
-                .in_place
+                .update
                 .as_ref()
                 .is_some_and(|(before, used)| *before <= since && used.contains(&sym))
     }
@@ -614,7 +621,7 @@ impl Staleness {
                     continue;
                 }
                 if graph.visible_ts(p) > node.changed_ts()
-                    && !graph.changed_in_place_using(p, sym, node.changed_ts())
+                    && !graph.updated_using(p, sym, node.changed_ts())
                 {
                     stale = true;
                     break;
