@@ -28,7 +28,7 @@ pub struct CellFacts {
     pub calls: Vec<(u32, CallShape)>,
     /// For each function it defines (by CPython's qualified name), the
     /// names its result is computed from (`None`: not narrowed).
-    pub function_values: Vec<(String, Option<Vec<String>>)>,
+    pub function_values: Vec<(String, crate::returns::ResultNames)>,
     /// For each `__init__` it defines that only stores attributes on its
     /// object, each attribute with the names its value is computed from.
     pub init_attributes: Vec<(String, crate::returns::AttributeNames)>,
@@ -81,7 +81,16 @@ impl CellFacts {
         self.function_values
             .iter()
             .find(|(n, _)| n == qualname)
-            .and_then(|(_, v)| v.as_deref())
+            .and_then(|(_, v)| v.values.as_deref())
+    }
+
+    /// The names each element of the display the function `qualname`
+    /// returns is computed from (`None`: not a display on every return).
+    pub fn function_elements(&self, qualname: &str) -> Option<&[Vec<String>]> {
+        self.function_values
+            .iter()
+            .find(|(n, _)| n == qualname)
+            .and_then(|(_, v)| v.elements.as_deref())
     }
 
     /// What each attribute the `__init__` named `qualname` sets is

@@ -33,6 +33,11 @@ struct Unit {
     attribute_stores: Vec<(String, String)>,
     /// `(name, attribute)` of each `name.attribute` it loads.
     attribute_loads: Vec<(String, String)>,
+    /// A `return` of a tuple or list display (`return a, b`): the names
+    /// each element loads.
+    returned: Option<Vec<Vec<String>>>,
+    /// The names the headers around it load.
+    controls: Vec<String>,
 }
 
 /// The names a function's own code loads and stores in one statement.
@@ -245,6 +250,28 @@ fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> 
                     return None;
                 }
                 let returns = matches!(stmt, Stmt::Return(_));
+                let returned = match stmt {
+                    Stmt::Return(ast::StmtReturn {
+                        value: Some(value), ..
+                    }) => match &**value {
+                        Expr::Tuple(ast::ExprTuple { elts, .. })
+                        | Expr::List(ast::ExprList { elts, .. })
+                            if !elts.iter().any(Expr::is_starred_expr) =>
+                        {
+                            Some(
+                                elts.iter()
+                                    .map(|e| {
+                                        let mut names = Names::default();
+                                        names.visit_expr(e);
+                                        names.loads
+                                    })
+                                    .collect(),
+                            )
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
                 // `x += v` loads its target too.
                 if let Stmt::AugAssign(aug) = stmt
                     && let Some(root) = root_name(&aug.target)
@@ -262,6 +289,8 @@ fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> 
                     nested: Vec::new(),
                     attribute_stores: names.attribute_stores,
                     attribute_loads: names.attribute_loads,
+                    returned,
+                    controls: controls.to_vec(),
                 });
             }
         }
@@ -283,16 +312,48 @@ fn value_names(
     for unit in all.iter().filter(|u| u.returns) {
         needed.extend(unit.uses.iter().cloned());
     }
+    close(&all, needed, nested_values)
+}
+
+/// When every `return` of the function with body `body` returns a display
+/// of one length (`return a, b`), the names each element is computed from
+/// (with the tests guarding the returns).
+fn element_names(
+    body: &[Stmt],
+    nested_values: &dyn Fn(&str) -> Option<Vec<String>>,
+) -> Option<Vec<Vec<String>>> {
+    let mut all = Vec::new();
+    units(body, &[], &mut all)?;
+    let returns: Vec<&Unit> = all.iter().filter(|u| u.returns).collect();
+    let length = returns.first()?.returned.as_ref()?.len();
+    let mut elements: Vec<Vec<String>> = Vec::with_capacity(length);
+    for i in 0..length {
+        let mut needed: FxHashSet<String> = FxHashSet::default();
+        for unit in &returns {
+            let returned = unit.returned.as_ref().filter(|r| r.len() == length)?;
+            needed.extend(returned[i].iter().cloned());
+            needed.extend(unit.controls.iter().cloned());
+        }
+        elements.push(close(&all, needed, nested_values)?);
+    }
+    Some(elements)
+}
+
+/// `needed` and every name the units that define one of them use, to a
+/// fixed point (sorted); `None` when a nested function they define is not
+/// narrowed.
+fn close(
+    all: &[Unit],
+    mut needed: FxHashSet<String>,
+    nested_values: &dyn Fn(&str) -> Option<Vec<String>>,
+) -> Option<Vec<String>> {
     loop {
         let before = needed.len();
-        for unit in &all {
+        for unit in all {
             if unit.defines.iter().any(|d| needed.contains(d)) {
                 needed.extend(unit.uses.iter().cloned());
                 for f in &unit.nested {
-                    match nested_values(f) {
-                        Some(names) => needed.extend(names),
-                        None => return None,
-                    }
+                    needed.extend(nested_values(f)?);
                 }
             }
         }
@@ -305,11 +366,20 @@ fn value_names(
     Some(names)
 }
 
+/// What a function's result is computed from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ResultNames {
+    /// The names its result is computed from (`None`: not narrowed).
+    pub values: Option<Vec<String>>,
+    /// Every `return` gives a display of one length (`return a, b`): the
+    /// names each element is computed from.
+    pub elements: Option<Vec<Vec<String>>>,
+}
+
 /// For each function of `body` (at any depth, by CPython's qualified name:
-/// `f`, `C.m`, `f.<locals>.g`), the names its result is computed from
-/// (`None`: not narrowed).
-pub fn function_values(body: &[Stmt]) -> Vec<(String, Option<Vec<String>>)> {
-    let mut out: Vec<(String, Option<Vec<String>>)> = Vec::new();
+/// `f`, `C.m`, `f.<locals>.g`), what its result is computed from.
+pub fn function_values(body: &[Stmt]) -> Vec<(String, ResultNames)> {
+    let mut out: Vec<(String, ResultNames)> = Vec::new();
     // Nested functions come first: the outer one may call them.
     for (name, def) in crate::shapes::functions(body) {
         let inner = format!("{name}.<locals>.");
@@ -317,19 +387,22 @@ pub fn function_values(body: &[Stmt]) -> Vec<(String, Option<Vec<String>>)> {
             let qualname = format!("{inner}{f}");
             out.iter()
                 .find(|(n, _)| *n == qualname)
-                .and_then(|(_, v)| v.clone())
+                .and_then(|(_, v)| v.values.clone())
         };
         // What `__init__` gives is the object it sets up.
         let result = (def.name.as_str() == "__init__")
             .then(|| def.parameters.iter_non_variadic_params().next())
             .flatten()
             .map(|p| p.parameter.name.as_str());
-        let values = if def.is_async {
-            None
+        let names = if def.is_async {
+            ResultNames::default()
         } else {
-            value_names(&def.body, result, &lookup)
+            ResultNames {
+                values: value_names(&def.body, result, &lookup),
+                elements: element_names(&def.body, &lookup),
+            }
         };
-        out.push((name, values));
+        out.push((name, names));
     }
     out
 }
@@ -427,7 +500,7 @@ mod tests {
         function_values(&parsed.module.body)
             .into_iter()
             .find(|(n, _)| n == function)
-            .and_then(|(_, v)| v)
+            .and_then(|(_, v)| v.values)
     }
 
     #[test]
@@ -500,6 +573,17 @@ mod tests {
             "class Foo:\n    def __init__(self):\n        self.setup(y)\n        self.x = 1",
         );
         assert!(init_attributes(&parsed.module.body).is_empty());
+    }
+
+    #[test]
+    fn each_element_of_a_returned_display_has_its_own_names() {
+        let source = "def foo(p):\n    t = b * 2\n    if k:\n        return a, t\n    return p, t";
+        let parsed = parse_python(source);
+        let found = function_values(&parsed.module.body);
+        let elements = found[0].1.elements.clone().expect("a display");
+        assert_eq!(elements, [vec!["a", "k", "p"], vec!["b", "k", "t"]]);
+        let parsed = parse_python("def foo():\n    if k:\n        return a, b\n    return c");
+        assert_eq!(function_values(&parsed.module.body)[0].1.elements, None);
     }
 
     #[test]

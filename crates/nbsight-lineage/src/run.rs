@@ -418,6 +418,35 @@ pub(crate) fn effect_of(
                 .collect();
             let in_some_part =
                 |at: TextRange| parts.iter().any(|(p, _)| p.value.contains_range(at));
+            // The one called function that returns a display on every
+            // return: what it reads, and what each element is computed from.
+            let returning: Option<(Vec<SymId>, Vec<Vec<SymId>>)> = {
+                let mut found = called
+                    .iter()
+                    .filter_map(|f| Some((*f, f.elements.as_ref()?)));
+                match (found.next(), found.next()) {
+                    (Some((f, elements)), None) => {
+                        let mut syms = |reads: &[Symbol]| -> Vec<SymId> {
+                            calls_closure(graph, reads)
+                                .iter()
+                                .map(|g| graph.intern(concrete(g).0))
+                                .collect()
+                        };
+                        let all = syms(&f.reads);
+                        let elements = elements.iter().map(|e| syms(e)).collect();
+                        Some((all, elements))
+                    }
+                    _ => None,
+                }
+            };
+            // A global of that function that is no parent of the element a
+            // part takes.
+            let other_element = |part: &Part, sym: SymId| match (part.returned, &returning) {
+                (Some(k), Some((all, elements))) => elements
+                    .get(k)
+                    .is_some_and(|e| all.contains(&sym) && !e.contains(&sym)),
+                _ => false,
+            };
             for (part, targets) in &parts {
                 let target = targets[0];
                 if let Some(alias) = &part.alias {
@@ -476,6 +505,7 @@ pub(crate) fn effect_of(
                 for r in &effect.reads {
                     if !effect.read_at.iter().any(|(q, _)| q.sym == r.sym)
                         && !effect.side_reads.contains(&r.sym)
+                        && !other_element(part, r.sym)
                         && !parents.contains(r)
                     {
                         parents.push(*r);
@@ -538,6 +568,7 @@ pub(crate) fn effect_of(
                     mutates,
                     value_reads: None,
                     attributes: None,
+                    elements: None,
                 },
             ));
         }

@@ -306,6 +306,20 @@ impl Lineage {
                                 .collect(),
                         );
                     }
+                    // What each element of the display it returns is
+                    // computed from.
+                    if let Some(defined) = self.defining_facts(&c.function, current)
+                        && let Some(elements) = defined.function_elements(&c.function.qualname)
+                    {
+                        let of = |names: &[String]| -> Vec<Symbol> {
+                            f.reads
+                                .iter()
+                                .filter(|g| names.iter().any(|n| n == root(g)))
+                                .cloned()
+                                .collect()
+                        };
+                        f.elements = Some(elements.iter().map(|names| of(names)).collect());
+                    }
                     // What each attribute `__init__` sets is computed from.
                     if let Some(defined) = self.defining_facts(&c.function, current)
                         && let Some(attributes) = defined.init_attributes(&c.function.qualname)
@@ -639,6 +653,7 @@ impl Lineage {
                 mutates,
                 value_reads: None,
                 attributes: None,
+                elements: None,
             },
             summary.mutated_params.clone(),
         ))

@@ -51,6 +51,9 @@ pub struct Part {
     /// A dict display's entry whose key is a name (`{k: v}`): the target
     /// ends in `[*]`, the key the run reads at this range (`keys.rs`).
     pub key: Option<TextRange>,
+    /// The value is this element of what the call at `value` returns
+    /// (`a, b = f()`, `t = f()[1]`).
+    pub returned: Option<usize>,
 }
 
 /// What a statement's shape says beyond its accesses.
@@ -389,6 +392,7 @@ fn named_parts(stmt: &Stmt) -> Vec<Part> {
                             alias: static_path(&named.value),
                             named: true,
                             key: None,
+                            returned: None,
                         });
                     }
                     walk_expr(self, expr);
@@ -428,6 +432,26 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
     match target {
         Expr::Tuple(ast::ExprTuple { elts: targets, .. })
         | Expr::List(ast::ExprList { elts: targets, .. }) => {
+            if let Expr::Call(_) = value
+                && !targets.iter().any(Expr::is_starred_expr)
+            {
+                // `x, y = f()`: each target takes its element of what the
+                // call returns.
+                for (i, t) in targets.iter().enumerate() {
+                    if let Some(path) = static_path(t) {
+                        parts.push(Part {
+                            target: path,
+                            value: value.range(),
+                            element: None,
+                            alias: None,
+                            named: false,
+                            key: None,
+                            returned: Some(i),
+                        });
+                    }
+                }
+                return;
+            }
             let Some(values) = display_elements(value) else {
                 // `x, y = t`: each target takes its element of the path.
                 if let Some(source) = static_path(value)
@@ -442,6 +466,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                                 alias: None,
                                 named: false,
                                 key: None,
+                                returned: None,
                             });
                         }
                     }
@@ -499,6 +524,13 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
             let Some(path) = static_path(target) else {
                 return;
             };
+            // `t = f()[1]`: the element of what the call returns.
+            let returned = match value {
+                Expr::Subscript(sub) if sub.value.is_call_expr() => {
+                    constant_index(&sub.slice).and_then(|k| k.parse::<usize>().ok())
+                }
+                _ => None,
+            };
             parts.push(Part {
                 target: path.clone(),
                 value: value.range(),
@@ -506,6 +538,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                 alias: static_path(value),
                 named: false,
                 key: None,
+                returned,
             });
             elements(&path, value, parts);
         }
@@ -540,6 +573,7 @@ fn spread_parts(targets: &[Expr], values: &[Expr], star: usize, parts: &mut Vec<
                 alias: None,
                 named: false,
                 key: None,
+                returned: None,
             });
         }
     }
@@ -575,6 +609,7 @@ fn starred_parts(
         alias: None,
         named: false,
         key: None,
+        returned: None,
     });
     for (k, v) in known.iter().enumerate() {
         parts.push(Part {
@@ -584,6 +619,7 @@ fn starred_parts(
             alias: static_path(v),
             named: false,
             key: None,
+            returned: None,
         });
     }
 }
@@ -605,6 +641,7 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
                     alias: static_path(element),
                     named: false,
                     key: None,
+                    returned: None,
                 });
                 elements(&target, element, parts);
             }
@@ -627,6 +664,7 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
                     alias: static_path(&item.value),
                     named: false,
                     key,
+                    returned: None,
                 });
                 if key.is_some() {
                     continue;
@@ -744,8 +782,16 @@ mod tests {
         assert_eq!(targets("d = {'k': v, 'j': w}"), ["d", "d['k']", "d['j']"]);
         // A path: each target takes its element.
         assert_eq!(targets("x, y = t"), ["x", "y"]);
+        // A call: each target takes its element of what it returns.
+        match of("x, y = f()").as_slice() {
+            [Shape::Parts(parts)] => assert_eq!(
+                parts.iter().map(|p| p.returned).collect::<Vec<_>>(),
+                [Some(0), Some(1)]
+            ),
+            other => panic!("{other:?}"),
+        }
         // Any other value: no parts.
-        assert!(of("x, y = f()").is_empty());
+        assert!(of("x, y = a + b").is_empty());
     }
 
     #[test]

@@ -68,6 +68,9 @@ pub struct FunctionFacts {
     /// `reads` its value is computed from (`None`: not known attribute by
     /// attribute).
     pub attributes: Option<Vec<(String, Vec<Symbol>)>>,
+    /// Its result is a display on every return (`return a, b`): those of
+    /// `reads` each element is computed from.
+    pub elements: Option<Vec<Vec<Symbol>>>,
 }
 
 /// One symbol.
@@ -298,6 +301,11 @@ impl SymbolGraph {
         node.checked_ts = ts;
         node.parents = parents;
         node.set_by = Some(by);
+        // Its value is the one bound again here, unless it changed in
+        // place after its binding.
+        if node.grown_ts <= node.bound_ts {
+            node.grown_by = Some(by);
+        }
     }
 
     /// `sym` was bound by a `def` or `class` statement.
