@@ -1902,7 +1902,6 @@ FRONTEND = [
         ("c3", "print(lst)"),
         ("c4", "lst_0.append(42)"),
         Status(stale=set(), fresh={"c2", "c3"}),
-        xfail="a list holding a list changed in place is stale rather than changed (sharing inside containers is not followed)",
     ),
     case(
         "method_mutating_a_list_element",
@@ -1917,7 +1916,6 @@ FRONTEND = [
         Status(stale=set(), fresh={"c2", "c3", "c4"}),
         ("c4", "x.inc()"),
         Status(stale=set(), fresh={"c2", "c3", "c5"}),
-        xfail="a method call on a loop variable (`foo.inc()`) makes the list it came from stale",
     ),
     case(
         "alias_assignment_not_fresh_after_mutation",

@@ -32,6 +32,9 @@ pub struct CellFacts {
     /// For each `__init__` it defines that only stores attributes on its
     /// object, each attribute with the names its value is computed from.
     pub init_attributes: Vec<(String, crate::returns::AttributeNames)>,
+    /// The statements of its module code that make a name's object a
+    /// member of a container (`lst.append(x)`, `for foo in lst`).
+    pub members: Vec<crate::members::Member>,
     /// The calls of its module code that draw from or seed a global random
     /// generator.
     pub random: Vec<crate::random::RandomCall>,
@@ -235,6 +238,7 @@ impl FactsCache {
                 let analysis = analyze_cell(&cell, &parsed, ctx);
                 let statements = statement_summaries(&analysis, &parsed);
                 let random = crate::random::random_calls(&analysis.cfg.calls);
+                let members = crate::members::members(&parsed.module.body);
                 let found = shapes(&parsed.module.body);
                 let line_of = |at| parsed.line_column(at).0.get() as u32;
                 let function_names = function_names(&parsed.module.body, &line_of);
@@ -292,6 +296,7 @@ impl FactsCache {
                     function_values,
                     init_attributes,
                     random,
+                    members,
                     function_names,
                     live,
                     builtins: summary.builtins.iter().cloned().collect(),

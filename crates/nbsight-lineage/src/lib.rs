@@ -21,6 +21,7 @@ mod elements;
 mod explain;
 mod highlights;
 mod keys;
+mod members;
 pub mod provenance;
 mod random;
 mod reactive;

@@ -125,6 +125,8 @@ pub(crate) struct StmtEffect {
     pub may_bind: Vec<SymId>,
     /// Functions it defines: `(symbol, facts)`.
     pub defines: Vec<(SymId, FunctionFacts)>,
+    /// Objects it makes members of containers: `(container, member)`.
+    pub members: Vec<(SymId, SymId)>,
 }
 
 impl StmtEffect {
@@ -334,6 +336,13 @@ pub(crate) fn effect_of(
                 }
                 AccessKind::MayMutate => {}
             }
+        }
+    }
+    for m in &facts.members {
+        if m.start == stmt.range.start() {
+            let container = graph.intern(&m.container);
+            let member = graph.intern(&m.member);
+            effect.members.push((container, member));
         }
     }
     // A global random generator it draws from or seeds.
@@ -717,6 +726,13 @@ pub(crate) fn apply(
             if let Some(c) = graph.node(*sym).container {
                 graph.set_composite(c);
             }
+            // An element that is a name's object (`{'k': lst}`) shares it.
+            if let Some(&(_, alias)) = effect.aliases.iter().find(|(t, _)| t == sym)
+                && graph.node(alias).exists
+                && graph.node(alias).container.is_none()
+            {
+                graph.share(*sym, alias);
+            }
         }
     }
     for &sym in bound {
@@ -744,6 +760,27 @@ pub(crate) fn apply(
             let aliased = format!("{alias}{}", &path[name.len()..]);
             targets.push(graph.intern(&aliased));
         }
+        // And through the paths inside containers that hold the object
+        // (the same change), and the containers it is a member of (a
+        // change of one of their elements).
+        let mut holders: Vec<SymId> = Vec::new();
+        for t in targets.clone() {
+            for (shared, member) in graph.sharing(t) {
+                if targets.contains(&shared) || holders.contains(&shared) {
+                    continue;
+                }
+                if member {
+                    holders.push(shared);
+                } else {
+                    targets.push(shared);
+                }
+            }
+        }
+        for holder in holders {
+            if !targets.contains(&holder) {
+                graph.mutate(holder, ts, &effect.reads, by);
+            }
+        }
         for target in targets {
             match &effect.elements {
                 Some((container, op)) if *container == sym => match op {
@@ -759,6 +796,11 @@ pub(crate) fn apply(
     }
     for &sym in &effect.deletes {
         graph.delete(sym);
+    }
+    for &(container, member) in &effect.members {
+        if graph.node(container).exists && graph.node(member).exists {
+            graph.hold(container, member);
+        }
     }
 }
 

@@ -240,8 +240,8 @@ impl Lineage {
         };
         let mut reads: Vec<(Symbol, bool)> = Vec::new();
         // Symbols some statement that ran read as a value (not only its
-        // binding: not the receiver of a change it made, not the object an
-        // alias was bound to).
+        // binding: not the list an element operation changed, not the
+        // object an alias was bound to).
         let mut value_reads: FxHashSet<Symbol> = FxHashSet::default();
         let mut writes: Vec<Symbol> = Vec::new();
         let mut depends_on: Vec<ExecIdx> = Vec::new();
@@ -395,7 +395,14 @@ impl Lineage {
                             .any(|a| a == t)
                     }
                 });
-                if read.whole && !read.drawn && !alias_of_target {
+                // An element operation (`lst.append(2)`) changes its list
+                // without reading its values.
+                let element_op = read.drawn
+                    && effect
+                        .elements
+                        .as_ref()
+                        .is_some_and(|(container, _)| *container == read.sym);
+                if read.whole && !alias_of_target && !element_op {
                     value_reads.insert(self.graph.node(read.sym).path.clone());
                 }
                 let node = self.graph.node(read.sym);
@@ -570,9 +577,10 @@ impl Lineage {
             })
             .map(|(u, whole)| (Symbol::from(&*self.graph.frames.canonical(u)), *whole))
             .collect();
-        // Read whole only as the object an alias was bound to, or drawn
-        // from: a change of that object leaves the cell as it is (not
-        // fresh), though a stale value there still makes it stale.
+        // Read whole only as the object an alias was bound to, or as the
+        // list an element operation changed: a change of that object leaves
+        // the cell as it is (not fresh), though a stale value there still
+        // makes it stale.
         let binding_only: Vec<Symbol> = live
             .iter()
             .filter(|(u, whole)| *whole && !value_reads.contains(u) && !raised_reads.contains(&u))

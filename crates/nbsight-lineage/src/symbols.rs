@@ -143,7 +143,28 @@ pub struct SymbolGraph {
     /// How a frame's column attributes are spelled (`df.col` is
     /// `df['col']`).
     pub(crate) frames: crate::columns::Frames,
+    /// Paths nested in a container that hold the object a name is bound
+    /// to (`holder['k']` after `holder = {'k': lst}`).
+    shares: Vec<Share>,
 }
+
+/// `element` holds the object bound to `object`, as long as neither was
+/// bound again since (nbsafety's alias registry, for paths inside
+/// containers): a change of that object through either is a change of
+/// both; or, for a `member`, `element` is a container that holds it among
+/// others (`lst.append(x)`): a change of the object changes the container,
+/// not the other way.
+#[derive(Debug, Clone, Copy)]
+struct Share {
+    element: SymId,
+    element_bound: Ts,
+    object: SymId,
+    object_bound: Ts,
+    member: bool,
+}
+
+/// How many shares the graph keeps (the oldest go first).
+const MAX_SHARES: usize = 4096;
 
 impl SymbolGraph {
     pub fn len(&self) -> usize {
@@ -200,6 +221,71 @@ impl SymbolGraph {
         }
         self.ids.insert(CompactString::from(path), id);
         id
+    }
+
+    /// `element` (a path inside a container, just bound) holds the object
+    /// bound to `object` (`holder = {'k': lst}`).
+    pub fn share(&mut self, element: SymId, object: SymId) {
+        self.add_share(element, object, false);
+    }
+
+    /// The container at `container` holds the object bound to `member`
+    /// (`lst.append(x)`, `for foo in lst`).
+    pub fn hold(&mut self, container: SymId, member: SymId) {
+        self.add_share(container, member, true);
+    }
+
+    fn add_share(&mut self, element: SymId, object: SymId, member: bool) {
+        let bound = |s: SymId| self.nodes[s.index()].bound_ts;
+        let share = Share {
+            element,
+            element_bound: bound(element),
+            object,
+            object_bound: bound(object),
+            member,
+        };
+        let mut shares = std::mem::take(&mut self.shares);
+        shares.retain(|s| {
+            let replaced = if member {
+                s.member && (s.element, s.object) == (element, object)
+            } else {
+                !s.member && s.element == element
+            };
+            !replaced && self.valid(s)
+        });
+        if shares.len() >= MAX_SHARES {
+            shares.remove(0);
+        }
+        shares.push(share);
+        self.shares = shares;
+    }
+
+    fn valid(&self, share: &Share) -> bool {
+        let holds = |s: SymId, bound: Ts| {
+            let node = &self.nodes[s.index()];
+            node.exists && node.bound_ts == bound
+        };
+        holds(share.element, share.element_bound) && holds(share.object, share.object_bound)
+    }
+
+    /// What a change of the object at `sym` in place changes too: the other
+    /// paths that hold it (a path inside a container sharing it, or the
+    /// name it shares) and the containers it is a member of.
+    /// Each with `true` for a container it is a member of.
+    pub fn sharing(&self, sym: SymId) -> Vec<(SymId, bool)> {
+        self.shares
+            .iter()
+            .filter(|s| self.valid(s))
+            .filter_map(|s| {
+                if s.object == sym {
+                    Some((s.element, s.member))
+                } else if s.element == sym && !s.member {
+                    Some((s.object, false))
+                } else {
+                    None
+                }
+            })
+            .collect()
     }
 
     /// The symbol of `path`, or of the nearest path above it that the graph

@@ -600,3 +600,32 @@ fn seeding_a_global_generator_stales_earlier_draws_only() {
     k.run("c7", "z = np.random.random(10)");
     assert_eq!(k.status().stale_symbols, ids(&["t", "x"]));
 }
+
+#[test]
+fn a_list_held_in_a_container_shares_its_mutations() {
+    // Seed 001 §3.2: the alias registry maps an object to every symbol
+    // that references it, `holder['k']` included.
+    let mut k = Kernel::new();
+    k.run("c1", "lst = [1, 2]");
+    k.run("c2", "holder = {'k': lst}");
+    k.run("c3", "n = len(holder['k'])");
+    k.run("c4", "print(n)");
+    k.run("c5", "lst.append(3)");
+    let status = k.status();
+    assert_eq!(status.stale_symbols, ids(&["n"]));
+    assert_eq!(status.stale_cells, ids(&["c4"]));
+    assert_eq!(status.fresh_cells, ids(&["c2", "c3"]));
+    // Through the container, the other way.
+    k.run("c3", "n = len(holder['k'])");
+    k.run("c6", "holder['k'].append(4)");
+    let m = k.run("c7", "m = len(lst)");
+    assert!(m.is_empty(), "{m:?}");
+    assert_eq!(k.status().stale_symbols, ids(&["n"]));
+    let held = |k: &Kernel| k.lineage.deps("holder['k']").map(|d| d.timestamp);
+    let before = held(&k);
+    assert!(before.is_some());
+    // Rebound, the name no longer shares the object.
+    k.run("c1", "lst = [1, 2]");
+    k.run("c8", "lst.append(5)");
+    assert_eq!(held(&k), before);
+}

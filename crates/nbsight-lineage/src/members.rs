@@ -1,0 +1,124 @@
+//! Objects that become members of a container, seen in the code: the
+//! object a name is bound to put into a list or set (`lst.append(x)`,
+//! `lst.insert(0, x)`, `s.add(x)`), and a loop variable bound to each
+//! member in turn (`for foo in lst`). A change of such an object in place
+//! (`x.inc()`, `foo.inc()`) changes the container that holds it: its
+//! readers are fresh, not stale (ipyflow's and nbsafety's alias registry,
+//! for objects inside containers). Elements with a known place
+//! (`holder = {'k': lst}`) are parts of their statement instead
+//! (`shapes.rs`).
+
+use nbsight_dataflow::symbol::{Symbol, static_path};
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::{Ranged, TextSize};
+
+/// A statement that makes the object at `member` a member of `container`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// Where the statement starts.
+    pub start: TextSize,
+    pub container: Symbol,
+    pub member: Symbol,
+}
+
+/// The statements of `body` (at any depth, function and class bodies left
+/// out) that make a name's object a member of a container.
+pub fn members(body: &[Stmt]) -> Vec<Member> {
+    let mut out = Vec::new();
+    collect(body, &mut out);
+    out
+}
+
+fn collect(body: &[Stmt], out: &mut Vec<Member>) {
+    for stmt in body {
+        let start = stmt.range().start();
+        let mut push = |container: Option<Symbol>, member: Option<Symbol>| {
+            if let (Some(container), Some(member)) = (container, member)
+                && !member.contains(['.', '['])
+            {
+                out.push(Member {
+                    start,
+                    container,
+                    member,
+                });
+            }
+        };
+        match stmt {
+            Stmt::Expr(e) => {
+                if let Expr::Call(call) = &*e.value
+                    && let Expr::Attribute(method) = &*call.func
+                    && call.arguments.keywords.is_empty()
+                {
+                    let args = &call.arguments.args;
+                    let member = match (method.attr.as_str(), args.len()) {
+                        ("append" | "add", 1) => args.first(),
+                        ("insert", 2) => args.get(1),
+                        _ => None,
+                    };
+                    push(static_path(&method.value), member.and_then(static_path));
+                }
+            }
+            Stmt::For(s) => {
+                push(static_path(&s.iter), static_path(&s.target));
+                collect(&s.body, out);
+                collect(&s.orelse, out);
+            }
+            Stmt::While(s) => {
+                collect(&s.body, out);
+                collect(&s.orelse, out);
+            }
+            Stmt::If(s) => {
+                collect(&s.body, out);
+                for clause in &s.elif_else_clauses {
+                    collect(&clause.body, out);
+                }
+            }
+            Stmt::With(s) => collect(&s.body, out),
+            Stmt::Try(s) => {
+                collect(&s.body, out);
+                for handler in &s.handlers {
+                    let ruff_python_ast::ExceptHandler::ExceptHandler(h) = handler;
+                    collect(&h.body, out);
+                }
+                collect(&s.orelse, out);
+                collect(&s.finalbody, out);
+            }
+            Stmt::Match(s) => {
+                for case in &s.cases {
+                    collect(&case.body, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nbsight_notebook::parse_python;
+
+    fn pairs(source: &str) -> Vec<(String, String)> {
+        let parsed = parse_python(source);
+        members(&parsed.module.body)
+            .into_iter()
+            .map(|m| (m.container.to_string(), m.member.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn appended_objects_and_loop_variables_are_members() {
+        assert_eq!(
+            pairs(
+                "for i in range(3):\n    x = Foo()\n    lst.append(x)\nfor foo in lst:\n    foo.inc()"
+            ),
+            [("lst".into(), "x".into()), ("lst".into(), "foo".into())]
+        );
+        assert_eq!(
+            pairs("s.add(v); lst.insert(0, w)"),
+            [("s".into(), "v".into()), ("lst".into(), "w".into())]
+        );
+        // Not a name's object: no member.
+        assert!(pairs("lst.append(x.y); lst.extend(xs); for a, b in pairs: pass").is_empty());
+    }
+}
