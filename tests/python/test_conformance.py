@@ -998,7 +998,6 @@ STALENESS = [
         ("c6", "foo.shared = 89"),
         Read("Foo.shared", ["Foo.shared"]),
         Read("foo.shared", []),
-        xfail="reading a class attribute through an instance (`foo.shared`) is not linked to `Foo.shared`",
     ),
     case(
         "class_attribute_change_leaves_instance_attributes",

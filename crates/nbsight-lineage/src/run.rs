@@ -127,6 +127,8 @@ pub(crate) struct StmtEffect {
     pub defines: Vec<(SymId, FunctionFacts)>,
     /// Objects it makes members of containers: `(container, member)`.
     pub members: Vec<(SymId, SymId)>,
+    /// Targets it binds to an instance of a class: `(target, class)`.
+    pub instances: Vec<(SymId, SymId)>,
 }
 
 impl StmtEffect {
@@ -251,7 +253,9 @@ pub(crate) fn effect_of(
     };
     let read = |graph: &mut SymbolGraph, effect: &mut StmtEffect, path: &str, whole: bool| {
         let (path, any) = concrete(path);
-        let sym = graph.intern(path);
+        let sym = graph
+            .class_attribute(path)
+            .unwrap_or_else(|| graph.intern(path));
         // A name bound by `def` or `class` is read for its binding: what
         // calling it reads comes from its function facts.
         let whole = (whole || any) && !(graph.node(sym).definition && root(path) == path);
@@ -555,6 +559,7 @@ pub(crate) fn effect_of(
         None => {}
     }
     init_parts(graph, &mut effect, called);
+    instances(graph, &mut effect, shape, facts);
     if stmt.kind == StmtKind::Definition {
         for (name, summary) in &facts.functions {
             if name.contains(['.', '<']) {
@@ -583,6 +588,37 @@ pub(crate) fn effect_of(
         }
     }
     effect
+}
+
+/// The targets a statement binds to a new instance of a class a cell
+/// defined (`foo = Foo(10)`).
+fn instances(
+    graph: &mut SymbolGraph,
+    effect: &mut StmtEffect,
+    shape: Option<&Shape>,
+    facts: &CellFacts,
+) {
+    let Some(Shape::Parts(parts)) = shape else {
+        return;
+    };
+    for part in parts {
+        let Some((_, call)) = facts
+            .calls
+            .iter()
+            .find(|(_, c)| c.start == part.value.start() && c.receiver.is_none())
+        else {
+            continue;
+        };
+        let Some(class) = call.callee.as_deref().and_then(|c| graph.get(c)) else {
+            continue;
+        };
+        let node = graph.node(class);
+        // A class statement's name: a definition with no function facts.
+        if node.exists && node.definition && node.function.is_none() && part.returned.is_none() {
+            let target = graph.intern(part.target.as_str());
+            effect.instances.push((target, class));
+        }
+    }
 }
 
 /// An object set up by a user `__init__` that only stores attributes
@@ -796,6 +832,11 @@ pub(crate) fn apply(
     }
     for &sym in &effect.deletes {
         graph.delete(sym);
+    }
+    for &(target, class) in &effect.instances {
+        if effect.sets.contains(&target) {
+            graph.set_instance(target, class);
+        }
     }
     for &(container, member) in &effect.members {
         if graph.node(container).exists && graph.node(member).exists {

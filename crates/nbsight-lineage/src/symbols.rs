@@ -119,6 +119,10 @@ pub struct Node {
     /// object is not stale through that change (ipyflow's exemption for
     /// the update of one's own parent).
     pub update: Option<(Ts, Vec<SymId>)>,
+    /// Bound to an instance of the class bound to this symbol (`foo =
+    /// Foo()`): an attribute it has no symbol of its own for is read from
+    /// the class.
+    pub instance_of: Option<SymId>,
 }
 
 impl Node {
@@ -215,6 +219,7 @@ impl SymbolGraph {
             exists: false,
             function: None,
             update: None,
+            instance_of: None,
         });
         if let Some(c) = container {
             self.nodes[c.index()].children.push(id);
@@ -288,9 +293,35 @@ impl SymbolGraph {
             .collect()
     }
 
+    /// `sym` was bound to an instance of the class bound to `class`.
+    pub fn set_instance(&mut self, sym: SymId, class: SymId) {
+        self.nodes[sym.index()].instance_of = Some(class);
+    }
+
+    /// The class attribute an attribute path of an instance reads when the
+    /// object has no symbol of its own for it (`foo.shared` is
+    /// `Foo.shared` after `foo = Foo()`, until `foo.shared` is set).
+    pub fn class_attribute(&self, path: &str) -> Option<SymId> {
+        let name = nbsight_dataflow::symbol::root(path);
+        let rest = &path[name.len()..];
+        if !rest.starts_with('.') || self.get(path).is_some_and(|s| self.nodes[s.index()].exists) {
+            return None;
+        }
+        let class = self.nodes[self.get(name)?.index()].instance_of?;
+        let class = &self.nodes[class.index()];
+        if !class.exists {
+            return None;
+        }
+        self.get(&format!("{}{rest}", class.path))
+            .filter(|s| self.nodes[s.index()].exists)
+    }
+
     /// The symbol of `path`, or of the nearest path above it that the graph
     /// knows.
     pub fn known_prefix(&self, path: &str) -> Option<SymId> {
+        if let Some(sym) = self.class_attribute(path) {
+            return Some(sym);
+        }
         let mut at = Some(path);
         while let Some(p) = at {
             if let Some(sym) = self.get(p) {
@@ -346,6 +377,7 @@ impl SymbolGraph {
         node.composite = false;
         node.module = false;
         node.update = None;
+        node.instance_of = None;
     }
 
     /// `sym` was bound by an `import`.

@@ -111,7 +111,10 @@ impl Kernel {
             }
         }
         for (n, text) in source.lines().enumerate() {
-            if let Some(name) = text.strip_prefix("def ").and_then(|r| r.split('(').next())
+            let defined = text
+                .strip_prefix("def ")
+                .or_else(|| text.strip_prefix("class "));
+            if let Some(name) = defined.and_then(|r| r.split(['(', ':']).next())
                 && ran(n as u32 + 1)
             {
                 self.next_object += 1;
@@ -628,4 +631,18 @@ fn a_list_held_in_a_container_shares_its_mutations() {
     k.run("c1", "lst = [1, 2]");
     k.run("c8", "lst.append(5)");
     assert_eq!(held(&k), before);
+}
+
+#[test]
+fn an_instance_reads_the_class_attribute_it_does_not_shadow() {
+    let mut k = Kernel::new();
+    k.run("c1", "class Foo:\n    shared = 99");
+    k.run("c2", "foo = Foo()");
+    k.run("c3", "y = 11");
+    k.run("c4", "Foo.shared = y + 42");
+    k.run("c5", "y = 12");
+    assert_eq!(k.run("c6", "print(foo.shared)"), ids(&["Foo.shared"]));
+    k.run("c7", "foo.shared = 89");
+    assert!(k.run("c8", "print(foo.shared)").is_empty());
+    assert_eq!(k.run("c9", "print(Foo.shared)"), ids(&["Foo.shared"]));
 }
