@@ -2058,7 +2058,7 @@ FRONTEND = [
         for name, source, reason in (
             ("del", "del lst[3]", None),
             ("pop", "lst.pop(3)", None),
-            ("remove", "lst.remove(3)", "`lst.remove(v)` changes every element, not only those from the removed one on"),
+            ("remove", "lst.remove(3)", None),
         )
     ],
     case(

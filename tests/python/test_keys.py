@@ -80,3 +80,22 @@ def test_a_dict_display_with_a_name_key_makes_that_entry(loaded: InteractiveShel
     )
     assert {"va", "vb"} & stale_symbols() == {"vb"}
 
+
+
+def test_remove_finds_the_index_without_running_user_code(loaded: InteractiveShell) -> None:
+    """`lst.remove(v)` removes at the index of the first element equal to
+    `v`: the tracer compares built-in values only, so a user object before
+    it (whose `__eq__` it must not call) leaves the index unknown and the
+    whole list changed."""
+    cells(
+        loaded,
+        ("c0", "seen = []\nclass E:\n    def __eq__(self, other):\n        seen.append(other)\n        return False"),
+        ("c1", "lst = [E(), 20, 30]"),
+        ("c2", "a = lst[0]"),
+        ("c3", "lst.remove(20)"),
+    )
+    assert loaded.user_ns["seen"] == [20]
+    assert "a" in stale_symbols()
+    cells(loaded, ("c4", "lst = [10, 20, 30]"), ("c5", "a = lst[0]"), ("c6", "v = 20"))
+    cells(loaded, ("c7", "lst.remove(v)"))
+    assert "a" not in stale_symbols()

@@ -971,14 +971,8 @@ def test_nbslicer_list_insert_shifts_later_element_readers(ip: InteractiveShell)
     [
         "lst.pop(1)",
         "del lst[1]",
-        pytest.param(
-            "lst.remove(20)",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="`remove(v)` finds its index at run time: nbsight takes it as a change of "
-                "every element, so the reader of `lst[0]` is stale too",
-            ),
-        ),
+        "lst.remove(20)",
+        "v = 20\nlst.remove(v)",
     ],
 )
 def test_nbslicer_list_removal_shifts_later_element_readers(

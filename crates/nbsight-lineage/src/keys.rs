@@ -21,11 +21,15 @@ use ruff_python_ast::{Expr, ExprContext, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
 /// Where the tracer reads an index: at line events of `line` of the cell's
-/// module code, the value of the global `name`.
+/// module code, the value of the global `name` (or, with `search`, the
+/// index of the first element of the list bound to the global `search`
+/// equal to that value, or to the integer `name` spells: where
+/// `search.remove(name)` removes).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Probe {
     pub line: u32,
     pub name: String,
+    pub search: Option<String>,
 }
 
 /// What the tracer saw at one probe during a run.
@@ -59,6 +63,8 @@ pub struct KeyedSubscript {
     /// The container's path (`lst`); `None` for a display's key.
     pub container: Option<Symbol>,
     pub probe: Probe,
+    /// A `lst.remove(v)` call (`range`): the key is the index it removes.
+    pub removal: bool,
 }
 
 /// The subscripts of `body`'s module code indexed by a name the line
@@ -113,7 +119,37 @@ pub fn keyed_subscripts(body: &[Stmt], line_of: &dyn Fn(TextSize) -> u32) -> Vec
                             probe: Probe {
                                 line: (self.line_of)(sub.start()),
                                 name: index.id.to_string(),
+                                search: None,
                             },
+                            removal: false,
+                        });
+                    }
+                    walk_expr(self, expr);
+                }
+                // `lst.remove(v)`: where `v` is in `lst` when the line runs.
+                Expr::Call(call)
+                    if call.arguments.keywords.is_empty()
+                        && let Expr::Attribute(method) = &*call.func
+                        && method.attr.as_str() == "remove"
+                        && let Expr::Name(list) = &*method.value
+                        && let [value] = &*call.arguments.args =>
+                {
+                    let value = match value {
+                        Expr::Name(name) => Some(name.id.to_string()),
+                        // An integer constant (no name spells one).
+                        _ => nbsight_dataflow::symbol::constant_index(value)
+                            .filter(|k| k.parse::<i64>().is_ok()),
+                    };
+                    if let Some(value) = value {
+                        self.found.push(KeyedSubscript {
+                            range: call.range(),
+                            container: Some(Symbol::from(list.id.as_str())),
+                            probe: Probe {
+                                line: (self.line_of)(call.start()),
+                                name: value,
+                                search: Some(list.id.to_string()),
+                            },
+                            removal: true,
                         });
                     }
                     walk_expr(self, expr);
@@ -127,7 +163,9 @@ pub fn keyed_subscripts(body: &[Stmt], line_of: &dyn Fn(TextSize) -> u32) -> Vec
                                 probe: Probe {
                                     line: (self.line_of)(key.start()),
                                     name: key.id.to_string(),
+                                    search: None,
                                 },
+                                removal: false,
                             });
                         }
                     }
@@ -149,9 +187,10 @@ pub fn keyed_subscripts(body: &[Stmt], line_of: &dyn Fn(TextSize) -> u32) -> Vec
     found
         .into_iter()
         .filter(|k| {
-            !stores
-                .iter()
-                .any(|(line, name)| *line == k.probe.line && *name == k.probe.name)
+            !stores.iter().any(|(line, name)| {
+                *line == k.probe.line
+                    && (*name == k.probe.name || Some(name) == k.probe.search.as_ref())
+            })
         })
         .collect()
 }
@@ -162,6 +201,8 @@ pub(crate) struct Resolved<'a> {
     pub range: TextRange,
     pub container: Option<&'a str>,
     pub keys: &'a [String],
+    /// The index a `remove(v)` call removed (not a subscript).
+    pub removal: bool,
 }
 
 /// The keyed subscripts of `subscripts` whose probe saw every key in
@@ -183,6 +224,7 @@ pub(crate) fn resolved<'a>(
                 range: s.range,
                 container: s.container.as_deref(),
                 keys,
+                removal: s.removal,
             })
         })
         .collect()
@@ -197,13 +239,29 @@ pub(crate) fn expand(path: &str, at: TextRange, resolved: &[Resolved<'_>]) -> Op
     let (container, rest) = (&path[..hole], &path[hole + 3..]);
     let r = resolved
         .iter()
-        .find(|r| r.container == Some(container) && at.contains_range(r.range))?;
+        .find(|r| !r.removal && r.container == Some(container) && at.contains_range(r.range))?;
     Some(
         r.keys
             .iter()
             .map(|k| format!("{container}[{k}]{rest}"))
             .collect(),
     )
+}
+
+/// The index the `remove(v)` call in `stmt` removed from `container`,
+/// when the run saw one only.
+pub(crate) fn removed_index(
+    container: &str,
+    stmt: TextRange,
+    resolved: &[Resolved<'_>],
+) -> Option<i64> {
+    let r = resolved
+        .iter()
+        .find(|r| r.removal && r.container == Some(container) && stmt.contains_range(r.range))?;
+    match r.keys {
+        [key] => key.parse().ok(),
+        _ => None,
+    }
 }
 
 /// The paths a dict display's entry bound to `target` (`d[*]`) stands for,
@@ -260,6 +318,22 @@ mod tests {
     }
 
     #[test]
+    fn a_removed_value_is_searched_in_its_list() {
+        let parsed =
+            parse_python("lst.remove(v)\nlst.remove(-3)\nv = 2; lst.remove(v)\nlst.remove(f())");
+        let line_of = |at: TextSize| parsed.line_column(at).0.get() as u32;
+        let found = keyed_subscripts(&parsed.module.body, &line_of);
+        let probes: Vec<&Probe> = found.iter().map(|k| &k.probe).collect();
+        let probe = |line: u32, name: &str| Probe {
+            line,
+            name: name.into(),
+            search: Some("lst".into()),
+        };
+        assert_eq!(probes, [&probe(1, "v"), &probe(2, "-3")]);
+        assert!(found.iter().all(|k| k.removal));
+    }
+
+    #[test]
     fn a_dict_displays_name_key_is_probed() {
         assert_eq!(
             subscripts("d = {k: v, 'pi': 3}"),
@@ -275,6 +349,7 @@ mod tests {
             range: at,
             container: Some("lst"),
             keys: &keys,
+            removal: false,
         }];
         assert_eq!(
             expand(

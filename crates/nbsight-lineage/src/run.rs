@@ -532,6 +532,15 @@ pub(crate) fn effect_of(
         }
         Some(Shape::Elements { container, op }) => {
             let sym = graph.intern(container);
+            // `remove(v)` at the index the run found.
+            let found = match op {
+                ElementOp::Remove(None) => {
+                    crate::keys::removed_index(container, stmt.range, resolved)
+                        .map(|i| ElementOp::Remove(Some(i)))
+                }
+                _ => None,
+            };
+            let op = found.as_ref().unwrap_or(op);
             // `del lst[i]` deletes the element: the list loses it.
             let element = match op {
                 ElementOp::Remove(Some(i)) => Some(graph.intern(&format!("{container}[{i}]"))),

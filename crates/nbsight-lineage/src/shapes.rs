@@ -716,6 +716,8 @@ fn element_call(value: &Expr) -> Option<Shape> {
         ("insert", 2) => ElementOp::Insert(literal(args.first())),
         ("pop", 0) => ElementOp::DropLast,
         ("pop", 1 | 2) => removal(args.first().and_then(constant_index)),
+        // Where the value is only the run knows (`keys.rs`).
+        ("remove", 1) => ElementOp::Remove(None),
         _ => return None,
     };
     if !call.arguments.keywords.is_empty() {

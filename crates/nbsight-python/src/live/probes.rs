@@ -1,15 +1,16 @@
 //! The run-time subscript probes of a run (`nbsight_lineage::Probe`): at a
 //! line event of the running cell's module code on a probed line, the
 //! index names' values are read from the namespace the cell runs in and
-//! kept as subscript keys. A read is a dict lookup by `str` and a type
-//! check: no user code runs. A probe stops at a value that is not an exact
+//! kept as subscript keys (for `lst.remove(v)`, the index of `v` in `lst`).
+//! A read is a dict lookup by `str` and a type check (and, for a removal,
+//! comparisons of built-in values): no user code runs. A probe stops at a value that is not an exact
 //! `int` or `str`, or after `MAX_EVENTS` line events or `MAX_KEYS` keys (a
 //! long loop costs a bounded number of events; its subscript then counts
 //! as reading the whole container).
 
 use nbsight_lineage::{Probe, ProbeKeys, int_key, str_key};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use rustc_hash::FxHashMap;
 
 /// Line events a probe reads at most in one run.
@@ -20,6 +21,8 @@ const MAX_KEYS: usize = 64;
 struct ProbeState {
     probe: Probe,
     name: Py<PyString>,
+    /// The list the value is searched in (`lst.remove(v)`).
+    search: Option<Py<PyString>>,
     keys: Vec<String>,
     /// Not every key is known.
     lost: bool,
@@ -37,9 +40,23 @@ impl ProbeState {
             self.lost = true;
             return false;
         }
-        let key = match namespace.get_item(self.name.bind(py)) {
-            Ok(Some(value)) => key_of(&value),
-            _ => None,
+        // An integer constant searched for (`lst.remove(3)`), else the
+        // name's value.
+        let value = match self.probe.name.parse::<i64>() {
+            Ok(constant) if self.search.is_some() => {
+                Some(constant.into_pyobject(py).map(|v| v.into_any()).ok())
+            }
+            _ => namespace.get_item(self.name.bind(py)).ok(),
+        };
+        let key = match value.flatten() {
+            Some(value) => match &self.search {
+                None => key_of(&value),
+                Some(list) => match namespace.get_item(list.bind(py)) {
+                    Ok(Some(list)) => index_in(&list, &value),
+                    _ => None,
+                },
+            },
+            None => None,
         };
         match key {
             Some(key) if self.keys.contains(&key) => false,
@@ -59,10 +76,40 @@ impl ProbeState {
     }
 }
 
+/// The index of the first element of `list` (an exact `list`) equal to
+/// `value`, as a key: compared only when both are of a built-in type whose
+/// equality runs no user code (`int`, `float`, `str`, `bool`, `None`); an
+/// element of another type before the match leaves it unknown.
+fn index_in(list: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> Option<String> {
+    let plain = |v: &Bound<'_, PyAny>| {
+        v.is_exact_instance_of::<PyInt>()
+            || v.is_exact_instance_of::<PyFloat>()
+            || v.is_exact_instance_of::<PyString>()
+            || v.is_exact_instance_of::<PyBool>()
+            || v.is_none()
+    };
+    if !list.is_exact_instance_of::<PyList>() || !plain(value) {
+        return None;
+    }
+    let list = list.cast::<PyList>().ok()?;
+    for (i, element) in list.iter().enumerate() {
+        if !plain(&element) {
+            return None;
+        }
+        if element.eq(value).ok()? {
+            return Some(int_key(i as i64));
+        }
+    }
+    None
+}
+
 /// The key an index value spells (`3`, `'k'`): exact `int` and `str` only
-/// (a subclass's `__index__` or `__hash__` may say otherwise).
+/// (a subclass's `__index__` or `__hash__` may say otherwise); `True` and
+/// `False` index as 1 and 0.
 fn key_of(value: &Bound<'_, PyAny>) -> Option<String> {
-    if value.is_exact_instance_of::<PyInt>() {
+    if value.is_exact_instance_of::<PyBool>() {
+        value.extract::<bool>().ok().map(|b| int_key(i64::from(b)))
+    } else if value.is_exact_instance_of::<PyInt>() {
         value.extract::<i64>().ok().map(int_key)
     } else if value.is_exact_instance_of::<PyString>() {
         value.cast::<PyString>().ok()?.to_str().ok().map(str_key)
@@ -97,6 +144,10 @@ impl Probes {
                 .push(ProbeState {
                     probe: probe.clone(),
                     name: PyString::new(py, &probe.name).unbind(),
+                    search: probe
+                        .search
+                        .as_deref()
+                        .map(|l| PyString::new(py, l).unbind()),
                     keys: Vec::new(),
                     lost: false,
                     events: 0,
