@@ -898,16 +898,7 @@ DROPNA_FRAME = "import pandas as pd\ndf = pd.DataFrame({'A': [1.0, None, 3.0]})"
     ("flag", "expected_slice", "length"),
     [
         ("False", ["c1", "c4"], "3"),
-        pytest.param(
-            "True",
-            ["c1", "c2", "c3", "c4"],
-            "2",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="`df.dropna(inplace=flag)` with the flag True at run time is not seen to "
-                "change `df` (only a literal `inplace=True` is): the slice and gather miss it",
-            ),
-        ),
+        ("True", ["c1", "c2", "c3", "c4"], "2"),
     ],
     ids=["inplace-false", "inplace-true"],
 )

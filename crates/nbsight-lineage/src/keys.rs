@@ -3,7 +3,9 @@
 //! container (`lst[*]`); the tracer reads the index's value where the
 //! statement runs, and the run's keys turn them into element paths
 //! (`lst[2]`), so that a change of another element leaves them alone
-//! (NBSlicer's run-time subscripts, seed 004 §3.1; nbsafety §3.2).
+//! (NBSlicer's run-time subscripts, seed 004 §3.1; nbsafety §3.2). The same
+//! probes tell where `lst.remove(v)` removed and whether
+//! `df.dropna(inplace=flag)` changed `df` (seed 004 §3.3).
 //!
 //! A probe is a line of the cell's module code and a global name: at each
 //! line event of that line the tracer takes the name's value from the
@@ -63,8 +65,19 @@ pub struct KeyedSubscript {
     /// The container's path (`lst`); `None` for a display's key.
     pub container: Option<Symbol>,
     pub probe: Probe,
-    /// A `lst.remove(v)` call (`range`): the key is the index it removes.
-    pub removal: bool,
+    pub kind: KeyKind,
+}
+
+/// What the key a probe reads stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyKind {
+    /// The subscript's index, or the dict display's key.
+    Index,
+    /// A `lst.remove(v)` call (`range`): the index it removes.
+    Removal,
+    /// A method call's `inplace=flag` (`range`: the call): `1` when the
+    /// flag was true (`0` false).
+    Inplace,
 }
 
 /// The subscripts of `body`'s module code indexed by a name the line
@@ -121,7 +134,7 @@ pub fn keyed_subscripts(body: &[Stmt], line_of: &dyn Fn(TextSize) -> u32) -> Vec
                                 name: index.id.to_string(),
                                 search: None,
                             },
-                            removal: false,
+                            kind: KeyKind::Index,
                         });
                     }
                     walk_expr(self, expr);
@@ -149,9 +162,33 @@ pub fn keyed_subscripts(body: &[Stmt], line_of: &dyn Fn(TextSize) -> u32) -> Vec
                                 name: value,
                                 search: Some(list.id.to_string()),
                             },
-                            removal: true,
+                            kind: KeyKind::Removal,
                         });
                     }
+                    walk_expr(self, expr);
+                }
+                // `df.dropna(inplace=flag)`: in place as the flag is.
+                Expr::Call(call)
+                    if let Expr::Attribute(method) = &*call.func
+                        && let Some(receiver) = static_path(&method.value)
+                        && let Some(flag) =
+                            call.arguments.keywords.iter().find_map(|k| {
+                                match (k.arg.as_deref(), &k.value) {
+                                    (Some("inplace"), Expr::Name(flag)) => Some(flag),
+                                    _ => None,
+                                }
+                            }) =>
+                {
+                    self.found.push(KeyedSubscript {
+                        range: call.range(),
+                        container: Some(receiver),
+                        probe: Probe {
+                            line: (self.line_of)(call.start()),
+                            name: flag.id.to_string(),
+                            search: None,
+                        },
+                        kind: KeyKind::Inplace,
+                    });
                     walk_expr(self, expr);
                 }
                 Expr::Dict(dict) => {
@@ -165,7 +202,7 @@ pub fn keyed_subscripts(body: &[Stmt], line_of: &dyn Fn(TextSize) -> u32) -> Vec
                                     name: key.id.to_string(),
                                     search: None,
                                 },
-                                removal: false,
+                                kind: KeyKind::Index,
                             });
                         }
                     }
@@ -201,8 +238,7 @@ pub(crate) struct Resolved<'a> {
     pub range: TextRange,
     pub container: Option<&'a str>,
     pub keys: &'a [String],
-    /// The index a `remove(v)` call removed (not a subscript).
-    pub removal: bool,
+    pub kind: KeyKind,
 }
 
 /// The keyed subscripts of `subscripts` whose probe saw every key in
@@ -224,7 +260,7 @@ pub(crate) fn resolved<'a>(
                 range: s.range,
                 container: s.container.as_deref(),
                 keys,
-                removal: s.removal,
+                kind: s.kind,
             })
         })
         .collect()
@@ -237,9 +273,9 @@ pub(crate) fn resolved<'a>(
 pub(crate) fn expand(path: &str, at: TextRange, resolved: &[Resolved<'_>]) -> Option<Vec<String>> {
     let hole = path.find(nbsight_dataflow::symbol::ANY_INDEX)?;
     let (container, rest) = (&path[..hole], &path[hole + 3..]);
-    let r = resolved
-        .iter()
-        .find(|r| !r.removal && r.container == Some(container) && at.contains_range(r.range))?;
+    let r = resolved.iter().find(|r| {
+        r.kind == KeyKind::Index && r.container == Some(container) && at.contains_range(r.range)
+    })?;
     Some(
         r.keys
             .iter()
@@ -255,13 +291,30 @@ pub(crate) fn removed_index(
     stmt: TextRange,
     resolved: &[Resolved<'_>],
 ) -> Option<i64> {
-    let r = resolved
-        .iter()
-        .find(|r| r.removal && r.container == Some(container) && stmt.contains_range(r.range))?;
+    let r = resolved.iter().find(|r| {
+        r.kind == KeyKind::Removal && r.container == Some(container) && stmt.contains_range(r.range)
+    })?;
     match r.keys {
         [key] => key.parse().ok(),
         _ => None,
     }
+}
+
+/// The receivers of the calls in `stmt` whose `inplace=flag` the run saw
+/// hold one value only, each with that value.
+pub(crate) fn inplace_flags<'a>(
+    stmt: TextRange,
+    resolved: &'a [Resolved<'_>],
+) -> impl Iterator<Item = (&'a str, bool)> {
+    resolved.iter().filter_map(move |r| {
+        if r.kind != KeyKind::Inplace || !stmt.contains_range(r.range) {
+            return None;
+        }
+        match (r.container, r.keys) {
+            (Some(receiver), [key]) => Some((receiver, key != "0")),
+            _ => None,
+        }
+    })
 }
 
 /// The paths a dict display's entry bound to `target` (`d[*]`) stands for,
@@ -274,7 +327,7 @@ pub(crate) fn display_entry(
     let container = target.strip_suffix(nbsight_dataflow::symbol::ANY_INDEX)?;
     let r = resolved
         .iter()
-        .find(|r| r.container.is_none() && r.range == key)?;
+        .find(|r| r.kind == KeyKind::Index && r.container.is_none() && r.range == key)?;
     Some(r.keys.iter().map(|k| format!("{container}[{k}]")).collect())
 }
 
@@ -330,7 +383,25 @@ mod tests {
             search: Some("lst".into()),
         };
         assert_eq!(probes, [&probe(1, "v"), &probe(2, "-3")]);
-        assert!(found.iter().all(|k| k.removal));
+        assert!(found.iter().all(|k| k.kind == KeyKind::Removal));
+    }
+
+    #[test]
+    fn an_inplace_flag_is_probed_at_its_call() {
+        let parsed = parse_python("df.dropna(inplace=flag)\ndf.dropna(inplace=True)");
+        let line_of = |at: TextSize| parsed.line_column(at).0.get() as u32;
+        let found = keyed_subscripts(&parsed.module.body, &line_of);
+        let [found] = found.as_slice() else {
+            panic!("{found:?}")
+        };
+        assert_eq!(
+            (
+                found.kind,
+                found.probe.name.as_str(),
+                found.container.as_deref()
+            ),
+            (KeyKind::Inplace, "flag", Some("df"))
+        );
     }
 
     #[test]
@@ -349,7 +420,7 @@ mod tests {
             range: at,
             container: Some("lst"),
             keys: &keys,
-            removal: false,
+            kind: KeyKind::Index,
         }];
         assert_eq!(
             expand(

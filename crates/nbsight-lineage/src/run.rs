@@ -342,6 +342,18 @@ pub(crate) fn effect_of(
             }
         }
     }
+    // `inplace=flag`: a change of the receiver exactly when the flag was
+    // true.
+    for (receiver, inplace) in crate::keys::inplace_flags(stmt.range, resolved) {
+        let sym = graph.intern(concrete(receiver).0);
+        if inplace {
+            if !effect.mutates.contains(&sym) {
+                effect.mutates.push(sym);
+            }
+        } else {
+            effect.mutates.retain(|&m| m != sym);
+        }
+    }
     for m in &facts.members {
         if m.start == stmt.range.start() {
             let container = graph.intern(&m.container);

@@ -318,6 +318,16 @@ impl<'c> ScopeBuilder<'c> {
         for symbol in changed {
             self.emit_mutation(&symbol, AccessKind::Mutate, call.range());
         }
+        // `inplace=flag`: in place or not, as the flag is when it runs.
+        if !inplace_passed(effect, args) && inplace_named(effect, args) {
+            let target = match receiver {
+                Some(receiver) => Some(Symbol::from(receiver)),
+                None => args.positional.first().cloned().flatten(),
+            };
+            if let Some(target) = target {
+                self.emit_mutation(&target, AccessKind::MayMutate, call.range());
+            }
+        }
     }
 
     /// Writes into `out` (cleared first) the qualified module path `expr`
@@ -430,6 +440,16 @@ fn inplace_passed(effect: &Effect, args: &CallArgs) -> bool {
         args.keywords
             .iter()
             .any(|k| k.name == Some(kw.as_str()) && k.truthy)
+    })
+}
+
+/// The call passes the entry's `inplace` keyword a name or path (a flag
+/// only the run knows).
+fn inplace_named(effect: &Effect, args: &CallArgs) -> bool {
+    effect.inplace.as_ref().is_some_and(|kw| {
+        args.keywords
+            .iter()
+            .any(|k| k.name == Some(kw.as_str()) && k.symbol.is_some())
     })
 }
 
