@@ -463,11 +463,6 @@ def test_section_3_2_attribute_chain_reads_the_returned_objects_field(
     assert nbsight.status()["stale_cells"] == ["c3"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="`a.b().c` is not resolved to the returned object's `c`: its only parent is `a`, "
-    "so a write to `a.other` makes `s` stale",
-)
 def test_section_3_2_attribute_chain_ignores_other_fields(ip: InteractiveShell) -> None:
     """Section 3.2 (field granularity): `s = a.b().c` reads `a.inner.c`, not
     `a.other`."""
@@ -747,10 +742,6 @@ def test_nbslicer_lst_a_new_list_stales_what_read_its_element(ip: InteractiveShe
 F_OF_G = "def f():\n    return lst\ndef g():\n    return 2"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="`f()[g()]` is not resolved to `lst[2]`: `x` depends on all of `lst` (the `lst[3]` cell is in its slice)",
-)
 def test_nbslicer_figure2_f_of_g_slice(ip: InteractiveShell, tmp_path: Path) -> None:
     """Figure 2 (reconstructed): `f()` returns `lst`, `g()` returns 2; the
     run resolves `f()[g()]` to `lst[2]`, so the slice leaves out the cell
@@ -762,10 +753,6 @@ def test_nbslicer_figure2_f_of_g_slice(ip: InteractiveShell, tmp_path: Path) -> 
     reproduces(ip, "c4", "3", tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="`f()[g()]` is not resolved to `lst[2]`: `x` depends on all of `lst` (a new `lst[4]` makes it stale)",
-)
 def test_nbslicer_figure2_f_of_g_reads_one_element(ip: InteractiveShell) -> None:
     """Figure 2 (reconstructed): `x = f()[g()]` read `lst[2]`: a new `lst[4]`
     leaves `x` alone, a new `lst[2]` makes it stale."""

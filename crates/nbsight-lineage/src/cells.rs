@@ -87,6 +87,28 @@ impl CellFacts {
             .and_then(|(_, v)| v.values.as_deref())
     }
 
+    /// What the result of the function `qualname` is computed from.
+    pub fn function_result(&self, qualname: &str) -> Option<&crate::returns::ResultNames> {
+        self.function_values
+            .iter()
+            .find(|(n, _)| n == qualname)
+            .map(|(_, v)| v)
+    }
+
+    /// The one call on `line` of the function `qualname` (by its last
+    /// name); `None` when there is none or more than one.
+    pub fn call_at(&self, line: u32, qualname: &str) -> Option<&CallShape> {
+        let name = qualname.rsplit('.').next().unwrap_or(qualname);
+        let mut on_line = self
+            .calls
+            .iter()
+            .filter(|(l, c)| *l == line && c.callee.as_deref() == Some(name));
+        match (on_line.next(), on_line.next()) {
+            (Some((_, call)), None) => Some(call),
+            _ => None,
+        }
+    }
+
     /// The names each element of the display the function `qualname`
     /// returns is computed from (`None`: not a display on every return).
     pub fn function_elements(&self, qualname: &str) -> Option<&[Vec<String>]> {

@@ -36,6 +36,11 @@ struct Unit {
     /// A `return` of a tuple or list display (`return a, b`): the names
     /// each element loads.
     returned: Option<Vec<Vec<String>>>,
+    /// A `return` of a path (`return lst`, `return self.inner`) or of an
+    /// integer or string constant (`return 2`): the path, or the key the
+    /// constant spells (`2`, `'k'`).
+    returned_path: Option<String>,
+    returned_constant: Option<String>,
     /// The names the headers around it load.
     controls: Vec<String>,
 }
@@ -290,6 +295,18 @@ fn units(body: &[Stmt], controls: &[String], out: &mut Vec<Unit>) -> Option<()> 
                     attribute_stores: names.attribute_stores,
                     attribute_loads: names.attribute_loads,
                     returned,
+                    returned_path: match stmt {
+                        Stmt::Return(ast::StmtReturn { value: Some(v), .. }) => {
+                            nbsight_dataflow::symbol::static_path(v).map(|p| p.to_string())
+                        }
+                        _ => None,
+                    },
+                    returned_constant: match stmt {
+                        Stmt::Return(ast::StmtReturn { value: Some(v), .. }) => {
+                            nbsight_dataflow::symbol::constant_index(v)
+                        }
+                        _ => None,
+                    },
                     controls: controls.to_vec(),
                 });
             }
@@ -374,6 +391,54 @@ pub struct ResultNames {
     /// Every `return` gives a display of one length (`return a, b`): the
     /// names each element is computed from.
     pub elements: Option<Vec<Vec<String>>>,
+    /// Every `return` gives the object at one path (`return lst`, `return
+    /// self.inner`).
+    pub path: Option<ResultPath>,
+    /// Every `return` gives one integer or string constant, as a key
+    /// spells it (`2`, `'k'`).
+    pub constant: Option<String>,
+}
+
+/// The object a function returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResultPath {
+    /// The object at a global path (`lst`, `cfg.items`).
+    Global(String),
+    /// The object at a path below the object a method was called on
+    /// (`.inner` for `return self.inner`).
+    Receiver(String),
+}
+
+/// What every `return` of the function with body `body` and parameters
+/// `params` (the first one, `receiver`, for a method) gives, when it is one
+/// path or one constant.
+fn returned(
+    body: &[Stmt],
+    params: &[&str],
+    receiver: Option<&str>,
+) -> (Option<ResultPath>, Option<String>) {
+    let mut all = Vec::new();
+    if units(body, &[], &mut all).is_none() {
+        return (None, None);
+    }
+    let returns: Vec<&Unit> = all.iter().filter(|u| u.returns).collect();
+    let same = |get: &dyn Fn(&Unit) -> Option<&String>| -> Option<String> {
+        let first = get(returns.first()?)?;
+        returns
+            .iter()
+            .all(|u| get(u) == Some(first))
+            .then(|| first.clone())
+    };
+    let path = same(&|u: &Unit| u.returned_path.as_ref()).and_then(|path| {
+        let name = nbsight_dataflow::symbol::root(&path);
+        if Some(name) == receiver {
+            return Some(ResultPath::Receiver(path[name.len()..].to_string()));
+        }
+        let local =
+            params.contains(&name) || all.iter().any(|u| u.defines.iter().any(|d| d == name));
+        (!local).then(|| ResultPath::Global(path.clone()))
+    });
+    (path, same(&|u: &Unit| u.returned_constant.as_ref()))
 }
 
 /// For each function of `body` (at any depth, by CPython's qualified name:
@@ -397,9 +462,17 @@ pub fn function_values(body: &[Stmt]) -> Vec<(String, ResultNames)> {
         let names = if def.is_async {
             ResultNames::default()
         } else {
+            let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
+            // A method's first parameter is the object it was called on.
+            let receiver = (name.contains('.') && !name.contains("<locals>"))
+                .then(|| params.first().copied())
+                .flatten();
+            let (path, constant) = returned(&def.body, &params, receiver);
             ResultNames {
                 values: value_names(&def.body, result, &lookup),
                 elements: element_names(&def.body, &lookup),
+                path,
+                constant,
             }
         };
         out.push((name, names));
@@ -584,6 +657,27 @@ mod tests {
         assert_eq!(elements, [vec!["a", "k", "p"], vec!["b", "k", "t"]]);
         let parsed = parse_python("def foo():\n    if k:\n        return a, b\n    return c");
         assert_eq!(function_values(&parsed.module.body)[0].1.elements, None);
+    }
+
+    #[test]
+    fn a_returned_path_or_constant_is_known() {
+        let source = "def f():\n    return lst\ndef g():\n    return 2\nclass A:\n    def b(self):\n        return self.inner\ndef h(p):\n    if p:\n        return lst\n    return p";
+        let parsed = parse_python(source);
+        let found = function_values(&parsed.module.body);
+        let of = |name: &str| {
+            found
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, r)| (r.path.clone(), r.constant.clone()))
+                .expect("a function")
+        };
+        assert_eq!(of("f"), (Some(ResultPath::Global("lst".into())), None));
+        assert_eq!(of("g"), (None, Some("2".into())));
+        assert_eq!(
+            of("A.b"),
+            (Some(ResultPath::Receiver(".inner".into())), None)
+        );
+        assert_eq!(of("h"), (None, None));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use ruff_text_size::TextRange;
 
 use crate::cells::CellFacts;
 use crate::random::RandomUse;
-use crate::shapes::{ElementOp, Part, Shape};
+use crate::shapes::{ElementOp, Part, Shape, Through, Trailer};
 use crate::symbols::{ExecIdx, FunctionFacts, Read, SymId, SymbolGraph, Ts};
 
 /// A user function a call reached, named as its code object names it.
@@ -233,19 +233,40 @@ pub(crate) fn concrete(path: &str) -> (&str, bool) {
     }
 }
 
-/// Turns a statement's accesses into symbols of `graph`. `reached` are the
-/// qualified names of the user functions its calls reached; `called` are the
-/// functions its calls reached; `is_function` tells the user functions a
-/// name is bound to (a reference to one reads its free globals).
+/// What a call of a statement returned, as the called function's code
+/// says: the object at a path, or a constant key.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CallResult {
+    /// Where the call starts.
+    pub start: ruff_text_size::TextSize,
+    pub path: Option<String>,
+    pub constant: Option<String>,
+}
+
+/// The user functions a statement's calls reached.
+pub(crate) struct Reached<'a> {
+    /// What each reads and changes.
+    pub facts: Vec<&'a FunctionFacts>,
+    /// Their qualified names.
+    pub names: Vec<&'a str>,
+    /// What the calls returned, where known.
+    pub results: Vec<CallResult>,
+}
+
+/// Turns a statement's accesses into symbols of `graph`, given the user
+/// functions its calls `reached` (a reference to one that was not called
+/// reads its free globals).
 pub(crate) fn effect_of(
     graph: &mut SymbolGraph,
     stmt: &StmtSummary,
     shape: Option<&Shape>,
     facts: &CellFacts,
-    called: &[&FunctionFacts],
-    reached: &[&str],
+    reached: &Reached<'_>,
     resolved: &[crate::keys::Resolved<'_>],
 ) -> StmtEffect {
+    let called: &[&FunctionFacts] = &reached.facts;
+    let results = &reached.results;
+    let reached = &reached.names;
     let mut effect = StmtEffect {
         definition: stmt.kind == StmtKind::Definition,
         import: stmt.kind == StmtKind::Import,
@@ -441,6 +462,31 @@ pub(crate) fn effect_of(
                 })
                 .filter(|(_, targets)| !targets.is_empty())
                 .collect();
+            // A single target whose value is a path through what a call
+            // returned (`s = a.b().c`, `x = f()[g()]`): it reads the object
+            // at that path, and what the path goes through for its binding.
+            if let [(part, _)] = parts.as_slice()
+                && let Some(path) = part.through.as_ref().and_then(|t| through_path(t, results))
+            {
+                let sym = graph.intern(concrete(&path).0);
+                if graph.reachable(sym) {
+                    let above: Vec<SymId> = graph.prefixes(sym).skip(1).collect();
+                    for r in effect
+                        .reads
+                        .iter_mut()
+                        .chain(effect.read_at.iter_mut().map(|(r, _)| r))
+                    {
+                        if above.contains(&r.sym) {
+                            r.whole = false;
+                        }
+                    }
+                    let read = Read::new(sym, true);
+                    if !effect.reads.contains(&read) {
+                        effect.reads.push(read);
+                    }
+                    effect.read_at.push((read, part.value));
+                }
+            }
             let in_some_part =
                 |at: TextRange| parts.iter().any(|(p, _)| p.value.contains_range(at));
             // The one called function that returns a display on every
@@ -609,6 +655,25 @@ pub(crate) fn effect_of(
         }
     }
     effect
+}
+
+/// The path a value through a call's result stands for (`a.inner.c` for
+/// `a.b().c` when `b` returns `self.inner`, `lst[2]` for `f()[g()]` when
+/// `f` returns `lst` and `g` returns `2`), when the calls' code says.
+fn through_path(through: &Through, results: &[CallResult]) -> Option<String> {
+    let base = results
+        .iter()
+        .find(|r| r.start == through.call)?
+        .path
+        .clone()?;
+    Some(match &through.trailer {
+        Trailer::Attribute(a) => format!("{base}.{a}"),
+        Trailer::Key(k) => format!("{base}[{k}]"),
+        Trailer::CallKey(at) => {
+            let key = results.iter().find(|r| r.start == *at)?.constant.clone()?;
+            format!("{base}[{key}]")
+        }
+    })
 }
 
 /// The targets a statement binds to a new instance of a class a cell

@@ -346,20 +346,37 @@ impl Lineage {
                     Some(f)
                 })
                 .collect();
-            let called_refs: Vec<&FunctionFacts> = called.iter().collect();
-            let reached: Vec<&str> = reaching
+            // What each call returned, as the function's code says.
+            let results: Vec<run::CallResult> = reaching
                 .iter()
-                .map(|c| c.function.qualname.as_str())
+                .filter_map(|c| {
+                    let call = facts.call_at(c.line, &c.function.qualname)?;
+                    let defined = self.defining_facts(&c.function, (ts, &facts))?;
+                    let result = defined.function_result(&c.function.qualname)?;
+                    let path = match &result.path {
+                        Some(crate::returns::ResultPath::Global(p)) => Some(p.clone()),
+                        Some(crate::returns::ResultPath::Receiver(rest)) => {
+                            call.receiver.as_ref().map(|r| format!("{r}{rest}"))
+                        }
+                        None => None,
+                    };
+                    Some(run::CallResult {
+                        start: call.start,
+                        path,
+                        constant: result.constant.clone(),
+                    })
+                })
                 .collect();
-            let mut effect = run::effect_of(
-                &mut self.graph,
-                stmt,
-                shape,
-                &facts,
-                &called_refs,
-                &reached,
-                &resolved,
-            );
+            let reached = run::Reached {
+                facts: called.iter().collect(),
+                names: reaching
+                    .iter()
+                    .map(|c| c.function.qualname.as_str())
+                    .collect(),
+                results,
+            };
+            let mut effect =
+                run::effect_of(&mut self.graph, stmt, shape, &facts, &reached, &resolved);
             // Importing a module again binds the same module: nothing changed.
             if stmt.kind == StmtKind::Import {
                 effect

@@ -54,6 +54,47 @@ pub struct Part {
     /// The value is this element of what the call at `value` returns
     /// (`a, b = f()`, `t = f()[1]`).
     pub returned: Option<usize>,
+    /// The value is a path through what a call returns (`a.b().c`,
+    /// `f()[g()]`, `f()[2]`).
+    pub through: Option<Through>,
+}
+
+/// A path through the object a call returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Through {
+    /// Where the call starts.
+    pub call: TextSize,
+    pub trailer: Trailer,
+}
+
+/// The step taken from a call's result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trailer {
+    /// `.c`
+    Attribute(String),
+    /// `[2]`, `['k']`
+    Key(String),
+    /// `[g()]`: the key the call starting there returns.
+    CallKey(TextSize),
+}
+
+/// The path through a call's result `value` is (`a.b().c`, `f()[g()]`).
+fn through(value: &Expr) -> Option<Through> {
+    let (base, trailer) = match value {
+        Expr::Attribute(a) => (&*a.value, Trailer::Attribute(a.attr.to_string())),
+        Expr::Subscript(sub) => match &*sub.slice {
+            Expr::Call(key) => (&*sub.value, Trailer::CallKey(key.range().start())),
+            slice => (&*sub.value, Trailer::Key(constant_index(slice)?)),
+        },
+        _ => return None,
+    };
+    let Expr::Call(call) = base else {
+        return None;
+    };
+    Some(Through {
+        call: call.range().start(),
+        trailer,
+    })
 }
 
 /// What a statement's shape says beyond its accesses.
@@ -393,6 +434,7 @@ fn named_parts(stmt: &Stmt) -> Vec<Part> {
                             named: true,
                             key: None,
                             returned: None,
+                            through: None,
                         });
                     }
                     walk_expr(self, expr);
@@ -447,6 +489,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                             named: false,
                             key: None,
                             returned: Some(i),
+                            through: None,
                         });
                     }
                 }
@@ -467,6 +510,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                                 named: false,
                                 key: None,
                                 returned: None,
+                                through: None,
                             });
                         }
                     }
@@ -539,6 +583,7 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                 named: false,
                 key: None,
                 returned,
+                through: through(value),
             });
             elements(&path, value, parts);
         }
@@ -574,6 +619,7 @@ fn spread_parts(targets: &[Expr], values: &[Expr], star: usize, parts: &mut Vec<
                 named: false,
                 key: None,
                 returned: None,
+                through: None,
             });
         }
     }
@@ -610,6 +656,7 @@ fn starred_parts(
         named: false,
         key: None,
         returned: None,
+        through: None,
     });
     for (k, v) in known.iter().enumerate() {
         parts.push(Part {
@@ -620,6 +667,7 @@ fn starred_parts(
             named: false,
             key: None,
             returned: None,
+            through: None,
         });
     }
 }
@@ -642,6 +690,7 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
                     named: false,
                     key: None,
                     returned: None,
+                    through: None,
                 });
                 elements(&target, element, parts);
             }
@@ -665,6 +714,7 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
                     named: false,
                     key,
                     returned: None,
+                    through: None,
                 });
                 if key.is_some() {
                     continue;
@@ -794,6 +844,18 @@ mod tests {
         }
         // Any other value: no parts.
         assert!(of("x, y = a + b").is_empty());
+    }
+
+    #[test]
+    fn a_path_through_a_calls_result() {
+        let trailer = |source: &str| match of(source).as_slice() {
+            [Shape::Parts(parts)] => parts[0].through.as_ref().map(|t| t.trailer.clone()),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(trailer("s = a.b().c"), Some(Trailer::Attribute("c".into())));
+        assert_eq!(trailer("x = f()[2]"), Some(Trailer::Key("2".into())));
+        assert!(matches!(trailer("x = f()[g()]"), Some(Trailer::CallKey(_))));
+        assert_eq!(trailer("x = a.b.c"), None);
     }
 
     #[test]
