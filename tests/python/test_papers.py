@@ -262,11 +262,6 @@ def test_section_4_4_the_lambda_call_is_safe_before_it_runs(ip: InteractiveShell
     assert ip.user_ns["ran_lambda"] is True
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="before a cell runs, a call through `lst[0]` is not resolved to `f`: "
-    "its read of the stale `x` is missed (not stale, fresh, not blocked)",
-)
 def test_section_4_4_the_call_of_f_is_stale_before_it_runs(ip: InteractiveShell) -> None:
     """Section 4.4, the other entry: `print(lst[0](2))` calls `f`, which reads
     the stale `x`: the cell is stale and block mode does not run it."""

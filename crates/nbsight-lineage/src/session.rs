@@ -700,9 +700,23 @@ impl Lineage {
         }
         let mut live = facts.live.clone();
         for (u, _) in &facts.live {
-            if let Some(sym) = self.graph.get(root(u))
-                && let Some(f) = &self.graph.node(sym).function
-            {
+            // A user function it names, by its name or through a path
+            // that holds it (`lst[0]` after `lst = [f, g]`).
+            let mut functions: Vec<crate::symbols::SymId> =
+                self.graph.get(root(u)).into_iter().collect();
+            if let Some(sym) = self.graph.get(u) {
+                functions.extend(
+                    self.graph
+                        .sharing(sym)
+                        .into_iter()
+                        .filter(|(_, member)| !member)
+                        .map(|(s, _)| s),
+                );
+            }
+            for sym in functions {
+                let Some(f) = &self.graph.node(sym).function else {
+                    continue;
+                };
                 for g in &f.reads {
                     let entry = (g.clone(), true);
                     if !live.contains(&entry) {
