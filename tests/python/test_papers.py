@@ -855,11 +855,6 @@ def test_nbslicer_a_branch_first_taken_in_a_later_iteration(
     assert "c4" in nbsight.status()["stale_cells"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="liveness is not refined by the run: `total`, set in the first iteration before "
-    "the else branch reads it, counts as a live stale read of the loop's cell",
-)
 def test_nbslicer_a_loop_that_sets_before_reading_is_fresh_not_stale(
     ip: InteractiveShell,
 ) -> None:

@@ -321,6 +321,18 @@ impl SymbolTable {
     }
 }
 
+/// The names an assignment target binds (`a`, `a, (b, *c)`), in order.
+pub fn target_names(target: &ruff_python_ast::Expr, out: &mut Vec<String>) {
+    use ruff_python_ast::Expr;
+    match target {
+        Expr::Name(name) => out.push(name.id.to_string()),
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| target_names(e, out)),
+        Expr::List(l) => l.elts.iter().for_each(|e| target_names(e, out)),
+        Expr::Starred(s) => target_names(&s.value, out),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,9 +35,9 @@ use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CallChange, NamedCall, NotebookModel};
 use nbsight_notebook::{CellIndex, OneIndexed, ParsedCell};
 
-use super::first_iteration::{FirstAccess, first_access};
 use super::objects::{CellSharing, Change, Objects};
 use super::truth::{CodeCellId, Flow};
+use nbsight_dataflow::first_pass::{FirstAccess, first_access};
 
 /// What an ambiguity is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

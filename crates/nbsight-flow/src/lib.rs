@@ -13,7 +13,6 @@ pub use analysis::{
 };
 
 pub mod analysis;
-mod first_iteration;
 pub mod metrics;
 mod objects;
 pub mod truth;

@@ -287,9 +287,25 @@ impl FactsCache {
                     })
                     .collect();
                 let summary = analysis.summary;
+                // A name plain liveness calls live at entry that the cell's
+                // first pass binds before reading it (`for i in range(3):
+                // if i == 0: total = a else: total += b`) is not read from
+                // before the cell.
+                let first_bound = |u: &Symbol| {
+                    let name = nbsight_dataflow::symbol::root(u);
+                    let binds = statements.iter().any(|s| {
+                        s.accesses
+                            .iter()
+                            .any(|a| a.symbol.as_str() == name && a.kind == AccessKind::Write)
+                    });
+                    binds
+                        && nbsight_dataflow::first_pass::first_access(&parsed.module.body, name)
+                            == nbsight_dataflow::first_pass::FirstAccess::Bound
+                };
                 let live: Vec<(Symbol, bool)> = summary
                     .uses
                     .iter()
+                    .filter(|u| !first_bound(u))
                     .map(|u| {
                         let whole = statements.iter().any(|s| {
                             s.accesses

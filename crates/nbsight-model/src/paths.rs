@@ -9,16 +9,7 @@
 use ruff_python_ast::Expr;
 use smallvec::SmallVec;
 
-/// The names an assignment target binds (`a`, `a, (b, *c)`), in order.
-pub fn target_names(target: &Expr, out: &mut Vec<String>) {
-    match target {
-        Expr::Name(name) => out.push(name.id.to_string()),
-        Expr::Tuple(t) => t.elts.iter().for_each(|e| target_names(e, out)),
-        Expr::List(l) => l.elts.iter().for_each(|e| target_names(e, out)),
-        Expr::Starred(s) => target_names(&s.value, out),
-        _ => {}
-    }
-}
+pub use nbsight_dataflow::symbol::target_names;
 
 /// The name a path of attributes and subscripts starts with (`df` for
 /// `df.loc[0, 'a']`).

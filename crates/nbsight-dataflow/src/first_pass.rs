@@ -24,13 +24,13 @@ use ruff_python_ast::visitor::{Visitor, walk_expr};
 use ruff_python_ast::{self as ast, CmpOp, Expr, Number, Stmt, UnaryOp};
 use rustc_hash::FxHashMap;
 
-use nbsight_dataflow::imports::bindings_of;
+use crate::imports::bindings_of;
 
-use nbsight_model::paths::target_names;
+use crate::symbol::target_names;
 
 /// What the first pass does to the name first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum FirstAccess {
+pub enum FirstAccess {
     /// Read before any binding: an input.
     Read,
     /// Bound before any read: not an input.
@@ -48,7 +48,7 @@ enum Value {
 }
 
 /// Decides what `body` does first to `name`.
-pub(super) fn first_access(body: &[Stmt], name: &str) -> FirstAccess {
+pub fn first_access(body: &[Stmt], name: &str) -> FirstAccess {
     let mut walk = Walk {
         name,
         env: FxHashMap::default(),
@@ -129,7 +129,9 @@ impl Walk<'_> {
                 Step::Untouched
             }
             Stmt::AugAssign(s) => {
-                if reads(&s.target, self.name) || reads(&s.value, self.name) {
+                // `name += v` reads `name` first.
+                let own = matches!(&*s.target, Expr::Name(n) if n.id.as_str() == self.name);
+                if own || reads(&s.target, self.name) || reads(&s.value, self.name) {
                     return Step::Done(FirstAccess::Read);
                 }
                 let mut names = Vec::new();
@@ -471,6 +473,12 @@ mod tests {
     fn the_seeds_count_loop_binds_before_reading() {
         let src = "for i in range(3):\n    if i == 0:\n        count = 0\n    else:\n        count = count + 1\n";
         assert_eq!(access(src, "count"), FirstAccess::Bound);
+    }
+
+    #[test]
+    fn an_augmented_assignment_reads_first() {
+        assert_eq!(access("y += 7", "y"), FirstAccess::Read);
+        assert_eq!(access("y.n += 7", "y"), FirstAccess::Read);
     }
 
     #[test]
