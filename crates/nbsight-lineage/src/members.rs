@@ -25,72 +25,37 @@ pub struct Member {
 /// out) that make a name's object a member of a container.
 pub fn members(body: &[Stmt]) -> Vec<Member> {
     let mut out = Vec::new();
-    collect(body, &mut out);
-    out
-}
-
-fn collect(body: &[Stmt], out: &mut Vec<Member>) {
-    for stmt in body {
-        let start = stmt.range().start();
-        let mut push = |container: Option<Symbol>, member: Option<Symbol>| {
-            if let (Some(container), Some(member)) = (container, member)
-                && !member.contains(['.', '['])
-            {
-                out.push(Member {
-                    start,
-                    container,
-                    member,
-                });
-            }
-        };
-        match stmt {
-            Stmt::Expr(e) => {
-                if let Expr::Call(call) = &*e.value
-                    && let Expr::Attribute(method) = &*call.func
-                    && call.arguments.keywords.is_empty()
-                {
+    crate::shapes::each_statement(body, &mut |stmt| {
+        let (container, member) = match stmt {
+            Stmt::Expr(e) => match &*e.value {
+                Expr::Call(call) if call.arguments.keywords.is_empty() => {
+                    let Expr::Attribute(method) = &*call.func else {
+                        return;
+                    };
                     let args = &call.arguments.args;
                     let member = match (method.attr.as_str(), args.len()) {
                         ("append" | "add", 1) => args.first(),
                         ("insert", 2) => args.get(1),
                         _ => None,
                     };
-                    push(static_path(&method.value), member.and_then(static_path));
+                    (static_path(&method.value), member.and_then(static_path))
                 }
-            }
-            Stmt::For(s) => {
-                push(static_path(&s.iter), static_path(&s.target));
-                collect(&s.body, out);
-                collect(&s.orelse, out);
-            }
-            Stmt::While(s) => {
-                collect(&s.body, out);
-                collect(&s.orelse, out);
-            }
-            Stmt::If(s) => {
-                collect(&s.body, out);
-                for clause in &s.elif_else_clauses {
-                    collect(&clause.body, out);
-                }
-            }
-            Stmt::With(s) => collect(&s.body, out),
-            Stmt::Try(s) => {
-                collect(&s.body, out);
-                for handler in &s.handlers {
-                    let ruff_python_ast::ExceptHandler::ExceptHandler(h) = handler;
-                    collect(&h.body, out);
-                }
-                collect(&s.orelse, out);
-                collect(&s.finalbody, out);
-            }
-            Stmt::Match(s) => {
-                for case in &s.cases {
-                    collect(&case.body, out);
-                }
-            }
-            _ => {}
+                _ => return,
+            },
+            Stmt::For(s) => (static_path(&s.iter), static_path(&s.target)),
+            _ => return,
+        };
+        if let (Some(container), Some(member)) = (container, member)
+            && !member.contains(['.', '['])
+        {
+            out.push(Member {
+                start: stmt.range().start(),
+                container,
+                member,
+            });
         }
-    }
+    });
+    out
 }
 
 #[cfg(test)]

@@ -320,6 +320,35 @@ pub fn functions(body: &[Stmt]) -> Vec<(String, &ast::StmtFunctionDef)> {
     out
 }
 
+/// Calls `f` on every statement of `body`'s module code, in source order:
+/// a compound statement, then the statements of its blocks (function and
+/// class bodies left out: they run in frames of their own).
+pub fn each_statement<'a>(body: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
+    for stmt in body {
+        f(stmt);
+        let blocks: Vec<&'a [Stmt]> = match stmt {
+            Stmt::If(s) => std::iter::once(s.body.as_slice())
+                .chain(s.elif_else_clauses.iter().map(|c| c.body.as_slice()))
+                .collect(),
+            Stmt::For(s) => vec![&s.body, &s.orelse],
+            Stmt::While(s) => vec![&s.body, &s.orelse],
+            Stmt::With(s) => vec![&s.body],
+            Stmt::Try(s) => std::iter::once(s.body.as_slice())
+                .chain(s.handlers.iter().map(|h| {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    h.body.as_slice()
+                }))
+                .chain([s.orelse.as_slice(), s.finalbody.as_slice()])
+                .collect(),
+            Stmt::Match(s) => s.cases.iter().map(|c| c.body.as_slice()).collect(),
+            _ => Vec::new(),
+        };
+        for block in blocks {
+            each_statement(block, f);
+        }
+    }
+}
+
 /// The shapes of the statements of `body` (at any depth, function bodies
 /// left out), each with the start of its range.
 pub fn shapes(body: &[Stmt]) -> Vec<(TextSize, Shape)> {
@@ -329,7 +358,7 @@ pub fn shapes(body: &[Stmt]) -> Vec<(TextSize, Shape)> {
 }
 
 fn collect(body: &[Stmt], out: &mut Vec<(TextSize, Shape)>) {
-    for stmt in body {
+    each_statement(body, &mut |stmt| {
         let start = stmt.range().start();
         let named = named_parts(stmt);
         if !named.is_empty() {
@@ -380,38 +409,9 @@ fn collect(body: &[Stmt], out: &mut Vec<(TextSize, Shape)>) {
                     ));
                 }
             }
-            Stmt::If(s) => {
-                collect(&s.body, out);
-                for clause in &s.elif_else_clauses {
-                    collect(&clause.body, out);
-                }
-            }
-            Stmt::For(s) => {
-                collect(&s.body, out);
-                collect(&s.orelse, out);
-            }
-            Stmt::While(s) => {
-                collect(&s.body, out);
-                collect(&s.orelse, out);
-            }
-            Stmt::With(s) => collect(&s.body, out),
-            Stmt::Try(s) => {
-                collect(&s.body, out);
-                for handler in &s.handlers {
-                    let ast::ExceptHandler::ExceptHandler(h) = handler;
-                    collect(&h.body, out);
-                }
-                collect(&s.orelse, out);
-                collect(&s.finalbody, out);
-            }
-            Stmt::Match(s) => {
-                for case in &s.cases {
-                    collect(&case.body, out);
-                }
-            }
             _ => {}
         }
-    }
+    });
 }
 
 /// The assignment expressions of a statement's own code (a compound
