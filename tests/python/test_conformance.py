@@ -2588,7 +2588,6 @@ REACTIVITY = [
         ("c2", "r = bar()"),
         Run("c3", "baz(42)", reran=["c2"]),
         Value("r", 43),
-        xfail="a closure variable set through `nonlocal` by a called function is not seen as changed",
     ),
     case(
         "nested_list_rebound",

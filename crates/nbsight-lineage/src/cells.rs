@@ -32,6 +32,10 @@ pub struct CellFacts {
     /// For each `__init__` it defines that only stores attributes on its
     /// object, each attribute with the names its value is computed from.
     pub init_attributes: Vec<(String, crate::returns::AttributeNames)>,
+    /// For each function it defines that reads or sets a variable of a
+    /// function it is nested in (or owns one): those closure symbols, read
+    /// and set (`closures.rs`).
+    pub closures: Vec<crate::closures::Closure>,
     /// The statements of its module code that make a name's object a
     /// member of a container (`lst.append(x)`, `for foo in lst`).
     pub members: Vec<crate::members::Member>,
@@ -261,6 +265,7 @@ impl FactsCache {
                 let statements = statement_summaries(&analysis, &parsed);
                 let random = crate::random::random_calls(&analysis.cfg.calls);
                 let members = crate::members::members(&parsed.module.body);
+                let closures = crate::closures::closures(&parsed.module.body);
                 let found = shapes(&parsed.module.body);
                 let line_of = |at| parsed.line_column(at).0.get() as u32;
                 let function_names = function_names(&parsed.module.body, &line_of);
@@ -335,6 +340,7 @@ impl FactsCache {
                     init_attributes,
                     random,
                     members,
+                    closures,
                     function_names,
                     live,
                     builtins: summary.builtins.iter().cloned().collect(),

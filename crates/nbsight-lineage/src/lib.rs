@@ -16,6 +16,7 @@
 //! execution counter. It never panics on what a kernel reports.
 
 mod cells;
+mod closures;
 mod columns;
 mod elements;
 mod explain;

@@ -39,12 +39,6 @@ fn state_of(callee: &str) -> &'static str {
     }
 }
 
-/// Is `path` the symbol of a generator's state (no name of the kernel's
-/// namespace)?
-pub fn is_state(path: &str) -> bool {
-    path.starts_with("<random state: ")
-}
-
 /// The calls among `calls` (a module's recorded call sites) that draw from
 /// or seed a global random generator; a call given its own `random_state`
 /// or `seed` draws from that instead.

@@ -168,7 +168,9 @@ impl Lineage {
             .graph
             .ids()
             .map(|s| self.graph.node(s))
-            .filter(|n| n.container.is_none() && !crate::random::is_state(&n.path))
+            // Symbols no name of the namespace stands for (a random
+            // generator's state, a closure variable) are spelled `<...>`.
+            .filter(|n| n.container.is_none() && !n.path.starts_with('<'))
             .map(|n| n.path.to_string())
             .collect();
         for stmt in &facts.statements {
@@ -305,6 +307,24 @@ impl Lineage {
                                 .cloned()
                                 .collect(),
                         );
+                    }
+                    // The variables of enclosing functions it reads (part
+                    // of what it returns) and sets.
+                    if let Some(defined) = self.defining_facts(&c.function, current)
+                        && let Some(closure) = defined
+                            .closures
+                            .iter()
+                            .find(|k| k.function == c.function.qualname)
+                    {
+                        for r in &closure.reads {
+                            let r = Symbol::from(r.as_str());
+                            if let Some(values) = &mut f.value_reads {
+                                values.push(r.clone());
+                            }
+                            f.reads.push(r);
+                        }
+                        f.writes
+                            .extend(closure.sets.iter().map(|w| Symbol::from(w.as_str())));
                     }
                     // What each element of the display it returns is
                     // computed from.
@@ -666,7 +686,20 @@ impl Lineage {
         current: (Ts, &Arc<CellFacts>),
     ) -> Option<(FunctionFacts, Vec<nbsight_dataflow::Param>)> {
         let facts = self.defining_facts(f, current)?;
-        let summary = facts.function_at(&f.qualname, f.first_line)?;
+        let Some(summary) = facts.function_at(&f.qualname, f.first_line) else {
+            // A function nested in another, which the cell's summaries fold
+            // into the one around it: the globals its own code loads.
+            let closure = facts.closures.iter().find(|k| k.function == f.qualname)?;
+            let facts = FunctionFacts {
+                reads: closure
+                    .globals
+                    .iter()
+                    .map(|g| Symbol::from(g.as_str()))
+                    .collect(),
+                ..FunctionFacts::default()
+            };
+            return Some((facts, Vec::new()));
+        };
         let strings =
             |set: &nbsight_dataflow::SymbolSet| -> Vec<Symbol> { set.iter().cloned().collect() };
         let mut mutates = strings(&summary.mutates);
