@@ -1260,7 +1260,6 @@ STALENESS = [
         Read("z", []),
         ("c6", "x = 3"),
         Read("z", ["z"]),
-        xfail="a called function's globals are those of its whole body, not of the branch that ran",
     ),
     case(
         "nested_call_reached_on_the_second_call",

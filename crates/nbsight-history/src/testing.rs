@@ -87,6 +87,7 @@ impl ScriptedKernel {
             lines: None,
             calls: Vec::new(),
             function_lines: Vec::new(),
+            site_lines: Vec::new(),
             failed,
             error_line: failed.then_some(source.lines().count() as u32),
             bindings,

@@ -66,6 +66,11 @@ pub struct RunFacts {
     /// nested code such as a comprehension or a class body counts as its
     /// own function). Not known (empty) when the run was not traced.
     pub function_lines: Vec<(FunctionRef, Vec<u32>)>,
+    /// The lines of a user function that ran while one line of the cell's
+    /// code called it, where the tracer saw them all: `(cell line,
+    /// function, lines)` (a function called from two lines that took two
+    /// branches: each call's own). Empty when not known.
+    pub site_lines: Vec<(u32, FunctionRef, Vec<u32>)>,
     /// The lines of the cell's module code where an exception was raised
     /// or passed through during the run (caught there or not), as far as
     /// the tracer saw; sorted, once each.
@@ -181,27 +186,34 @@ pub(crate) fn caught_at(facts: &CellFacts, run: &RunFacts) -> Vec<usize> {
     if run.raised.is_empty() {
         return Vec::new();
     }
-    let lines: Vec<&str> = run.source.lines().collect();
-    let in_loop = |i: usize| {
-        let mut depth = facts.statements[i].depth;
-        facts.statements[..i].iter().rev().any(|h| {
-            if h.kind != StmtKind::Header || h.depth >= depth {
-                return false;
-            }
-            depth = h.depth;
-            let text = lines
-                .get(h.first_line.get() - 1)
-                .map_or("", |l| l.trim_start());
-            ["for ", "for(", "while ", "while(", "async for "]
-                .iter()
-                .any(|k| text.starts_with(k))
-        })
-    };
     run.raised
         .iter()
         .filter_map(|&line| innermost_at(facts, line))
-        .filter(|&i| !in_loop(i))
+        .filter(|&i| !in_loop(facts, run, i))
         .collect()
+}
+
+/// Is statement `i` of `facts` inside a `for` or `while` loop of the
+/// cell's code (it may run more than once)?
+pub(crate) fn in_loop(facts: &CellFacts, run: &RunFacts, i: usize) -> bool {
+    let Some(statement) = facts.statements.get(i) else {
+        return false;
+    };
+    let mut depth = statement.depth;
+    facts.statements[..i].iter().rev().any(|h| {
+        if h.kind != StmtKind::Header || h.depth >= depth {
+            return false;
+        }
+        depth = h.depth;
+        let text = run
+            .source
+            .lines()
+            .nth(h.first_line.get() - 1)
+            .map_or("", |l| l.trim_start());
+        ["for ", "for(", "while ", "while(", "async for "]
+            .iter()
+            .any(|k| text.starts_with(k))
+    })
 }
 
 /// The statement the exception left the cell from, if the run failed and

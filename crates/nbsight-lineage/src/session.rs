@@ -286,9 +286,23 @@ impl Lineage {
                 .filter_map(|c| {
                     let current = (ts, &facts);
                     let (mut f, params) = self.function_facts(&c.function, current)?;
-                    // The branch it took: only what the lines that ran read.
-                    if let Some((_, lines)) =
-                        run.function_lines.iter().find(|(r, _)| *r == c.function)
+                    // The branch it took: only what the lines that ran read
+                    // (those it ran when this line called it, where known,
+                    // for a statement that runs once).
+                    let at_site = run
+                        .site_lines
+                        .iter()
+                        .find(|(site, f, _)| {
+                            c.caller.is_none() && *site == c.line && *f == c.function
+                        })
+                        .filter(|_| !run::in_loop(&facts, &run, index))
+                        .map(|(_, _, lines)| lines);
+                    let all = run
+                        .function_lines
+                        .iter()
+                        .find(|(r, _)| *r == c.function)
+                        .map(|(_, lines)| lines);
+                    if let Some(lines) = at_site.or(all)
                         && !lines.is_empty()
                         && let Some(defined) = self.defining_facts(&c.function, current)
                         && let Some(reads) =

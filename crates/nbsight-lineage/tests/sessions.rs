@@ -134,6 +134,7 @@ impl Kernel {
             lines,
             calls,
             function_lines: Vec::new(),
+            site_lines: Vec::new(),
             failed: error_line.is_some(),
             error_line,
             bindings,

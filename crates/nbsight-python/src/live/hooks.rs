@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::{PyGeneratorExit, PyStopAsyncIteration, PyStopIteration};
 use pyo3::prelude::*;
 
-use super::trace::{Trace, Types, address};
+use super::trace::{Caller, Trace, Types, address};
 
 /// What the callbacks share with the session.
 pub(crate) struct Shared {
@@ -23,6 +23,10 @@ pub(crate) struct Shared {
     pub types: Types,
     /// `sys.monitoring.DISABLE` (None before 3.12).
     pub disable: Py<PyAny>,
+    /// `sys.monitoring.set_local_events`, nbsight's tool id and the events
+    /// it sets on code objects (3.12+): to switch a function's events on
+    /// again when a second line of the cell calls it.
+    pub rearm: std::sync::OnceLock<(Py<PyAny>, u8, u32)>,
 }
 
 impl Shared {
@@ -139,6 +143,21 @@ impl CallHook {
             && let Some(line) = trace.line_of(code, offset)
         {
             trace.call(from, &caller, callee, || line);
+            // Called from another line of the cell than before: its events
+            // on again, so that the lines it runs from here are all seen.
+            if matches!(caller, Caller::Module)
+                && trace.arm(callee, line)
+                && let Some((set_local_events, tool, events)) = self.shared.rearm.get()
+                && let Some(code) = trace.code_of(callee)
+            {
+                let code = code.bind(py);
+                let on = set_local_events
+                    .call1(py, (*tool, code, 0))
+                    .and_then(|_| set_local_events.call1(py, (*tool, code, *events)));
+                if on.is_err() {
+                    trace.lose_sites();
+                }
+            }
         }
         self.shared.disable(py)
     }

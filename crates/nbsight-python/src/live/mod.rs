@@ -123,6 +123,7 @@ impl Session {
             trace: Mutex::new(Trace::default()),
             types: Types::new(py)?,
             disable,
+            rearm: std::sync::OnceLock::new(),
         });
         let tracer = match monitoring {
             Some(m) => {
@@ -163,6 +164,11 @@ impl Session {
                 // RAISE is a global event: on for the session (switching
                 // it per run would make every code object re-instrument).
                 m.call_method1("set_events", (tool, raise))?;
+                let _ = shared.rearm.set((
+                    m.getattr("set_local_events")?.unbind(),
+                    tool,
+                    line | call | start,
+                ));
                 Tracer::Monitoring {
                     tool,
                     events: line | call | start,
@@ -170,6 +176,9 @@ impl Session {
             }
             None => {
                 native::load(py)?;
+                if let Ok(mut trace) = shared.trace.lock() {
+                    trace.native_sites = true;
+                }
                 Tracer::Native {
                     armed: false,
                     installed: false,
@@ -320,13 +329,14 @@ impl Session {
         let Some(pending) = state.pending.take() else {
             return Ok(None);
         };
-        let (lines, calls, function_lines, error_line, keys, raised) = {
+        let (lines, calls, function_lines, site_lines, error_line, keys, raised) = {
             let mut trace = self
                 .shared
                 .trace
                 .lock()
                 .map_err(|_| runtime("tracer state poisoned"))?;
             let error_line = error.and_then(|e| trace.error_line(e));
+            let site_lines = trace.site_lines();
             let (lines, calls, function_lines) = trace.finish();
             let keys = trace.probes.finish();
             let raised = trace.raised_lines();
@@ -335,7 +345,20 @@ impl Session {
             // Keys read while the lines were not all followed may miss some.
             let keys = if lines.is_some() { keys } else { Vec::new() };
             trace.last = Some((lines.clone(), calls.clone(), function_lines.clone()));
-            (lines, calls, function_lines, error_line, keys, raised)
+            let site_lines = if lines.is_some() {
+                site_lines
+            } else {
+                Vec::new()
+            };
+            (
+                lines,
+                calls,
+                function_lines,
+                site_lines,
+                error_line,
+                keys,
+                raised,
+            )
         };
         let mut bindings: Vec<(String, Option<u64>)> = Vec::new();
         let mut frames: Vec<String> = Vec::new();
@@ -396,6 +419,7 @@ impl Session {
             lines,
             calls,
             function_lines,
+            site_lines,
             raised,
             failed: error.is_some(),
             error_line,

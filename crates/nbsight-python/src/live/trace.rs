@@ -192,6 +192,22 @@ pub(crate) struct Trace {
     current: usize,
     /// The line of the cell's module code seen last (0: none yet).
     last_line: u32,
+    /// The line of the cell's module code of the latest line event (every
+    /// event: 3.10/3.11, where they are not switched off).
+    current_line: u32,
+    /// Function lines are told apart by the cell's line that called
+    /// (`sites`): by `current_line` (the 3.10/3.11 tracer sees every line
+    /// event of the cell's code), or by the call that armed the function's
+    /// events (`armed`, 3.12+).
+    pub native_sites: bool,
+    /// The cell's line whose call (re)armed each user function's events in
+    /// this run (3.12+).
+    armed: FxHashMap<usize, u32>,
+    /// `(code, cell line, function line)`: a line of a user function that
+    /// ran while the cell's line called it.
+    sites: FxHashSet<(usize, u32, u32)>,
+    /// The tracer stopped before the run ended: `sites` may miss lines.
+    sites_lost: bool,
     /// Calls that reached user functions, from the cell's code or from
     /// user functions.
     pub calls: Vec<CallFact>,
@@ -273,6 +289,10 @@ impl Trace {
         self.modules.clear();
         self.current = 0;
         self.last_line = 0;
+        self.current_line = 0;
+        self.armed.clear();
+        self.sites.clear();
+        self.sites_lost = false;
         self.suspended = false;
         self.calls.clear();
         self.call_keys.clear();
@@ -390,7 +410,52 @@ impl Trace {
         if new {
             self.last_line = line;
         }
+        self.current_line = line;
         new
+    }
+
+    /// The code object of user code `code`.
+    pub fn code_of(&self, code: usize) -> Option<&Py<PyAny>> {
+        self.functions.get(&code).map(|u| &u.code)
+    }
+
+    /// The lines of user functions by calling line are not all known.
+    pub fn lose_sites(&mut self) {
+        self.sites_lost = true;
+    }
+
+    /// A call from the cell's `line` reached user code `callee` (3.12+):
+    /// `true` when its events must be switched on again so that the lines
+    /// it runs from this line are all seen (it ran earlier in this run, from
+    /// another line or another caller).
+    pub fn arm(&mut self, callee: usize, line: u32) -> bool {
+        let ran = self.touched.contains(&callee);
+        match self.armed.insert(callee, line) {
+            Some(site) => site != line,
+            None => ran,
+        }
+    }
+
+    /// The lines of each user function that ran while a line of the cell
+    /// called it, where all were seen: `(cell line, function, lines)`.
+    pub fn site_lines(&self) -> Vec<(u32, FunctionRef, Vec<u32>)> {
+        if self.sites_lost {
+            return Vec::new();
+        }
+        let mut grouped: FxHashMap<(usize, u32), Vec<u32>> = FxHashMap::default();
+        for &(code, site, line) in &self.sites {
+            grouped.entry((code, site)).or_default().push(line);
+        }
+        let mut out: Vec<(u32, FunctionRef, Vec<u32>)> = grouped
+            .into_iter()
+            .filter_map(|((code, site), mut lines)| {
+                let function = self.functions.get(&code)?.function.clone();
+                lines.sort_unstable();
+                Some((site, function, lines))
+            })
+            .collect();
+        out.sort_unstable_by(|a, b| (a.0, &a.1.qualname).cmp(&(b.0, &b.1.qualname)));
+        out
     }
 
     /// User code `callee` started: unless a call event already named it in
@@ -417,6 +482,7 @@ impl Trace {
     /// line of that statement was seen.
     pub fn suspend(&mut self) {
         self.suspended = true;
+        self.sites_lost = true;
         let run = self.run;
         if let Some(m) = self.modules.get(&self.current) {
             if !m.lines.complete(run) {
@@ -441,7 +507,16 @@ impl Trace {
         if user.lines.start(run) {
             self.touched.push(code);
         }
-        let new = user.lines.see(run, line());
+        let line = line();
+        let mut new = user.lines.see(run, line);
+        let site = if self.native_sites {
+            (self.current_line != 0).then_some(self.current_line)
+        } else {
+            self.armed.get(&code).copied()
+        };
+        if let Some(site) = site {
+            new |= self.sites.insert((code, site, line));
+        }
         Some((new, user.lines.complete(run)))
     }
 
