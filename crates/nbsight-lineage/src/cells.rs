@@ -82,15 +82,6 @@ impl CellFacts {
             .map(|(_, f)| f)
     }
 
-    /// The names the result of the function `qualname` is computed from
-    /// (`None`: unknown, or every name it reads).
-    pub fn function_value(&self, qualname: &str) -> Option<&[String]> {
-        self.function_values
-            .iter()
-            .find(|(n, _)| n == qualname)
-            .and_then(|(_, v)| v.values.as_deref())
-    }
-
     /// What the result of the function `qualname` is computed from.
     pub fn function_result(&self, qualname: &str) -> Option<&crate::returns::ResultNames> {
         self.function_values
@@ -111,15 +102,6 @@ impl CellFacts {
             (Some((_, call)), None) => Some(call),
             _ => None,
         }
-    }
-
-    /// The names each element of the display the function `qualname`
-    /// returns is computed from (`None`: not a display on every return).
-    pub fn function_elements(&self, qualname: &str) -> Option<&[Vec<String>]> {
-        self.function_values
-            .iter()
-            .find(|(n, _)| n == qualname)
-            .and_then(|(_, v)| v.elements.as_deref())
     }
 
     /// What each attribute the `__init__` named `qualname` sets is

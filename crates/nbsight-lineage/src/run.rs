@@ -648,22 +648,9 @@ pub(crate) fn effect_of(
             if !effect.sets.contains(&sym) {
                 continue;
             }
-            let strings = |set: &nbsight_dataflow::SymbolSet| -> Vec<Symbol> {
-                set.iter().cloned().collect()
-            };
-            let mut mutates = strings(&summary.mutates);
-            mutates.extend(strings(&summary.may_mutate));
-            effect.defines.push((
-                sym,
-                FunctionFacts {
-                    reads: strings(&summary.reads),
-                    writes: strings(&summary.writes),
-                    mutates,
-                    value_reads: None,
-                    attributes: None,
-                    elements: None,
-                },
-            ));
+            effect
+                .defines
+                .push((sym, FunctionFacts::of_summary(summary)));
         }
     }
     effect

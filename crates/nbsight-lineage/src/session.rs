@@ -100,6 +100,87 @@ pub struct Lineage {
     provenance_error: Option<String>,
 }
 
+/// What calling `f` reads, writes and changes, with the parameters it
+/// changes (`facts`: the cell that defined it).
+fn function_facts(
+    facts: &CellFacts,
+    f: &FunctionRef,
+) -> Option<(FunctionFacts, Vec<nbsight_dataflow::Param>)> {
+    let Some(summary) = facts.function_at(&f.qualname, f.first_line) else {
+        // A function nested in another, which the cell's summaries fold
+        // into the one around it: the globals its own code loads.
+        let closure = facts.closures.iter().find(|k| k.function == f.qualname)?;
+        let facts = FunctionFacts {
+            reads: closure
+                .globals
+                .iter()
+                .map(|g| Symbol::from(g.as_str()))
+                .collect(),
+            ..FunctionFacts::default()
+        };
+        return Some((facts, Vec::new()));
+    };
+    Some((
+        FunctionFacts::of_summary(summary),
+        summary.mutated_params.clone(),
+    ))
+}
+
+/// What a call of the function `qualname` (defined in `defined`) read, as
+/// its code and the run say: the globals its code loads on `lines` (the
+/// lines of it that ran), the closure variables it reads and sets, and,
+/// of those reads, the ones its result, each element of a returned
+/// display and each attribute `__init__` sets are computed from
+/// (`returns.rs`).
+fn narrow(f: &mut FunctionFacts, defined: &CellFacts, qualname: &str, lines: Option<&Vec<u32>>) {
+    if let Some(lines) = lines.filter(|l| !l.is_empty())
+        && let Some(reads) = defined.reads_on_lines(qualname, &f.reads, lines)
+    {
+        f.reads = reads;
+    }
+    // The reads whose root is one of `names`.
+    let named = |reads: &[Symbol], names: &[String]| -> Vec<Symbol> {
+        reads
+            .iter()
+            .filter(|g| names.iter().any(|n| n == root(g)))
+            .cloned()
+            .collect()
+    };
+    let result = defined.function_result(qualname);
+    if let Some(names) = result.and_then(|r| r.values.as_deref()) {
+        f.value_reads = Some(named(&f.reads, names));
+    }
+    // The variables of enclosing functions it reads (part of what it
+    // returns) and sets.
+    if let Some(closure) = defined.closures.iter().find(|k| k.function == qualname) {
+        for r in &closure.reads {
+            let r = Symbol::from(r.as_str());
+            if let Some(values) = &mut f.value_reads {
+                values.push(r.clone());
+            }
+            f.reads.push(r);
+        }
+        f.writes
+            .extend(closure.sets.iter().map(|w| Symbol::from(w.as_str())));
+    }
+    if let Some(elements) = result.and_then(|r| r.elements.as_deref()) {
+        f.elements = Some(
+            elements
+                .iter()
+                .map(|names| named(&f.reads, names))
+                .collect(),
+        );
+    }
+    if let Some(attributes) = defined.init_attributes(qualname) {
+        f.attributes = Some(
+            attributes
+                .iter()
+                .map(|(a, names)| (a.clone(), named(&f.reads, names)))
+                .collect(),
+        );
+    }
+}
+
 impl Lineage {
     pub fn new(effects: Effects) -> Lineage {
         Lineage {
@@ -281,112 +362,41 @@ impl Lineage {
                 .iter()
                 .filter(|c| c.caller.is_none() && run::spans(stmt, c.line))
                 .collect();
-            let called: Vec<FunctionFacts> = reaching
-                .iter()
-                .filter_map(|c| {
-                    let current = (ts, &facts);
-                    let (mut f, params) = self.function_facts(&c.function, current)?;
-                    // The branch it took: only what the lines that ran read
-                    // (those it ran when this line called it, where known,
-                    // for a statement that runs once).
-                    let at_site = run
-                        .site_lines
-                        .iter()
-                        .find(|(site, f, _)| {
-                            c.caller.is_none() && *site == c.line && *f == c.function
-                        })
-                        .filter(|_| !run::in_loop(&facts, &run, index))
-                        .map(|(_, _, lines)| lines);
-                    let all = run
-                        .function_lines
-                        .iter()
-                        .find(|(r, _)| *r == c.function)
-                        .map(|(_, lines)| lines);
-                    if let Some(lines) = at_site.or(all)
-                        && !lines.is_empty()
-                        && let Some(defined) = self.defining_facts(&c.function, current)
-                        && let Some(reads) =
-                            defined.reads_on_lines(&c.function.qualname, &f.reads, lines)
-                    {
-                        f.reads = reads;
-                    }
-                    // What its result is computed from.
-                    if let Some(defined) = self.defining_facts(&c.function, current)
-                        && let Some(names) = defined.function_value(&c.function.qualname)
-                    {
-                        f.value_reads = Some(
-                            f.reads
-                                .iter()
-                                .filter(|g| names.iter().any(|n| n == root(g)))
-                                .cloned()
-                                .collect(),
-                        );
-                    }
-                    // The variables of enclosing functions it reads (part
-                    // of what it returns) and sets.
-                    if let Some(defined) = self.defining_facts(&c.function, current)
-                        && let Some(closure) = defined
-                            .closures
-                            .iter()
-                            .find(|k| k.function == c.function.qualname)
-                    {
-                        for r in &closure.reads {
-                            let r = Symbol::from(r.as_str());
-                            if let Some(values) = &mut f.value_reads {
-                                values.push(r.clone());
-                            }
-                            f.reads.push(r);
-                        }
-                        f.writes
-                            .extend(closure.sets.iter().map(|w| Symbol::from(w.as_str())));
-                    }
-                    // What each element of the display it returns is
-                    // computed from.
-                    if let Some(defined) = self.defining_facts(&c.function, current)
-                        && let Some(elements) = defined.function_elements(&c.function.qualname)
-                    {
-                        let of = |names: &[String]| -> Vec<Symbol> {
-                            f.reads
-                                .iter()
-                                .filter(|g| names.iter().any(|n| n == root(g)))
-                                .cloned()
-                                .collect()
-                        };
-                        f.elements = Some(elements.iter().map(|names| of(names)).collect());
-                    }
-                    // What each attribute `__init__` sets is computed from.
-                    if let Some(defined) = self.defining_facts(&c.function, current)
-                        && let Some(attributes) = defined.init_attributes(&c.function.qualname)
-                    {
-                        f.attributes = Some(
-                            attributes
-                                .iter()
-                                .map(|(a, names)| {
-                                    let reads = f
-                                        .reads
-                                        .iter()
-                                        .filter(|g| names.iter().any(|n| n == root(g)))
-                                        .cloned()
-                                        .collect();
-                                    (a.clone(), reads)
-                                })
-                                .collect(),
-                        );
-                    }
-                    // What the function changes through its parameters is
-                    // what the call passed for them.
-                    f.mutates
-                        .extend(facts.call_arguments(c.line, &c.function.qualname, &params));
-                    Some(f)
-                })
-                .collect();
-            // What each call returned, as the function's code says.
-            let results: Vec<run::CallResult> = reaching
-                .iter()
-                .filter_map(|c| {
-                    let call = facts.call_at(c.line, &c.function.qualname)?;
-                    let defined = self.defining_facts(&c.function, (ts, &facts))?;
-                    let result = defined.function_result(&c.function.qualname)?;
+            // Each call's facts and, where the function's code fixes it,
+            // what it returned; the defining cell looked up once per call.
+            let mut called: Vec<FunctionFacts> = Vec::new();
+            let mut results: Vec<run::CallResult> = Vec::new();
+            for c in &reaching {
+                let Some(defined) = self.defining_facts(&c.function, (ts, &facts)) else {
+                    continue;
+                };
+                let qualname = c.function.qualname.as_str();
+                let Some((mut f, params)) = function_facts(&defined, &c.function) else {
+                    continue;
+                };
+                // The branch it took: only what the lines that ran read
+                // (those it ran when this line called it, where known, for
+                // a statement that runs once).
+                let at_site = run
+                    .site_lines
+                    .iter()
+                    .find(|(site, f, _)| c.caller.is_none() && *site == c.line && *f == c.function)
+                    .filter(|_| !run::in_loop(&facts, &run, index))
+                    .map(|(_, _, lines)| lines);
+                let all = run
+                    .function_lines
+                    .iter()
+                    .find(|(r, _)| *r == c.function)
+                    .map(|(_, lines)| lines);
+                narrow(&mut f, &defined, qualname, at_site.or(all));
+                // What the function changes through its parameters is what
+                // the call passed for them.
+                f.mutates
+                    .extend(facts.call_arguments(c.line, qualname, &params));
+                called.push(f);
+                if let Some(call) = facts.call_at(c.line, qualname)
+                    && let Some(result) = defined.function_result(qualname)
+                {
                     let path = match &result.path {
                         Some(crate::returns::ResultPath::Global(p)) => Some(p.clone()),
                         Some(crate::returns::ResultPath::Receiver(rest)) => {
@@ -394,13 +404,13 @@ impl Lineage {
                         }
                         None => None,
                     };
-                    Some(run::CallResult {
+                    results.push(run::CallResult {
                         start: call.start,
                         path,
                         constant: result.constant.clone(),
-                    })
-                })
-                .collect();
+                    });
+                }
+            }
             let reached = run::Reached {
                 facts: called.iter().collect(),
                 names: reaching
@@ -690,45 +700,6 @@ impl Lineage {
             .rev()
             .find(|e| e.counter == f.defined_in)
             .map(|e| e.facts.clone())
-    }
-
-    /// What calling `f` reads, writes and changes, with the parameters it
-    /// changes (`current`: the run under way).
-    fn function_facts(
-        &self,
-        f: &FunctionRef,
-        current: (Ts, &Arc<CellFacts>),
-    ) -> Option<(FunctionFacts, Vec<nbsight_dataflow::Param>)> {
-        let facts = self.defining_facts(f, current)?;
-        let Some(summary) = facts.function_at(&f.qualname, f.first_line) else {
-            // A function nested in another, which the cell's summaries fold
-            // into the one around it: the globals its own code loads.
-            let closure = facts.closures.iter().find(|k| k.function == f.qualname)?;
-            let facts = FunctionFacts {
-                reads: closure
-                    .globals
-                    .iter()
-                    .map(|g| Symbol::from(g.as_str()))
-                    .collect(),
-                ..FunctionFacts::default()
-            };
-            return Some((facts, Vec::new()));
-        };
-        let strings =
-            |set: &nbsight_dataflow::SymbolSet| -> Vec<Symbol> { set.iter().cloned().collect() };
-        let mut mutates = strings(&summary.mutates);
-        mutates.extend(strings(&summary.may_mutate));
-        Some((
-            FunctionFacts {
-                reads: strings(&summary.reads),
-                writes: strings(&summary.writes),
-                mutates,
-                value_reads: None,
-                attributes: None,
-                elements: None,
-            },
-            summary.mutated_params.clone(),
-        ))
     }
 
     /// The live symbols of `cell_id` with `source`: as its last run

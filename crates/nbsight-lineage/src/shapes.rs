@@ -97,6 +97,22 @@ fn through(value: &Expr) -> Option<Through> {
     })
 }
 
+impl Part {
+    /// `target` takes the value at `value`, nothing more known.
+    fn new(target: Symbol, value: TextRange) -> Part {
+        Part {
+            target,
+            value,
+            element: None,
+            alias: None,
+            named: false,
+            key: None,
+            returned: None,
+            through: None,
+        }
+    }
+}
+
 /// What a statement's shape says beyond its accesses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Shape {
@@ -427,14 +443,9 @@ fn named_parts(stmt: &Stmt) -> Vec<Part> {
                 Expr::Named(named) => {
                     if let Some(target) = static_path(&named.target) {
                         self.0.push(Part {
-                            target,
-                            value: named.value.range(),
-                            element: None,
                             alias: static_path(&named.value),
                             named: true,
-                            key: None,
-                            returned: None,
-                            through: None,
+                            ..Part::new(target, named.value.range())
                         });
                     }
                     walk_expr(self, expr);
@@ -482,14 +493,8 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                 for (i, t) in targets.iter().enumerate() {
                     if let Some(path) = static_path(t) {
                         parts.push(Part {
-                            target: path,
-                            value: value.range(),
-                            element: None,
-                            alias: None,
-                            named: false,
-                            key: None,
                             returned: Some(i),
-                            through: None,
+                            ..Part::new(path, value.range())
                         });
                     }
                 }
@@ -503,14 +508,8 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                     for (i, t) in targets.iter().enumerate() {
                         if let Some(path) = static_path(t) {
                             parts.push(Part {
-                                target: path,
-                                value: TextRange::empty(value.range().end()),
                                 element: Some(Symbol::from(format!("{source}[{i}]"))),
-                                alias: None,
-                                named: false,
-                                key: None,
-                                returned: None,
-                                through: None,
+                                ..Part::new(path, TextRange::empty(value.range().end()))
                             });
                         }
                     }
@@ -576,14 +575,10 @@ fn split(target: &Expr, value: &Expr, parts: &mut Vec<Part>) {
                 _ => None,
             };
             parts.push(Part {
-                target: path.clone(),
-                value: value.range(),
-                element: None,
                 alias: static_path(value),
-                named: false,
-                key: None,
                 returned,
                 through: through(value),
+                ..Part::new(path.clone(), value.range())
             });
             elements(&path, value, parts);
         }
@@ -612,14 +607,8 @@ fn spread_parts(targets: &[Expr], values: &[Expr], star: usize, parts: &mut Vec<
     for (k, t) in targets[star..covered].iter().enumerate() {
         if let Some(path) = static_path(t) {
             parts.push(Part {
-                target: path,
-                value: spread.range(),
                 element: Some(Symbol::from(format!("{source}[{k}]"))),
-                alias: None,
-                named: false,
-                key: None,
-                returned: None,
-                through: None,
+                ..Part::new(path, spread.range())
             });
         }
     }
@@ -648,26 +637,11 @@ fn starred_parts(
         (Some(first), Some(last)) => TextRange::new(first.range().start(), last.range().end()),
         _ => TextRange::empty(value.range().end()),
     };
-    parts.push(Part {
-        target: path.clone(),
-        value: range,
-        element: None,
-        alias: None,
-        named: false,
-        key: None,
-        returned: None,
-        through: None,
-    });
+    parts.push(Part::new(path.clone(), range));
     for (k, v) in known.iter().enumerate() {
         parts.push(Part {
-            target: Symbol::from(format!("{path}[{k}]")),
-            value: v.range(),
-            element: None,
             alias: static_path(v),
-            named: false,
-            key: None,
-            returned: None,
-            through: None,
+            ..Part::new(Symbol::from(format!("{path}[{k}]")), v.range())
         });
     }
 }
@@ -683,14 +657,8 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
             for (i, element) in elts.iter().enumerate() {
                 let target = Symbol::from(format!("{path}[{i}]"));
                 parts.push(Part {
-                    target: target.clone(),
-                    value: element.range(),
-                    element: None,
                     alias: static_path(element),
-                    named: false,
-                    key: None,
-                    returned: None,
-                    through: None,
+                    ..Part::new(target.clone(), element.range())
                 });
                 elements(&target, element, parts);
             }
@@ -707,14 +675,9 @@ fn elements(path: &str, value: &Expr, parts: &mut Vec<Part>) {
                 };
                 let target = Symbol::from(format!("{path}{index}"));
                 parts.push(Part {
-                    target: target.clone(),
-                    value: item.value.range(),
-                    element: None,
                     alias: static_path(&item.value),
-                    named: false,
                     key,
-                    returned: None,
-                    through: None,
+                    ..Part::new(target.clone(), item.value.range())
                 });
                 if key.is_some() {
                     continue;

@@ -73,6 +73,23 @@ pub struct FunctionFacts {
     pub elements: Option<Vec<Vec<Symbol>>>,
 }
 
+impl FunctionFacts {
+    /// The facts of a function the static analysis summarized (what it
+    /// may change in place counts as a change).
+    pub fn of_summary(summary: &nbsight_dataflow::FunctionSummary) -> FunctionFacts {
+        let strings =
+            |set: &nbsight_dataflow::SymbolSet| -> Vec<Symbol> { set.iter().cloned().collect() };
+        let mut mutates = strings(&summary.mutates);
+        mutates.extend(strings(&summary.may_mutate));
+        FunctionFacts {
+            reads: strings(&summary.reads),
+            writes: strings(&summary.writes),
+            mutates,
+            ..FunctionFacts::default()
+        }
+    }
+}
+
 /// One symbol.
 #[derive(Debug, Clone)]
 pub struct Node {
