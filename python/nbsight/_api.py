@@ -140,9 +140,10 @@ def last_reactive_run() -> list[str]:
 
 def record_provenance(on: bool = True) -> None:
     """Turns value-provenance recording on (or off) for the cells that run
-    from now on: they run instrumented to log their run-time decisions, so
-    that ``provenance()`` can replay them (it costs a Python call per
-    decision, loop iteration and computed subscript)."""
+    from now on: nbsight's tracer reads their run-time decisions (which way
+    each condition went, how many times each loop turned) from the
+    interpreter, so that ``provenance()`` can replay them. The cells' code
+    is not changed."""
     if not isinstance(on, bool):
         raise TypeError(f"record_provenance takes True or False, not {type(on).__name__} {on!r}")
     _current().provenance_on = on
@@ -155,7 +156,8 @@ def provenance(symbol: str) -> dict[str, Any]:
     each a list of ``{"cell", "symbol"}`` naming the cell that made the
     input and the path it was first bound to; ``files`` it derives from;
     ``recorded`` (false: the value came from a run not recorded, and is its
-    own input)."""
+    own input); ``followed`` (false: the run was recorded but the replay
+    could not follow it, ``reason`` says why; the value is its own input)."""
     if not isinstance(symbol, str):
         raise TypeError(f"provenance takes a symbol's path as a string, not {type(symbol).__name__}")
     try:

@@ -33,9 +33,6 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import InputRejected
 
 from nbsight._nbsight import CompileWatcher, Session
-from nbsight._recorder import Recorder, Transformer
-from nbsight._recorder import install as install_recorder
-from nbsight._recorder import uninstall as uninstall_recorder
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult, InteractiveShell
@@ -134,9 +131,8 @@ class Live:
         # A line to say at the start of the next cell (nothing runs yet).
         self._notice: str | None = None
         self._guard = _Guard(self)
-        self.recorder = Recorder()
-        self._instrument = Transformer(self.recorder)
-        self.recording = False
+        # `%nbsight provenance on`: the native tracer records each cell's
+        # decisions from the interpreter (nothing is added to the code).
         self.provenance_on = False
         # Stands for `compile` in `codeop` while nbsight is loaded.
         self._watcher = CompileWatcher(self.session)
@@ -150,9 +146,8 @@ class Live:
         shell.events.register("post_run_cell", self.post_run_cell)
         # No AST transformer stays registered: IPython runs
         # `ast.fix_missing_locations` over every cell when any is, which
-        # changes what deep expressions do. Block mode's guard and the
-        # provenance recorder are added for the one cell that needs them.
-        install_recorder(self.recorder)
+        # changes what deep expressions do. Block mode's guard is added for
+        # the one cell that needs it.
         self._watch_compiler()
         from nbsight._magic import register_magic
 
@@ -167,10 +162,8 @@ class Live:
                 shell.events.unregister(event, hook)
             except ValueError:
                 pass
-        for transformer in (self._guard, self._instrument):
-            if transformer in shell.ast_transformers:
-                shell.ast_transformers.remove(transformer)
-        uninstall_recorder()
+        if self._guard in shell.ast_transformers:
+            shell.ast_transformers.remove(self._guard)
         self._unwatch_compiler()
         self.session.close_history()
         self.session.close()
@@ -204,15 +197,16 @@ class Live:
             count = self.shell.execution_count - 1 if info.store_history else None
             given = getattr(info, "cell_id", None)
             cell_id = str(given) if given not in (None, "") else str(count if count is not None else self.shell.execution_count)
-            pre = self.session.pre_run(cell_id, info.raw_cell or "", count, self.shell.user_global_ns)
+            pre = self.session.pre_run(
+                cell_id,
+                info.raw_cell or "",
+                count,
+                self.shell.user_global_ns,
+                record=self.provenance_on,
+            )
             self.tracing = True
             self._watcher.set_enabled(True)
             self.cell_id = cell_id
-            self.recording = self.provenance_on
-            self._instrument.enabled = self.recording
-            self._transformer(self._instrument, self.recording)
-            if self.recording:
-                self.recorder.start()
             if pre["warning"] is not None:
                 if self.mode == "block" and pre["blocked"] is not None:
                     self.blocked = pre["blocked"]
@@ -246,10 +240,6 @@ class Live:
         self._watcher.set_enabled(self.tracing and self.depth == 1)
         if nested:
             return
-        events = self.recorder.stop() if self.recording else None
-        self.recording = False
-        self._instrument.enabled = False
-        self._transformer(self._instrument, False)
         self._transformer(self._guard, False)
         self.blocked = None
         if not self.tracing:
@@ -260,24 +250,12 @@ class Live:
                 self.session.abort_run()
                 return
             run = self.session.runs()
-            unwritten = self.session.post_run(self.shell.user_ns, result.error_in_exec, events)
+            unwritten = self.session.post_run(self.shell.user_ns, result.error_in_exec)
             if unwritten is not None:
                 print(unwritten, file=sys.stderr, flush=True)
-            if self.recorder.overflowed:
-                print(
-                    "nbsight: provenance not recorded in this cell (it logged too many decisions); "
-                    "the values it wrote are their own inputs",
-                    file=sys.stderr,
-                    flush=True,
-                )
-            unfollowed = self.session.provenance_error() if events is not None else None
-            if unfollowed is not None:
-                print(
-                    f"nbsight: provenance not followed in this cell ({unfollowed}); "
-                    "the values it wrote are their own inputs",
-                    file=sys.stderr,
-                    flush=True,
-                )
+            # A recorded cell the replay could not follow is said in the
+            # answers about what it wrote (`followed`, `reason`), not here:
+            # nbsight speaks up only when it helps.
         except Exception as error:
             self._fail(error)
             return
@@ -313,11 +291,7 @@ class Live:
     def _fail(self, error: BaseException) -> None:
         self.tracing = False
         self._watcher.set_enabled(False)
-        self.recording = False
-        self._instrument.enabled = False
-        self._transformer(self._instrument, False)
         self._transformer(self._guard, False)
-        self.recorder.stop()
         self.blocked = None
         print(
             f"nbsight: internal error ({type(error).__name__}: {error}); "

@@ -97,8 +97,14 @@ def format_provenance(symbol: str, report: dict[str, Any]) -> str:
         shown = [f"{r['symbol']} (cell {r['cell']})" for r in refs]
         return ", ".join(shown) if shown else "(none)"
 
+    if not report.get("followed", True):
+        note = f" (not followed: {report.get('reason')}; it is its own input)"
+    elif not report["recorded"]:
+        note = " (not recorded: it is its own input)"
+    else:
+        note = ""
     lines = [
-        f"`{symbol}`" + ("" if report["recorded"] else " (not recorded: it is its own input)"),
+        f"`{symbol}`" + note,
         f"  where: {inputs(report['where'])}",
         f"  why:   {inputs(report['why'])}",
     ]

@@ -31,17 +31,18 @@ class Session:
         source: str,
         execution_count: int | None = None,
         namespace: dict[str, Any] | None = None,
+        record: bool = False,
     ) -> dict[str, Any]:
         """Starts tracing a run; returns `stale` (symbols), `warning` and
         `blocked` (texts, or None). `namespace`: the globals the cell runs
-        in, where run-time subscript indexes are read."""
+        in, where run-time subscript indexes are read. `record`: record the
+        run's decisions for value provenance (from the interpreter)."""
     def watch(self, code: CodeType) -> None:
         """Traces a module-level code object of the running cell."""
     def post_run(
         self,
         user_ns: dict[str, Any],
         error: BaseException | None = None,
-        provenance: list[tuple[str, int, int, Any]] | None = None,
     ) -> str | None:
         """Ends the run and records what it did (and replays its provenance
         events, when recorded); writes it to the history. Returns the line to

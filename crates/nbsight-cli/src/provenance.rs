@@ -62,7 +62,8 @@ struct GaveUpJson<'a> {
 }
 
 /// The JSON contract of `nbsight provenance --format json`: the keys of
-/// `nbsight.provenance` (`where`, `why`, `files`, `recorded`) and where the
+/// `nbsight.provenance` (`where`, `why`, `files`, `recorded`, `followed`,
+/// `reason`) and where the
 /// answer comes from.
 #[derive(Debug, Serialize)]
 struct ProvenanceJson<'a> {
@@ -74,6 +75,8 @@ struct ProvenanceJson<'a> {
     why: Vec<InputJson<'a>>,
     files: &'a [String],
     recorded: bool,
+    followed: bool,
+    reason: Option<&'a str>,
     last_set: Option<LastSetJson<'a>>,
     replay_gave_up: Vec<GaveUpJson<'a>>,
 }
@@ -176,6 +179,8 @@ pub fn run(args: &ProvenanceArgs) -> anyhow::Result<Outcome> {
                 why: inputs_json(&report.why),
                 files: &report.files,
                 recorded: report.recorded,
+                followed: report.followed,
+                reason: report.reason.as_deref(),
                 last_set: found.last_set.as_ref().map(|e| LastSetJson {
                     execution: e.index,
                     cell: &e.cell_id,
@@ -214,7 +219,9 @@ pub fn run(args: &ProvenanceArgs) -> anyhow::Result<Outcome> {
                 "provenance of `{symbol}` at the end of session {} of {path}{set}",
                 found.session
             );
-            if !report.recorded {
+            if let Some(reason) = report.reason.as_deref().filter(|_| !report.followed) {
+                println!("  not followed: {reason}; it is its own input");
+            } else if !report.recorded {
                 println!(
                     "  not recorded: the run that computed it was not recorded, it is its own input"
                 );

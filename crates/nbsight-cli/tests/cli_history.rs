@@ -30,7 +30,7 @@ fn write(kernel: &ScriptedKernel, path: &Path) {
 
 /// The events the recorder logs for `sumUpMultiples` over six numbers.
 fn sum_up_events() -> Vec<Event> {
-    sum_up_multiples_events(6, 3)
+    sum_up_multiples_events("f", 6, 3)
 }
 
 /// A session: a value set, read, re-set; a failed run; `sumUpMultiples`
@@ -50,7 +50,7 @@ fn session() -> ScriptedKernel {
         &[],
     );
     k.run("f", SUM_UP_MULTIPLES, false, Some(Vec::new()), &[]);
-    let call = "total = sumUpMultiples(numbers, 3)";
+    let call = "factor = 3\ntotal = sumUpMultiples(numbers, factor)";
     k.run("t", call, false, Some(sum_up_events()), &[]);
     k.run("u", "u = total + 1", false, None, &[]);
     k

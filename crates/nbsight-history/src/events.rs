@@ -1,13 +1,18 @@
 //! The provenance events of a recorded run as one text column
 //! (`recordings.events`, docs/history.md): one event a line,
-//! `KIND LINE COLUMN [PAYLOAD]` with kind `d` (a decision, payload `1` or
-//! `0`), `i` (an iteration), `x` (exhausted) or `k` (a subscript key,
+//! `KIND@CODE LINE COLUMN [PAYLOAD]` with kind `d` (a decision, payload `1`
+//! or `0`), `n` (a `None` test, payload `1` when the value was `None`), `i`
+//! (an iteration), `x` (exhausted) or `k` (a subscript key of older logs,
 //! payload its `repr` with `\`, newline and carriage return escaped, absent
-//! when the key was not an int or a str).
+//! when the key was not an int or a str), and `CODE` the code object's key
+//! (`nbsight_lineage::code_key`). Lines without `@CODE` (histories written
+//! before the recorder read the interpreter) decode with code 0, which no
+//! code has: their runs replay as not followed.
 
 use std::fmt::Write as _;
 
 use nbsight_lineage::ProvenanceEvent as Event;
+use nbsight_lineage::ProvenanceWhat as What;
 
 /// The events a run recorded, encoded as the history stores them (compact:
 /// a kernel keeps them until they are written).
@@ -22,17 +27,17 @@ impl RecordedEvents {
             if !out.is_empty() {
                 out.push('\n');
             }
-            let _ = match event {
-                Event::Decision { at, taken } => {
-                    write!(out, "d {} {} {}", at.0, at.1, u8::from(*taken))
-                }
-                Event::Iteration { at } => write!(out, "i {} {}", at.0, at.1),
-                Event::Exhausted { at } => write!(out, "x {} {}", at.0, at.1),
-                Event::Key { at, key: None } => write!(out, "k {} {}", at.0, at.1),
-                Event::Key { at, key: Some(key) } => {
-                    write!(out, "k {} {} {}", at.0, at.1, escape(key))
-                }
+            let (kind, payload) = match &event.what {
+                What::Decision(t) => ("d", Some(u8::from(*t).to_string())),
+                What::NoneTest(t) => ("n", Some(u8::from(*t).to_string())),
+                What::Iteration => ("i", None),
+                What::Exhausted => ("x", None),
+                What::Key(key) => ("k", key.as_deref().map(escape)),
             };
+            let _ = write!(out, "{kind}@{} {} {}", event.code, event.at.0, event.at.1);
+            if let Some(p) = payload {
+                let _ = write!(out, " {p}");
+            }
         }
         RecordedEvents(out)
     }
@@ -62,21 +67,25 @@ impl RecordedEvents {
 
 fn decode_line(line: &str) -> Option<Event> {
     let mut parts = line.splitn(4, ' ');
-    let kind = parts.next()?;
+    let token = parts.next()?;
+    let (kind, code) = match token.split_once('@') {
+        Some((kind, code)) => (kind, code.parse().ok()?),
+        None => (token, 0),
+    };
     let at = (parts.next()?.parse().ok()?, parts.next()?.parse().ok()?);
     let payload = parts.next();
-    Some(match (kind, payload) {
-        ("d", Some("1")) => Event::Decision { at, taken: true },
-        ("d", Some("0")) => Event::Decision { at, taken: false },
-        ("i", None) => Event::Iteration { at },
-        ("x", None) => Event::Exhausted { at },
-        ("k", None) => Event::Key { at, key: None },
-        ("k", Some(key)) => Event::Key {
-            at,
-            key: Some(unescape(key)?),
-        },
+    let what = match (kind, payload) {
+        ("d", Some("1")) => What::Decision(true),
+        ("d", Some("0")) => What::Decision(false),
+        ("n", Some("1")) => What::NoneTest(true),
+        ("n", Some("0")) => What::NoneTest(false),
+        ("i", None) => What::Iteration,
+        ("x", None) => What::Exhausted,
+        ("k", None) => What::Key(None),
+        ("k", Some(key)) => What::Key(Some(unescape(key)?)),
         _ => return None,
-    })
+    };
+    Some(Event::new(code, at, what))
 }
 
 fn escape(text: &str) -> String {
@@ -117,42 +126,48 @@ mod tests {
     #[test]
     fn events_round_trip() {
         let events = vec![
-            Event::Decision {
-                at: (5, 10),
-                taken: true,
-            },
-            Event::Decision {
-                at: (5, 10),
-                taken: false,
-            },
-            Event::Iteration { at: (2, 9) },
-            Event::Exhausted { at: (2, 9) },
-            Event::Key {
-                at: (6, 20),
-                key: None,
-            },
-            Event::Key {
-                at: (6, 20),
-                key: Some("'a b\\n\n\r'".into()),
-            },
-            Event::Key {
-                at: (7, 0),
-                key: Some("3".into()),
-            },
+            Event::new(7, (5, 10), What::Decision(true)),
+            Event::new(7, (5, 10), What::Decision(false)),
+            Event::new(8, (3, 4), What::NoneTest(true)),
+            Event::new(7, (2, 9), What::Iteration),
+            Event::new(7, (2, 9), What::Exhausted),
+            Event::new(7, (6, 20), What::Key(None)),
+            Event::new(7, (6, 20), What::Key(Some("'a b\\n\n\r'".into()))),
+            Event::new(0, (7, 0), What::Key(Some("3".into()))),
         ];
         let encoded = RecordedEvents::encode(&events);
         assert_eq!(encoded.decode(), Ok(events));
         assert_eq!(RecordedEvents::encode(&[]).decode(), Ok(Vec::new()));
         assert_eq!(
             encoded.as_str().lines().next(),
-            Some("d 5 10 1"),
+            Some("d@7 5 10 1"),
             "one event a line"
         );
     }
 
     #[test]
+    fn lines_of_older_histories_decode_with_no_code() {
+        let old = RecordedEvents::from_stored("d 5 10 1\ni 2 9".into());
+        assert_eq!(
+            old.decode(),
+            Ok(vec![
+                Event::new(0, (5, 10), What::Decision(true)),
+                Event::new(0, (2, 9), What::Iteration),
+            ])
+        );
+    }
+
+    #[test]
     fn damaged_text_is_refused() {
-        for bad in ["q 1 2", "d 1", "d 1 2 7", "i 1 2 3", "k 1 2 \\z", "d x 2 1"] {
+        for bad in [
+            "q 1 2",
+            "d 1",
+            "d 1 2 7",
+            "i 1 2 3",
+            "k 1 2 \\z",
+            "d x 2 1",
+            "d@x 1 2 1",
+        ] {
             assert!(
                 RecordedEvents::from_stored(bad.into()).decode().is_err(),
                 "{bad}"

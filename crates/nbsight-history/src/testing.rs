@@ -97,6 +97,7 @@ impl ScriptedKernel {
             frame_attributes: Vec::new(),
             raised: Vec::new(),
             provenance: events,
+            not_recorded: None,
         });
     }
 

@@ -207,7 +207,7 @@ fn sessions_are_kept_apart() {
 
 /// The events the recorder logs for `sumUpMultiples` over six numbers.
 fn sum_up_events() -> Vec<Event> {
-    sum_up_multiples_events(6, 3)
+    sum_up_multiples_events("c2", 6, 3)
 }
 
 #[test]
@@ -220,7 +220,7 @@ fn provenance_replayed_from_the_file_is_the_kernels() {
     let numbers = "numbers = [1, 2, 3, 4, 5, 6]";
     kernel.run("c1", numbers, false, Some(Vec::new()), &[]);
     kernel.run("c2", SUM_UP_MULTIPLES, false, Some(Vec::new()), &[]);
-    let call = "total = sumUpMultiples(numbers, 3)";
+    let call = "factor = 3\ntotal = sumUpMultiples(numbers, factor)";
     kernel.run("c3", call, false, Some(sum_up_events()), &[]);
     // Not recorded: its result is its own input.
     kernel.run("c4", "u = total + 1", false, None, &[]);
@@ -315,7 +315,11 @@ fn provenance_replayed_from_the_file_is_the_kernels() {
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(stored.lines().next(), Some("d 5 10 1"));
+    let code = nbsight_lineage::code_key("c2", 1);
+    assert_eq!(
+        stored.lines().next(),
+        Some(format!("d@{code} 5 10 1").as_str())
+    );
     assert_eq!(stored.lines().count(), sum_up_events().len());
 }
 

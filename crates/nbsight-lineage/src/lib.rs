@@ -37,7 +37,9 @@ mod symbols;
 pub use elements::{ElementIdentity, ElementKey, WatchedElement};
 pub use explain::{Deps, StaleRead, SymbolRef, UpdatedAncestor};
 pub use keys::{Probe, ProbeKeys, int_key, str_key};
-pub use provenance::{Event as ProvenanceEvent, InputRef, ProvenanceReport};
+pub use provenance::{
+    Event as ProvenanceEvent, InputRef, ProvenanceReport, What as ProvenanceWhat, code_key,
+};
 pub use run::{CallFact, FunctionRef, RunFacts};
 pub use session::{Execution, Lineage, PreRun, Status};
 pub use slices::slice_history;

@@ -96,6 +96,10 @@ pub struct RunFacts {
     /// The run-time decisions logged for value provenance, when recording
     /// was on (`None`: not recorded).
     pub provenance: Option<Vec<crate::provenance::Event>>,
+    /// Recording was on but the run's decisions were not all recorded (too
+    /// many, or the tracer lost sight of the run): why. What it wrote is
+    /// then its own input, and its provenance says so.
+    pub not_recorded: Option<String>,
 }
 
 /// What one statement did, in symbols.

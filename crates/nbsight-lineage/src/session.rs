@@ -611,6 +611,11 @@ impl Lineage {
             &unbound,
             &self.effects,
         );
+        if let Some(reason) = &run.not_recorded {
+            self.provenance
+                .not_followed(&writes, &unbound, reason.clone());
+            self.provenance_error = Some(reason.clone());
+        }
         // The run's live symbols: the static ones its statements read, and
         // the globals of the functions it called.
         // The statement that raised read too (a name not bound yet, a

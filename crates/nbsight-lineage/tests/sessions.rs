@@ -144,6 +144,7 @@ impl Kernel {
             frame_attributes: Vec::new(),
             raised: Vec::new(),
             provenance: None,
+            not_recorded: None,
         });
         pre.stale.into_iter().map(|s| s.symbol).collect()
     }

@@ -10,8 +10,9 @@ there).
 
 Each run is a fresh in-process ``InteractiveShell`` in a fresh process. Mode
 ``plain`` runs ``pass`` as its first cell, mode ``nbsight`` runs
-``%load_ext nbsight``, so that the session's cells get the same execution
-counts in both; both run with ``NBSIGHT_HISTORY=off`` in a new empty working
+``%load_ext nbsight``, mode ``provenance`` loads nbsight and turns value
+provenance recording on in that one cell, so that the session's cells get the
+same execution counts in all; all run with ``NBSIGHT_HISTORY=off`` in a new empty working
 directory. Per cell the record holds:
 
 - ``stdout``: everything written to ``sys.stdout`` during the cell (prints,
@@ -58,8 +59,14 @@ from typing import Any
 
 SEPARATOR = "# %%"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-MODES = ("plain", "nbsight")
-FIRST_CELL = {"plain": "pass", "nbsight": "%load_ext nbsight"}
+MODES = ("plain", "nbsight", "provenance")
+FIRST_CELL = {
+    "plain": "pass",
+    "nbsight": "%load_ext nbsight",
+    # Value provenance recorded for every cell after it (an expression
+    # whose value is None: no output, no name bound).
+    "provenance": "%load_ext nbsight\n__import__('nbsight').record_provenance(True)",
+}
 TIMEOUT = 90.0
 """Seconds one run may take (a hang is recorded as a timeout)."""
 

@@ -1,24 +1,64 @@
 //! What the recorder logs while a cell runs with provenance on: the run-time
 //! decisions the value-less replay cannot make itself (seed 002 §3.2), in
-//! the order they happened, each at the position of the expression it is
-//! about (line 1-based, UTF-8 byte column 0-based, as Python's `ast` gives).
+//! the order they happened. The recorder reads them from the interpreter
+//! (`sys.monitoring` branch events on 3.12+, opcode tracing on 3.10/3.11:
+//! `crates/nbsight-python/src/live/recorder.rs`), never from changed code,
+//! so each is about one conditional jump or loop step of the bytecode:
+//!
+//! - the code object it ran in, as [`code_key`] names it (the replay keeps
+//!   the events of the code it is replaying and skips those of user code it
+//!   treats as opaque, such as a function a library called back);
+//! - the position of the instruction (line 1-based, UTF-8 byte column
+//!   0-based; column 0 when the interpreter gives none);
+//! - what happened there.
+
+use rustc_hash::FxHasher;
+use std::hash::{Hash, Hasher};
 
 /// A code position: `(line, column)`.
 pub type At = (u32, u32);
 
 /// One logged run-time fact.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
-    /// A condition (`if`, `while`, `elif`, a conditional expression, a
-    /// comprehension's `if`, the left operand of `and`/`or`) was true or
-    /// false.
-    Decision { at: At, taken: bool },
-    /// A loop or comprehension over the iterable at `at` started an
-    /// iteration.
-    Iteration { at: At },
-    /// The iterable at `at` was exhausted.
-    Exhausted { at: At },
-    /// A subscript whose key is not a constant used this key (its `repr`,
-    /// when it is an int or a str; `None` otherwise).
-    Key { at: At, key: Option<String> },
+pub struct Event {
+    /// The code object it happened in ([`code_key`]).
+    pub code: u32,
+    pub at: At,
+    pub what: What,
+}
+
+/// What happened at a jump or loop step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum What {
+    /// A conditional jump tested a value: its truth.
+    Decision(bool),
+    /// A jump tested whether a value is `None` (CPython compiles `x is None`
+    /// and `x is not None` tests to such jumps): whether it was.
+    NoneTest(bool),
+    /// A loop or comprehension started an iteration.
+    Iteration,
+    /// A loop or comprehension found its iterator exhausted.
+    Exhausted,
+    /// A subscript key (histories written by the earlier recorder; the
+    /// replay skips it).
+    Key(Option<String>),
+}
+
+impl Event {
+    pub fn new(code: u32, at: At, what: What) -> Event {
+        Event { code, at, what }
+    }
+}
+
+/// The key naming a code object in events: the cell that defined it and the
+/// first line of its definition (`co_firstlineno`: a `def`'s line, a
+/// lambda's); `first_line` 0 for the cell's own module code. Comprehensions
+/// and generator expressions are named by the code that contains them (3.12
+/// inlines comprehensions; 3.10/3.11 and generator expressions do not).
+pub fn code_key(cell: &str, first_line: u32) -> u32 {
+    let mut h = FxHasher::default();
+    cell.hash(&mut h);
+    first_line.hash(&mut h);
+    let h = h.finish();
+    (h ^ (h >> 32)) as u32
 }

@@ -25,4 +25,8 @@ pub(crate) struct Function {
     pub body: Body,
     /// The positions of the defining cell's code.
     pub positions: Arc<Positions>,
+    /// The cell that defined it.
+    pub cell: Arc<str>,
+    /// Its code object as events name it (`events::code_key`).
+    pub code: u32,
 }

@@ -30,7 +30,7 @@ use nbsight_dataflow::symbol::parent;
 use nbsight_notebook::parse_python;
 use rustc_hash::FxHashMap;
 
-pub use events::{At, Event};
+pub use events::{At, Event, What, code_key};
 use position::Positions;
 use replay::Replay;
 use value::{Deps, InputId, Value};
@@ -51,6 +51,8 @@ struct Input {
 pub(crate) struct State {
     inputs: Vec<Input>,
     pub(crate) globals: FxHashMap<String, Value>,
+    /// Globals whose value the replay knows (`replay/known.rs`).
+    pub(crate) known: FxHashMap<String, replay::Known>,
 }
 
 impl State {
@@ -152,6 +154,11 @@ pub struct ProvenanceReport {
     /// The value was computed by code whose run was recorded and replayed
     /// (otherwise it is its own input).
     pub recorded: bool,
+    /// `false` when the run that wrote it was recorded but the replay
+    /// could not follow it (`reason` says why): its inputs are then the
+    /// value itself.
+    pub followed: bool,
+    pub reason: Option<String>,
 }
 
 /// The provenance engine of a session.
@@ -160,6 +167,9 @@ pub struct Provenance {
     state: State,
     /// Root names whose value a replayed (recorded) run computed.
     recorded: BTreeSet<String>,
+    /// Root names written by a recorded run the replay could not follow,
+    /// with why.
+    unfollowed: FxHashMap<String, String>,
 }
 
 impl Provenance {
@@ -187,12 +197,16 @@ impl Provenance {
             Ok(()) => {
                 for name in written {
                     self.recorded.insert(name.clone());
+                    self.unfollowed.remove(name);
                 }
                 Ok(())
             }
             Err(why) => {
                 self.state.globals = before;
                 self.unrecorded(cell_id, written);
+                for name in written {
+                    self.unfollowed.insert(name.clone(), why.0.clone());
+                }
                 Err(why.0)
             }
         }
@@ -229,8 +243,12 @@ impl Provenance {
         match (events, failed) {
             (Some(events), false) => self.replay(cell_id, source, events, &roots, effects).err(),
             (Some(_), true) => {
+                let why = "the run raised an exception".to_string();
                 self.unrecorded(cell_id, &roots);
-                Some("the run raised an exception".into())
+                for name in &roots {
+                    self.unfollowed.insert(name.clone(), why.clone());
+                }
+                Some(why)
             }
             (None, _) => {
                 self.unrecorded(cell_id, &roots);
@@ -248,14 +266,35 @@ impl Provenance {
             self.state
                 .globals
                 .insert(name.clone(), Value::object(Deps::input(id), Some(id)));
+            self.state.known.remove(name);
             self.recorded.remove(name);
+            self.unfollowed.remove(name);
+        }
+    }
+
+    /// Recording was on for a run whose decisions were not all recorded:
+    /// the roots of what it wrote (`unbound` excepted) are inputs, and say
+    /// `reason`.
+    pub fn not_followed<S: AsRef<str>>(
+        &mut self,
+        writes: &[S],
+        unbound: &[String],
+        reason: String,
+    ) {
+        for w in writes {
+            let root = nbsight_dataflow::symbol::root(w.as_ref());
+            if !unbound.iter().any(|u| u == root) {
+                self.unfollowed.insert(root.to_string(), reason.clone());
+            }
         }
     }
 
     /// Forgets a name (`del`, `%reset`).
     pub fn forget(&mut self, name: &str) {
         self.state.globals.remove(name);
+        self.state.known.remove(name);
         self.recorded.remove(name);
+        self.unfollowed.remove(name);
     }
 
     /// The provenance of the value at `symbol` (`total`, `res[0]`,
@@ -301,6 +340,8 @@ impl Provenance {
             why: refs(&self.state, &deps.why),
             files,
             recorded: self.recorded.contains(root),
+            followed: !self.unfollowed.contains_key(root),
+            reason: self.unfollowed.get(root).cloned(),
         })
     }
 

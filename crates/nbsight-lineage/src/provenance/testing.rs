@@ -2,7 +2,7 @@
 //! Python 3) and the events the recorder logs when it runs over a list of
 //! numbers, for the tests of the crates that replay or store provenance.
 
-use super::Event;
+use super::events::{Event, What, code_key};
 
 /// The function, as a cell defines it.
 pub const SUM_UP_MULTIPLES: &str = "\
@@ -18,28 +18,21 @@ def sumUpMultiples(numbers, factor):
     return sum
 ";
 
-/// The events a recorded call logs over `1, 2, ..., len` with `factor`: each
-/// loop test, each element's key and each filter decision, then the test
-/// that ends the loop.
-pub fn sum_up_multiples_events(len: usize, factor: usize) -> Vec<Event> {
+/// The events a recorded call logs over `1, 2, ..., len` with `factor`, the
+/// function defined by cell `defined_in`: each loop test and each filter
+/// decision, then the test that ends the loop (the key `numbers[i]` is
+/// known to the replay: `i` counts from the literal 0).
+pub fn sum_up_multiples_events(defined_in: &str, len: usize, factor: usize) -> Vec<Event> {
+    let code = code_key(defined_in, 1);
     let mut events = Vec::new();
     for i in 0..len {
-        events.push(Event::Decision {
-            at: (5, 10),
-            taken: true,
-        });
-        events.push(Event::Key {
-            at: (6, 20),
-            key: Some(i.to_string()),
-        });
-        events.push(Event::Decision {
-            at: (7, 11),
-            taken: (i + 1) % factor == 0,
-        });
+        events.push(Event::new(code, (5, 10), What::Decision(true)));
+        events.push(Event::new(
+            code,
+            (7, 11),
+            What::Decision((i + 1) % factor == 0),
+        ));
     }
-    events.push(Event::Decision {
-        at: (5, 10),
-        taken: false,
-    });
+    events.push(Event::new(code, (5, 10), What::Decision(false)));
     events
 }

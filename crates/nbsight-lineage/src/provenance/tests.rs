@@ -26,12 +26,12 @@ fn sum_up_multiples_where_the_multiples_why_every_element_and_factor() {
         &effects,
     )
     .expect("replays");
-    let events = sum_up_multiples_events(6, 3);
+    let events = sum_up_multiples_events("c2", 6, 3);
     p.replay(
         "c3",
-        "total = sumUpMultiples(numbers, 3)",
+        "factor = 3\ntotal = sumUpMultiples(numbers, factor)",
         &events,
-        &["total".into()],
+        &["factor".into(), "total".into()],
         &effects,
     )
     .expect("replays");
@@ -51,15 +51,13 @@ fn a_comprehension_filter_keeps_elements_out() {
     let mut p = Provenance::default();
     p.replay("c1", "xs = [5, 1, 7]", &[], &["xs".into()], &effects)
         .expect("replays");
+    let code = code_key("c2", 0);
     let mut events = Vec::new();
     for x in [5, 1, 7] {
-        events.push(Event::Iteration { at: (1, 23) });
-        events.push(Event::Decision {
-            at: (1, 29),
-            taken: x > 2,
-        });
+        events.push(Event::new(code, (1, 23), What::Iteration));
+        events.push(Event::new(code, (1, 29), What::Decision(x > 2)));
     }
-    events.push(Event::Exhausted { at: (1, 23) });
+    events.push(Event::new(code, (1, 23), What::Exhausted));
     p.replay(
         "c2",
         "big = [x * 10 for x in xs if x > 2]",
@@ -91,7 +89,7 @@ fn a_frame_read_from_a_file_names_its_columns() {
         "c2",
         "total = df['a'].sum()",
         &[],
-        &["total".into()],
+        &["factor".into(), "total".into()],
         &effects,
     )
     .expect("replays");
@@ -177,13 +175,11 @@ fn an_augmented_subscript_reads_its_key_once() {
         &effects,
     )
     .expect("replays");
-    let events = [Event::Key {
-        at: (1, 3),
-        key: Some("1".into()),
-    }];
-    p.replay("c2", "xs[i] += 10", &events, &[], &effects)
+    // `i` is known from its literal: no key is logged.
+    p.replay("c2", "xs[i] += 10", &[], &[], &effects)
         .expect("replays");
     let report = p.query("xs[1]").expect("known");
-    assert_eq!(names(&report.where_), ["c1:xs[1]", "c2:<literal>"]);
+    // `10` is code, not an input.
+    assert_eq!(names(&report.where_), ["c1:xs[1]"]);
     assert_eq!(names(&report.why), ["c1:i"]);
 }

@@ -2,10 +2,7 @@
 //! read): `status()`, `why()`, `deps()` as dicts of strings, ints and
 //! lists.
 
-use nbsight_lineage::{
-    Deps, InputRef, ProvenanceEvent, ProvenanceReport, StaleRead, Status, SymbolRef,
-};
-use pyo3::exceptions::PyValueError;
+use nbsight_lineage::{Deps, InputRef, ProvenanceReport, StaleRead, Status, SymbolRef};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -76,35 +73,6 @@ pub(crate) fn deps<'py>(py: Python<'py>, deps: &Deps) -> PyResult<Bound<'py, PyD
     Ok(d)
 }
 
-/// One event as the recorder logs it: `(kind, line, column, payload)`.
-pub(crate) type RecordedEvent<'py> = (String, u32, u32, Option<Bound<'py, PyAny>>);
-
-/// The recorder's events, from `(kind, line, column, payload)` tuples.
-pub(crate) fn events(raw: Vec<RecordedEvent<'_>>) -> PyResult<Vec<ProvenanceEvent>> {
-    raw.into_iter()
-        .map(|(kind, line, column, payload)| {
-            let at = (line, column);
-            Ok(match kind.as_str() {
-                "d" => ProvenanceEvent::Decision {
-                    at,
-                    taken: payload.map(|p| p.is_truthy()).transpose()?.unwrap_or(false),
-                },
-                "i" => ProvenanceEvent::Iteration { at },
-                "x" => ProvenanceEvent::Exhausted { at },
-                "k" => ProvenanceEvent::Key {
-                    at,
-                    key: payload.map(|p| p.extract::<String>()).transpose()?,
-                },
-                other => {
-                    return Err(PyValueError::new_err(format!(
-                        "nbsight: unknown provenance event kind {other:?}"
-                    )));
-                }
-            })
-        })
-        .collect()
-}
-
 fn input_ref<'py>(py: Python<'py>, r: &InputRef) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("cell", &r.cell)?;
@@ -126,5 +94,7 @@ pub(crate) fn provenance<'py>(
     d.set_item("why", refs(&r.why)?)?;
     d.set_item("files", &r.files)?;
     d.set_item("recorded", r.recorded)?;
+    d.set_item("followed", r.followed)?;
+    d.set_item("reason", &r.reason)?;
     Ok(d)
 }

@@ -5,6 +5,7 @@
 //! run; the user functions' events are switched on again before each run),
 //! except a line of the cell with a subscript probe (`probes.rs`), on until
 //! its probes are done.
+//! BRANCH events feed the provenance recorder (`recorder.rs`).
 //! The 3.10/3.11 tracer is `native.rs`.
 //!
 //! Every callback is a Rust object: no Python code runs per event. They
@@ -23,10 +24,11 @@ pub(crate) struct Shared {
     pub types: Types,
     /// `sys.monitoring.DISABLE` (None before 3.12).
     pub disable: Py<PyAny>,
-    /// `sys.monitoring.set_local_events`, nbsight's tool id and the events
-    /// it sets on code objects (3.12+): to switch a function's events on
-    /// again when a second line of the cell calls it.
-    pub rearm: std::sync::OnceLock<(Py<PyAny>, u8, u32)>,
+    /// `sys.monitoring.set_local_events`, nbsight's tool id, the events
+    /// it sets on code objects and the BRANCH event the code of recorded
+    /// cells has too (3.12+): to switch a function's events on again when a
+    /// second line of the cell calls it.
+    pub rearm: std::sync::OnceLock<(Py<PyAny>, u8, u32, u32)>,
 }
 
 impl Shared {
@@ -59,6 +61,35 @@ impl LineHook {
             trace.function_line(code, || line);
         }
         self.shared.disable(py)
+    }
+}
+
+/// `sys.monitoring` BRANCH: `(code, offset, destination)`, set on the code
+/// of recorded cells while provenance is recorded (`recorder.rs`).
+#[pyclass(frozen, module = "nbsight._nbsight")]
+pub(crate) struct BranchHook {
+    pub shared: Arc<Shared>,
+}
+
+#[pymethods]
+impl BranchHook {
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        code: &Bound<'_, PyAny>,
+        offset: u32,
+        destination: u32,
+    ) -> Py<PyAny> {
+        let Ok(mut trace) = self.shared.trace.try_lock() else {
+            return py.None();
+        };
+        if trace.recorder.branch(address(code), offset, destination) {
+            py.None()
+        } else {
+            // Not recorded (recording is off: switched on again when a
+            // recorded run starts).
+            self.shared.disable(py)
+        }
     }
 }
 
@@ -147,13 +178,18 @@ impl CallHook {
             // on again, so that the lines it runs from here are all seen.
             if matches!(caller, Caller::Module)
                 && trace.arm(callee, line)
-                && let Some((set_local_events, tool, events)) = self.shared.rearm.get()
+                && let Some((set_local_events, tool, events, branch)) = self.shared.rearm.get()
                 && let Some(code) = trace.code_of(callee)
             {
+                let events = if trace.recorder.has_table(callee) {
+                    events | branch
+                } else {
+                    *events
+                };
                 let code = code.bind(py);
                 let on = set_local_events
                     .call1(py, (*tool, code, 0))
-                    .and_then(|_| set_local_events.call1(py, (*tool, code, *events)));
+                    .and_then(|_| set_local_events.call1(py, (*tool, code, events)));
                 if on.is_err() {
                     trace.lose_sites();
                 }

@@ -13,6 +13,9 @@ mod history;
 mod hooks;
 mod native;
 mod probes;
+mod recorder;
+
+use recorder::NotRecorded;
 mod trace;
 
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -33,7 +36,12 @@ use trace::{Trace, Types};
 /// How the tracer is attached.
 enum Tracer {
     /// `sys.monitoring` with this tool id (CPython 3.12+).
-    Monitoring { tool: u8, events: u32 },
+    Monitoring {
+        tool: u8,
+        events: u32,
+        /// The BRANCH event, added on the code of recorded cells.
+        branch: u32,
+    },
     /// The native trace function (3.10, 3.11, `native.rs`): `armed` during
     /// a run it traces (no other trace function was there at its start),
     /// `installed` once a top-level statement of it installed ours (it may
@@ -53,6 +61,8 @@ struct Pending {
     /// function was there at its start (nbsight's was not installed) or
     /// replaced nbsight's during it.
     lost: bool,
+    /// Provenance is recorded for this run.
+    recording: bool,
 }
 
 struct State {
@@ -133,6 +143,14 @@ impl Session {
                 let call = events.getattr("CALL")?.extract::<u32>()?;
                 let raise = events.getattr("RAISE")?.extract::<u32>()?;
                 let start = events.getattr("PY_START")?.extract::<u32>()?;
+                let branch = events.getattr("BRANCH")?.extract::<u32>()?;
+                let branch_hook = Py::new(
+                    py,
+                    hooks::BranchHook {
+                        shared: shared.clone(),
+                    },
+                )?;
+                m.call_method1("register_callback", (tool, branch, branch_hook))?;
                 let line_hook = Py::new(
                     py,
                     LineHook {
@@ -168,10 +186,12 @@ impl Session {
                     m.getattr("set_local_events")?.unbind(),
                     tool,
                     line | call | start,
+                    branch,
                 ));
                 Tracer::Monitoring {
                     tool,
                     events: line | call | start,
+                    branch,
                 }
             }
             None => {
@@ -213,7 +233,8 @@ impl Session {
     /// (`None` when there are none).
     /// `namespace` is the dict the cell's code runs in, where the tracer
     /// reads run-time subscript indexes (`None`: they are not read).
-    #[pyo3(signature = (cell_id, source, execution_count = None, namespace = None))]
+    /// `record`: record the run's decisions for provenance (`recorder.rs`).
+    #[pyo3(signature = (cell_id, source, execution_count = None, namespace = None, record = false))]
     fn pre_run<'py>(
         &self,
         py: Python<'py>,
@@ -221,6 +242,7 @@ impl Session {
         source: &str,
         execution_count: Option<u32>,
         namespace: Option<&Bound<'_, PyDict>>,
+        record: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         let mut state = self.state()?;
         let pre = state.lineage.before_run(cell_id, source);
@@ -258,17 +280,35 @@ impl Session {
             // A cell magic (`%%time`) runs its body out of the tracer's
             // sight: its lines are not known.
             lost: source.trim_start().starts_with("%%"),
+            recording: record,
         });
         state.history.begin();
-        let rearm = match self.shared.trace.lock() {
+        let rearm: Vec<(Py<PyAny>, bool)> = match self.shared.trace.lock() {
             Ok(mut trace) => {
                 trace.start(clock);
                 trace.probes.set(py, namespace, &probes);
-                let rearm: Vec<Py<PyAny>> = std::mem::take(&mut trace.rearm)
+                let mut rearm: Vec<Py<PyAny>> = std::mem::take(&mut trace.rearm)
                     .into_iter()
                     .filter_map(|a| trace.functions.get(&a).map(|u| u.code.clone_ref(py)))
                     .collect();
+                native::set_recording(record);
+                if record {
+                    trace.recorder.start();
+                    // Branch events that returned DISABLE while recording
+                    // was off are switched on again.
+                    if std::mem::take(&mut trace.recorder.disabled) {
+                        rearm.extend(trace.recorder.codes(py));
+                    }
+                } else {
+                    trace.recorder.finish();
+                }
                 rearm
+                    .into_iter()
+                    .map(|c| {
+                        let tabled = trace.recorder.has_table(c.as_ptr() as usize);
+                        (c, tabled)
+                    })
+                    .collect()
             }
             Err(_) => Vec::new(),
         };
@@ -291,45 +331,64 @@ impl Session {
         {
             pending.lost = true;
         }
+        let recording = state.pending.as_ref().is_some_and(|p| p.recording);
+        let cell_id = state
+            .pending
+            .as_ref()
+            .map(|p| p.cell_id.clone())
+            .unwrap_or_default();
         let functions = {
             let mut trace = self
                 .shared
                 .trace
                 .lock()
                 .map_err(|_| runtime("tracer state poisoned"))?;
-            trace.watch_module(&self.shared.types, code)?
+            let functions = trace.watch_module(&self.shared.types, code)?;
+            if recording {
+                trace
+                    .recorder
+                    .register(&self.shared.types, code, &cell_id)?;
+            }
+            std::iter::once(code.clone())
+                .chain(functions)
+                .map(|c| {
+                    let tabled = trace.recorder.has_table(trace::address(&c));
+                    (c, tabled)
+                })
+                .collect::<Vec<_>>()
         };
-        if let Some(Tracer::Monitoring { tool, events }) = &state.tracer {
+        if let Some(Tracer::Monitoring {
+            tool,
+            events,
+            branch,
+        }) = &state.tracer
+        {
             let monitoring = py.import("sys")?.getattr("monitoring")?;
-            for code in std::iter::once(code).chain(&functions) {
-                monitoring.call_method1("set_local_events", (*tool, code, *events))?;
+            for (code, tabled) in &functions {
+                let events = if *tabled { events | branch } else { *events };
+                monitoring.call_method1("set_local_events", (*tool, code, events))?;
             }
         }
         Ok(())
     }
 
     /// After the run: `error` is the exception that left the cell (or
-    /// `None`); `user_ns` the namespace it ran in; `provenance`, when
-    /// recording was on, the events the recorder logged: `(kind, line,
-    /// column, payload)` with kind `"d"` (a decision, payload the bool),
-    /// `"i"` (an iteration), `"x"` (exhausted) or `"k"` (a key, payload its
-    /// repr or `None`).
-    #[pyo3(signature = (user_ns, error = None, provenance = None))]
+    /// `None`); `user_ns` the namespace it ran in. Returns the line to
+    /// print when the history could not be written.
+    #[pyo3(signature = (user_ns, error = None))]
     fn post_run(
         &self,
         py: Python<'_>,
         user_ns: &Bound<'_, PyDict>,
         error: Option<&Bound<'_, PyAny>>,
-        provenance: Option<Vec<convert::RecordedEvent<'_>>>,
     ) -> PyResult<Option<String>> {
-        let provenance = provenance.map(convert::events).transpose()?;
         let mut state = self.state()?;
         state.history.end();
         let lost = self.stop_tracer(py, &mut state)?;
         let Some(pending) = state.pending.take() else {
             return Ok(None);
         };
-        let (lines, calls, function_lines, site_lines, error_line, keys, raised) = {
+        let (lines, calls, function_lines, site_lines, error_line, keys, raised, provenance) = {
             let mut trace = self
                 .shared
                 .trace
@@ -341,7 +400,19 @@ impl Session {
             let keys = trace.probes.finish();
             let raised = trace.raised_lines();
             trace.release();
+            let recorded = trace.recorder.finish();
+            native::set_recording(false);
             let lines = if lost || pending.lost { None } else { lines };
+            // A run whose events were not all seen is not recorded.
+            let provenance = match (pending.recording, lines.is_some()) {
+                (true, true) => Some(recorded.ok_or(if trace.recorder.overflowed() {
+                    NotRecorded::TooMany
+                } else {
+                    NotRecorded::Lost
+                })),
+                (true, false) => Some(Err(NotRecorded::Lost)),
+                (false, _) => None,
+            };
             // Keys read while the lines were not all followed may miss some.
             let keys = if lines.is_some() { keys } else { Vec::new() };
             trace.last = Some((lines.clone(), calls.clone(), function_lines.clone()));
@@ -358,6 +429,7 @@ impl Session {
                 error_line,
                 keys,
                 raised,
+                provenance,
             )
         };
         let mut bindings: Vec<(String, Option<u64>)> = Vec::new();
@@ -404,7 +476,10 @@ impl Session {
         let counter = state.clock;
         // What the history needs to replay provenance as the lineage does.
         let extra = RunProvenance {
-            events: provenance.as_deref().map(RecordedEvents::encode),
+            events: provenance
+                .as_ref()
+                .and_then(|p| p.as_ref().ok())
+                .map(|e| RecordedEvents::encode(e)),
             unbound: bindings
                 .iter()
                 .filter(|(_, id)| id.is_none())
@@ -428,7 +503,8 @@ impl Session {
             frames,
             frame_attributes,
             keys,
-            provenance,
+            provenance: provenance.as_ref().and_then(|p| p.as_ref().ok().cloned()),
+            not_recorded: provenance.and_then(|p| p.err()).map(NotRecorded::reason),
         });
         // The run goes to the history; a failure to write it is one line
         // for the caller to print, and the history is off.
@@ -443,8 +519,10 @@ impl Session {
         let mut state = self.state()?;
         self.stop_tracer(py, &mut state)?;
         state.pending = None;
+        native::set_recording(false);
         if let Ok(mut trace) = self.shared.trace.lock() {
             trace.finish();
+            trace.recorder.finish();
             trace.probes.finish();
             trace.release();
         }
@@ -626,7 +704,7 @@ impl Session {
         if let Some(Tracer::Monitoring { tool, .. }) = state.tracer.take() {
             let m = py.import("sys")?.getattr("monitoring")?;
             m.call_method1("set_events", (tool, 0))?;
-            for event in ["LINE", "CALL", "PY_START", "RAISE"] {
+            for event in ["LINE", "CALL", "PY_START", "RAISE", "BRANCH"] {
                 let e = m.getattr("events")?.getattr(event)?;
                 m.call_method1("register_callback", (tool, e, py.None()))?;
             }
@@ -697,18 +775,23 @@ impl Session {
         &self,
         py: Python<'_>,
         state: &mut State,
-        rearm: Vec<Py<PyAny>>,
+        rearm: Vec<(Py<PyAny>, bool)>,
     ) -> PyResult<bool> {
         match &mut state.tracer {
-            Some(Tracer::Monitoring { tool, events }) => {
+            Some(Tracer::Monitoring {
+                tool,
+                events,
+                branch,
+            }) => {
                 if !rearm.is_empty() {
                     // Switching a code object's events off and on again
                     // re-arms the locations that returned DISABLE, without
                     // `restart_events` (which would re-arm other tools').
                     let monitoring = py.import("sys")?.getattr("monitoring")?;
-                    for code in rearm {
+                    for (code, tabled) in rearm {
+                        let events = if tabled { *events | *branch } else { *events };
                         monitoring.call_method1("set_local_events", (*tool, &code, 0))?;
-                        monitoring.call_method1("set_local_events", (*tool, &code, *events))?;
+                        monitoring.call_method1("set_local_events", (*tool, &code, events))?;
                     }
                 }
                 Ok(true)

@@ -17,6 +17,11 @@
 //!   function's frames keep their line events once every line of it was
 //!   seen, counted as nothing new (see below).
 //!
+//! While provenance is recorded (`recorder.rs`), the frames of the code of
+//! recorded cells also get opcode events (`f_trace_opcodes`): each one at a
+//! conditional jump or loop step is kept until the frame's next opcode
+//! event tells where it went; and the tracer never suspends itself.
+//!
 //! The interpreter's tracing mode itself costs every Python call 3 to 5
 //! times its time on 3.11, whatever the trace function does; so after
 //! `QUIET_LIMIT` events in a row that told nothing new the function removes
@@ -32,7 +37,7 @@
 
 use std::ffi::c_int;
 use std::ptr::null_mut;
-use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use pyo3::ffi;
@@ -45,6 +50,7 @@ const TRACE_CALL: c_int = 0;
 const TRACE_EXCEPTION: c_int = 1;
 const TRACE_LINE: c_int = 2;
 const TRACE_RETURN: c_int = 3;
+const TRACE_OPCODE: c_int = 7;
 
 type TraceFn = unsafe extern "C" fn(
     *mut ffi::PyObject,
@@ -63,6 +69,20 @@ struct Api {
     /// process's life) and its type's `__set__`.
     trace_lines: usize,
     descr_set: ffi::descrsetfunc,
+    /// `FrameType.__dict__["f_trace_opcodes"]` (kept for the process's
+    /// life; set with `descr_set`, the same descriptor type).
+    trace_opcodes: usize,
+    /// `FrameType.__dict__["f_lasti"]` (kept) and its type's `__get__`.
+    lasti: usize,
+    descr_get: ffi::descrgetfunc,
+}
+
+/// Provenance is being recorded (the tracer then never suspends itself).
+static RECORDING: AtomicBool = AtomicBool::new(false);
+
+/// Says whether the running cell is recorded.
+pub(crate) fn set_recording(on: bool) {
+    RECORDING.store(on, Ordering::Relaxed);
 }
 
 static API: OnceLock<Api> = OnceLock::new();
@@ -91,11 +111,18 @@ pub(crate) fn load(py: Python<'_>) -> PyResult<()> {
     }
     let set_trace = symbol(py, "PyEval_SetTrace")?;
     let get_back = symbol(py, "PyFrame_GetBack")?;
-    let descriptor = py
+    let frame_dict = py
         .import("types")?
         .getattr("FrameType")?
-        .getattr("__dict__")?
-        .get_item("f_trace_lines")?;
+        .getattr("__dict__")?;
+    let descriptor = frame_dict.get_item("f_trace_lines")?;
+    let opcodes = frame_dict.get_item("f_trace_opcodes")?;
+    let lasti = frame_dict.get_item("f_lasti")?;
+    // SAFETY: as below, a live type's slot.
+    let get = unsafe { ffi::PyType_GetSlot(ffi::Py_TYPE(lasti.as_ptr()), ffi::Py_tp_descr_get) };
+    if get.is_null() {
+        return Err(super::runtime("frames' f_lasti cannot be read"));
+    }
     // SAFETY: the slot of a live type object; `PyType_GetSlot` accepts
     // static types from 3.10 on.
     let slot =
@@ -112,6 +139,9 @@ pub(crate) fn load(py: Python<'_>) -> PyResult<()> {
             get_back: std::mem::transmute::<*const (), GetBackFn>(get_back as *const ()),
             trace_lines: descriptor.into_ptr() as usize,
             descr_set: std::mem::transmute::<*mut std::ffi::c_void, ffi::descrsetfunc>(slot),
+            trace_opcodes: opcodes.into_ptr() as usize,
+            lasti: lasti.into_ptr() as usize,
+            descr_get: std::mem::transmute::<*mut std::ffi::c_void, ffi::descrgetfunc>(get),
         }
     };
     // A concurrent `load` (impossible with the GIL held) would only leak
@@ -205,6 +235,54 @@ unsafe fn set_lines(api: &Api, frame: *mut ffi::PyFrameObject, on: bool) {
     }
 }
 
+/// Sets `frame`'s `f_trace_opcodes`.
+///
+/// SAFETY: `frame` is a live frame; the GIL is held.
+unsafe fn set_opcodes(api: &Api, frame: *mut ffi::PyFrameObject, on: bool) {
+    let value = unsafe { if on { ffi::Py_True() } else { ffi::Py_False() } };
+    let done =
+        unsafe { (api.descr_set)(api.trace_opcodes as *mut ffi::PyObject, frame.cast(), value) };
+    if done < 0 {
+        unsafe { ffi::PyErr_Clear() };
+    }
+}
+
+/// `frame.f_lasti`: the byte offset of the instruction about to run (of
+/// the last one run, between events); `None` when it cannot be read.
+///
+/// SAFETY: `frame` is a live frame; the GIL is held.
+unsafe fn lasti_of(api: &Api, frame: *mut ffi::PyFrameObject) -> Option<u32> {
+    let get = api.descr_get;
+    let value = unsafe {
+        get(
+            api.lasti as *mut ffi::PyObject,
+            frame.cast(),
+            ffi::Py_TYPE(frame.cast()).cast(),
+        )
+    };
+    if value.is_null() {
+        unsafe { ffi::PyErr_Clear() };
+        return None;
+    }
+    let offset = unsafe { ffi::PyLong_AsLong(value) };
+    unsafe { ffi::Py_DECREF(value) };
+    if offset == -1 && unsafe { !ffi::PyErr_Occurred().is_null() } {
+        unsafe { ffi::PyErr_Clear() };
+        return None;
+    }
+    u32::try_from(offset).ok()
+}
+
+/// An opcode event (frames of recorded code only).
+///
+/// SAFETY: `frame` is a live frame; the GIL is held.
+unsafe fn on_opcode(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) {
+    let code = unsafe { code_of(frame) };
+    if let Some(offset) = unsafe { lasti_of(api, frame) } {
+        trace.recorder.opcode(frame as usize, code, offset);
+    }
+}
+
 /// The trace function (`Py_tracefunc`). Never raises, never calls Python.
 unsafe extern "C" fn trace(
     _obj: *mut ffi::PyObject,
@@ -216,6 +294,15 @@ unsafe extern "C" fn trace(
         return 0;
     };
     if shared.is_null() || frame.is_null() {
+        return 0;
+    }
+    if what == TRACE_OPCODE {
+        // SAFETY: as below.
+        let shared = unsafe { &*shared };
+        if let Ok(mut trace) = shared.trace.try_lock() {
+            // SAFETY: the interpreter passes a live frame and holds the GIL.
+            unsafe { on_opcode(api, &mut trace, frame) };
+        }
         return 0;
     }
     let new = if what == TRACE_CALL || what == TRACE_LINE {
@@ -255,10 +342,18 @@ unsafe extern "C" fn trace(
             // its lines as without nbsight.
             // SAFETY: as above.
             unsafe { set_lines(api, frame, true) };
+            if RECORDING.load(Ordering::Relaxed) {
+                // SAFETY: as above.
+                let shared = unsafe { &*shared };
+                if let Ok(mut trace) = shared.trace.try_lock() {
+                    trace.recorder.left(frame as usize);
+                }
+                unsafe { set_opcodes(api, frame, false) };
+            }
         }
         false
     };
-    if new {
+    if new || RECORDING.load(Ordering::Relaxed) {
         QUIET.store(0, Ordering::Relaxed);
     } else if QUIET.fetch_add(1, Ordering::Relaxed) >= QUIET_LIMIT {
         // SAFETY: as above.
@@ -321,6 +416,9 @@ unsafe fn suspend(api: &Api, shared: &Shared) {
 /// SAFETY: `frame` is a live frame; the GIL is held.
 unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) -> bool {
     let code = unsafe { code_of(frame) };
+    if trace.recorder.on && trace.recorder.has_table(code) {
+        unsafe { set_opcodes(api, frame, true) };
+    }
     if trace.is_module_address(code) {
         return false;
     }

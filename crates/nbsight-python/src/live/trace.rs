@@ -237,6 +237,8 @@ pub(crate) struct Trace {
     /// The lines of the cell's module code an exception was raised on or
     /// passed through in this run.
     raised: Vec<u32>,
+    /// The provenance recorder.
+    pub recorder: super::recorder::Recorder,
 }
 
 pub(crate) fn address(object: &Bound<'_, PyAny>) -> usize {
@@ -645,6 +647,7 @@ impl Trace {
     /// Forgets every function (`%reset`).
     pub fn forget_functions(&mut self) {
         self.functions.clear();
+        self.recorder.forget();
         self.touched.clear();
         self.rearm.clear();
     }

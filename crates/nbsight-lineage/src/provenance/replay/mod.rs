@@ -23,11 +23,16 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 use rustc_hash::FxHashMap;
 
+mod conditions;
+use conditions::describe;
+mod known;
+
 use super::State;
-use super::events::{At, Event};
+use super::events::{At, Event, What, code_key};
 use super::function::{Body, Function};
 use super::position::Positions;
 use super::value::{Deps, Shared, Value};
+pub(crate) use known::Known;
 
 /// Why the replay of a cell gave up.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,22 +57,51 @@ enum Flow {
     Raise,
 }
 
-/// Where a literal is evaluated: as data (a value a cell writes: it is an
-/// input, at a cell's top level) or to decide something (a condition, a
-/// key, a library call's argument: a constant).
+/// Where a literal is evaluated: as the value bound (an assignment's value,
+/// or an element of a literal container that is: at a cell's top level it
+/// is an input, data that entered the notebook), inside an expression that
+/// computes data (`* 3`: code, a constant), or to decide something (a
+/// condition, a key, a library call's argument: a constant).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
+    Bound,
     Data,
     Control,
+}
+
+impl Mode {
+    /// The mode of a part of an expression computed in this mode.
+    fn inner(self) -> Mode {
+        match self {
+            Mode::Bound => Mode::Data,
+            other => other,
+        }
+    }
 }
 
 struct Frame {
     locals: FxHashMap<String, Value>,
     globals: Vec<String>,
+    /// Locals whose value the replay knows (`known.rs`).
+    known: FxHashMap<String, Known>,
+}
+
+impl Frame {
+    fn new(locals: FxHashMap<String, Value>) -> Frame {
+        Frame {
+            locals,
+            globals: Vec::new(),
+            known: FxHashMap::default(),
+        }
+    }
 }
 
 /// The deepest chain of user-function calls replayed.
 const MAX_DEPTH: usize = 64;
+
+/// The deepest nesting of expressions replayed (and of what the replay
+/// knows of one, `known.rs`).
+const MAX_NESTING: usize = 120;
 
 pub(crate) struct Replay<'s> {
     state: &'s mut State,
@@ -76,9 +110,19 @@ pub(crate) struct Replay<'s> {
     next: usize,
     cell: String,
     positions: Arc<Positions>,
+    /// The cell whose code is being replayed (the running cell, or the
+    /// one that defined the function being replayed).
+    code_cell: Arc<str>,
+    /// The code object being replayed, as events name it.
+    code: u32,
     frames: Vec<Frame>,
     /// The conditions the code being replayed runs under.
     control: Vec<Deps>,
+    /// The `and`/`or` just evaluated stopped before its last operand: its
+    /// start and the truth of the operand it stopped at (`conditions.rs`).
+    short_circuit: Option<(ruff_text_size::TextSize, bool)>,
+    /// How deep the expression being replayed is nested.
+    nesting: usize,
 }
 
 impl<'s> Replay<'s> {
@@ -96,8 +140,12 @@ impl<'s> Replay<'s> {
             next: 0,
             cell: cell.to_string(),
             positions,
+            code_cell: Arc::from(cell),
+            code: code_key(cell, 0),
             frames: Vec::new(),
             control: Vec::new(),
+            short_circuit: None,
+            nesting: 0,
         }
     }
 
@@ -115,43 +163,62 @@ impl<'s> Replay<'s> {
         self.positions.at(node.start())
     }
 
-    fn decision(&mut self, node: &impl Ranged) -> R<bool> {
-        let at = self.at(node);
-        match self.events.get(self.next) {
-            Some(Event::Decision { at: a, taken }) if *a == at => {
-                self.next += 1;
-                Ok(*taken)
+    /// The first and last line of `node`.
+    fn lines(&self, node: &impl Ranged) -> (u32, u32) {
+        (
+            self.positions.at(node.start()).0,
+            self.positions.at(node.end()).0,
+        )
+    }
+
+    /// The next event of the code being replayed: events of other code
+    /// (user code run where the replay sees an opaque call, such as a
+    /// function a library calls back) and keys of older logs are skipped.
+    fn peek(&mut self) -> Option<&'s Event> {
+        let events: &'s [Event] = self.events;
+        while let Some(e) = events.get(self.next) {
+            if e.code == self.code && !matches!(e.what, What::Key(_)) {
+                return Some(e);
             }
-            other => unsupported(format!("expected a decision at {at:?}, found {other:?}")),
+            self.next += 1;
+        }
+        None
+    }
+
+    /// The jump CPython took testing a part of a condition on the lines of
+    /// `node`.
+    fn jump(&mut self, node: &impl Ranged) -> R<What> {
+        let (first, last) = self.lines(node);
+        match self.peek() {
+            Some(e)
+                if (first..=last).contains(&e.at.0)
+                    && matches!(e.what, What::Decision(_) | What::NoneTest(_)) =>
+            {
+                self.next += 1;
+                Ok(e.what.clone())
+            }
+            other => unsupported(format!(
+                "expected a decision on line {first}, found {}",
+                describe(other)
+            )),
         }
     }
 
     /// `Some(true)`: one more iteration; `Some(false)`: exhausted; `None`:
     /// the loop was left another way (`break`, an error) and the log goes on
-    /// elsewhere.
-    fn iteration(&mut self, at: At) -> Option<bool> {
-        match self.events.get(self.next) {
-            Some(Event::Iteration { at: a }) if *a == at => {
-                self.next += 1;
-                Some(true)
-            }
-            Some(Event::Exhausted { at: a }) if *a == at => {
-                self.next += 1;
-                Some(false)
-            }
-            _ => None,
+    /// elsewhere. `lines`: where the loop's header is.
+    fn iteration(&mut self, lines: (u32, u32)) -> Option<bool> {
+        let e = self.peek()?;
+        if !(lines.0..=lines.1).contains(&e.at.0) {
+            return None;
         }
-    }
-
-    fn key(&mut self, node: &impl Ranged) -> R<Option<String>> {
-        let at = self.at(node);
-        match self.events.get(self.next) {
-            Some(Event::Key { at: a, key }) if *a == at => {
-                self.next += 1;
-                Ok(key.clone())
-            }
-            other => unsupported(format!("expected a key at {at:?}, found {other:?}")),
-        }
+        let more = match e.what {
+            What::Iteration => true,
+            What::Exhausted => false,
+            _ => return None,
+        };
+        self.next += 1;
+        Some(more)
     }
 
     fn control(&self) -> Deps {
@@ -191,6 +258,7 @@ impl<'s> Replay<'s> {
     }
 
     fn bind_name(&mut self, name: &str, value: Value) {
+        self.set_known(name, None);
         self.state.name_inputs(&value, name, &self.cell);
         let value = value.with_why(&self.control());
         match self.frames.last_mut() {
@@ -237,12 +305,20 @@ impl<'s> Replay<'s> {
             Expr::Subscript(s) => {
                 let container = self.eval(&s.value, Mode::Control)?;
                 let key = self.key_of(&s.slice)?;
+                if let (Some(path), Some(k)) = (symbol_path(&s.value), &key.0) {
+                    self.state
+                        .name_inputs(&value, &format!("{path}[{k}]"), &self.cell);
+                }
                 let value = value.with_why(&self.control().union_with(&key.1));
                 self.store(&container, key.0, value);
                 Ok(())
             }
             Expr::Attribute(a) => {
                 let object = self.eval(&a.value, Mode::Control)?;
+                if let Some(path) = symbol_path(&a.value) {
+                    self.state
+                        .name_inputs(&value, &format!("{path}.{}", a.attr), &self.cell);
+                }
                 let value = value.with_why(&self.control());
                 self.store(&object, Some(format!(".{}", a.attr)), value);
                 Ok(())
@@ -307,69 +383,33 @@ impl<'s> Replay<'s> {
                 self.eval(&s.value, Mode::Data)?;
             }
             Stmt::Assign(s) => {
-                let value = self.eval(&s.value, Mode::Data)?;
+                let known = self.known(&s.value);
+                let value = self.eval(&s.value, Mode::Bound)?;
                 for t in &s.targets {
                     self.bind(t, value.clone())?;
+                    if let Expr::Name(n) = t {
+                        self.set_known(n.id.as_str(), known.clone());
+                    }
                 }
             }
             Stmt::AnnAssign(s) => {
                 if let Some(v) = &s.value {
-                    let value = self.eval(v, Mode::Data)?;
+                    let value = self.eval(v, Mode::Bound)?;
                     self.bind(&s.target, value)?;
                 }
             }
             Stmt::AugAssign(s) => {
-                // Python evaluates a subscript or attribute target's object
-                // and key once (the recorder logs the key once).
-                let place = match &*s.target {
-                    Expr::Subscript(sub) => {
-                        let container = self.eval(&sub.value, Mode::Control)?;
-                        let (key, key_deps) = self.key_of(&sub.slice)?;
-                        Some((container, key, key_deps, Some(&*sub.slice)))
-                    }
-                    Expr::Attribute(a) => {
-                        let object = self.eval(&a.value, Mode::Control)?;
-                        Some((object, Some(format!(".{}", a.attr)), Deps::default(), None))
-                    }
+                let known = match &*s.target {
+                    Expr::Name(n) => self
+                        .known_name(n.id.as_str())
+                        .cloned()
+                        .zip(self.known(&s.value))
+                        .and_then(|(l, r)| known::apply(s.op, l, r)),
                     _ => None,
                 };
-                let old = match &place {
-                    Some((container, key, key_deps, Some(slice))) => self
-                        .load(container, key.as_deref(), slice)?
-                        .with_why(key_deps),
-                    Some((object, attr, _, None)) => match (object, attr) {
-                        (Value::Object(_), Some(attr)) => self.part(object, attr),
-                        (other, _) => Value::scalar(other.deps()),
-                    },
-                    None => self.eval(&s.target, Mode::Control)?,
-                };
-                let add = self.eval(&s.value, Mode::Data)?;
-                if let Some((container, key, key_deps, _)) = place {
-                    let in_place = matches!((&old, &add), (Value::Sequence(o), Value::Sequence(a)) if !Shared::ptr_eq(o, a));
-                    if !in_place {
-                        let mut deps = old.deps();
-                        deps.union(&add.deps());
-                        let value =
-                            Value::scalar(deps).with_why(&self.control().union_with(&key_deps));
-                        self.store(&container, key, value);
-                        return Ok(Flow::Normal);
-                    }
-                }
-                match (&old, &add) {
-                    // `lst += [...]` extends the list in place.
-                    (Value::Sequence(o), Value::Sequence(a)) if !Shared::ptr_eq(o, a) => {
-                        let items = a.borrow().items.clone();
-                        let structure = a.borrow().structure.clone();
-                        let mut o = o.borrow_mut();
-                        o.items.extend(items);
-                        o.structure.union(&structure);
-                        o.structure.union(&self.control().as_why());
-                    }
-                    _ => {
-                        let mut deps = old.deps();
-                        deps.union(&add.deps());
-                        self.bind(&s.target, Value::scalar(deps))?;
-                    }
+                self.aug_assign(s)?;
+                if let Expr::Name(n) = &*s.target {
+                    self.set_known(n.id.as_str(), known);
                 }
             }
             Stmt::If(s) => return self.if_(s),
@@ -390,7 +430,9 @@ impl<'s> Replay<'s> {
                 if !f.decorator_list.is_empty() || f.is_async {
                     return unsupported("a decorated or async function");
                 }
-                let function = self.function_of(&f.parameters, Body::Block(f.body.to_vec()))?;
+                let first_line = self.lines(f).0;
+                let function =
+                    self.function_of(&f.parameters, Body::Block(f.body.to_vec()), first_line)?;
                 self.bind_name(f.name.as_str(), function);
             }
             Stmt::ClassDef(c) => {
@@ -463,7 +505,7 @@ impl<'s> Replay<'s> {
                 });
             }
             Stmt::Assert(s) => {
-                self.eval(&s.test, Mode::Control)?;
+                self.test(&s.test)?;
             }
             Stmt::IpyEscapeCommand(_) => {}
             _ => {
@@ -473,6 +515,62 @@ impl<'s> Replay<'s> {
             }
         }
         Ok(Flow::Normal)
+    }
+
+    /// `target op= value`.
+    fn aug_assign(&mut self, s: &ast::StmtAugAssign) -> R<()> {
+        // Python evaluates a subscript or attribute target's object
+        // and key once.
+        let place = match &*s.target {
+            Expr::Subscript(sub) => {
+                let container = self.eval(&sub.value, Mode::Control)?;
+                let (key, key_deps) = self.key_of(&sub.slice)?;
+                Some((container, key, key_deps, Some(&*sub.slice)))
+            }
+            Expr::Attribute(a) => {
+                let object = self.eval(&a.value, Mode::Control)?;
+                Some((object, Some(format!(".{}", a.attr)), Deps::default(), None))
+            }
+            _ => None,
+        };
+        let old = match &place {
+            Some((container, key, key_deps, Some(slice))) => self
+                .load(container, key.as_deref(), slice)?
+                .with_why(key_deps),
+            Some((object, attr, _, None)) => match (object, attr) {
+                (Value::Object(_), Some(attr)) => self.part(object, attr),
+                (other, _) => Value::scalar(other.deps()),
+            },
+            None => self.eval(&s.target, Mode::Control)?,
+        };
+        let add = self.eval(&s.value, Mode::Data)?;
+        if let Some((container, key, key_deps, _)) = place {
+            let in_place = matches!((&old, &add), (Value::Sequence(o), Value::Sequence(a)) if !Shared::ptr_eq(o, a));
+            if !in_place {
+                let mut deps = old.deps();
+                deps.union(&add.deps());
+                let value = Value::scalar(deps).with_why(&self.control().union_with(&key_deps));
+                self.store(&container, key, value);
+                return Ok(());
+            }
+        }
+        match (&old, &add) {
+            // `lst += [...]` extends the list in place.
+            (Value::Sequence(o), Value::Sequence(a)) if !Shared::ptr_eq(o, a) => {
+                let items = a.borrow().items.clone();
+                let structure = a.borrow().structure.clone();
+                let mut o = o.borrow_mut();
+                o.items.extend(items);
+                o.structure.union(&structure);
+                o.structure.union(&self.control().as_why());
+            }
+            _ => {
+                let mut deps = old.deps();
+                deps.union(&add.deps());
+                self.bind(&s.target, Value::scalar(deps))?;
+            }
+        }
+        Ok(())
     }
 
     /// Every name `body` may assign or change in place (for the implicit
@@ -559,9 +657,9 @@ impl<'s> Replay<'s> {
         for (i, (test, body)) in branches.iter().enumerate() {
             let taken = match test {
                 Some(test) => {
-                    let deps = self.eval(test, Mode::Control)?.deps();
+                    let (taken, deps) = self.test(test)?;
                     decided.union(&deps.as_why());
-                    self.decision(*test)?
+                    taken
                 }
                 None => true,
             };
@@ -584,9 +682,9 @@ impl<'s> Replay<'s> {
     fn while_(&mut self, s: &ast::StmtWhile) -> R<Flow> {
         let mut decided = Deps::default();
         loop {
-            let deps = self.eval(&s.test, Mode::Control)?.deps();
+            let (taken, deps) = self.test(&s.test)?;
             decided.union(&deps.as_why());
-            if !self.decision(&*s.test)? {
+            if !taken {
                 self.skipped(&s.body, &decided);
                 return self.block(&s.orelse);
             }
@@ -614,25 +712,33 @@ impl<'s> Replay<'s> {
             return unsupported("an async for");
         }
         let iterable = self.eval(&s.iter, Mode::Control)?;
-        let at = self.at(&*s.iter);
+        let lines = (self.lines(s).0, self.lines(&*s.iter).1);
         let structure = iterable.structure().as_why();
         let elements = iterable.elements();
+        let keys = self.iterated_keys(&s.iter, &iterable);
         let mut k = 0;
         loop {
-            match self.iteration(at) {
+            match self.iteration(lines) {
                 Some(true) => {}
                 Some(false) => {
                     self.skipped(&s.body, &structure);
                     return self.block(&s.orelse);
                 }
-                None => return unsupported(format!("a loop at {at:?} not logged")),
+                None => {
+                    return unsupported(format!(
+                        "the loop on line {} not logged, found {}",
+                        lines.0,
+                        describe(self.peek())
+                    ));
+                }
             }
             let item = element(&iterable, elements.as_deref(), k);
-            k += 1;
             self.control.push(structure.clone());
             let bound = self.bind(&s.target, item);
             self.control.pop();
             bound?;
+            self.know_target(&s.target, keys.as_ref(), k);
+            k += 1;
             if let Some(end) = self.iterate(&s.body, structure.clone())? {
                 return Ok(end);
             }
@@ -641,7 +747,7 @@ impl<'s> Replay<'s> {
 
     // ----- functions -------------------------------------------------
 
-    fn function_of(&mut self, params: &ast::Parameters, body: Body) -> R<Value> {
+    fn function_of(&mut self, params: &ast::Parameters, body: Body, first_line: u32) -> R<Value> {
         if params.vararg.is_some() || params.kwarg.is_some() {
             return unsupported("a function with *args or **kwargs");
         }
@@ -662,6 +768,8 @@ impl<'s> Replay<'s> {
             params: list,
             body,
             positions: self.positions.clone(),
+            code: code_key(&self.code_cell, first_line),
+            cell: self.code_cell.clone(),
         })))
     }
 
@@ -691,10 +799,9 @@ impl<'s> Replay<'s> {
             locals.insert(name.clone(), value);
         }
         let outer = std::mem::replace(&mut self.positions, f.positions.clone());
-        self.frames.push(Frame {
-            locals,
-            globals: Vec::new(),
-        });
+        self.frames.push(Frame::new(locals));
+        let outer_cell = std::mem::replace(&mut self.code_cell, f.cell.clone());
+        let outer_code = std::mem::replace(&mut self.code, f.code);
         let result = match &f.body {
             Body::Block(body) => self.block(body).map(|flow| match flow {
                 Flow::Return(v) => v,
@@ -704,6 +811,8 @@ impl<'s> Replay<'s> {
         };
         self.frames.pop();
         self.positions = outer;
+        self.code_cell = outer_cell;
+        self.code = outer_code;
         result
     }
 
@@ -719,13 +828,13 @@ impl<'s> Replay<'s> {
             let deps = self.eval(slice, Mode::Control)?.deps();
             return Ok((None, deps));
         }
+        let key = self.known(slice).map(|k| k.repr());
         let deps = self.eval(slice, Mode::Control)?.deps();
-        let key = self.key(slice)?;
         Ok((key, deps))
     }
 
     fn literal(&mut self, mode: Mode) -> Value {
-        if mode == Mode::Data && self.top_level() {
+        if mode == Mode::Bound && self.top_level() {
             let id = self
                 .state
                 .new_input(Some(self.cell.clone()), None, Vec::new());
@@ -748,14 +857,28 @@ impl<'s> Replay<'s> {
             }
             items.push(self.eval(e, mode)?);
         }
-        let structure = match self.literal(mode) {
-            Value::Scalar(d) => d,
-            _ => Deps::default(),
-        };
-        Ok(Value::sequence(items, structure))
+        // How many elements there are is code, not data.
+        Ok(Value::sequence(items, Deps::default()))
     }
 
     fn eval(&mut self, expr: &Expr, mode: Mode) -> R<Value> {
+        self.nested(|r| r.eval_here(expr, mode))
+    }
+
+    /// Runs `f` one expression level deeper: a cell whose expressions nest
+    /// deeper than [`MAX_NESTING`] (`1+1+...+1` a thousand times) is not
+    /// followed, rather than overflowing the stack.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        if self.nesting >= MAX_NESTING {
+            return unsupported("an expression nested too deep");
+        }
+        self.nesting += 1;
+        let out = f(self);
+        self.nesting -= 1;
+        out
+    }
+
+    fn eval_here(&mut self, expr: &Expr, mode: Mode) -> R<Value> {
         Ok(match expr {
             Expr::NumberLiteral(_)
             | Expr::StringLiteral(_)
@@ -766,8 +889,8 @@ impl<'s> Replay<'s> {
             }
             Expr::Name(n) => self.lookup(n.id.as_str()),
             Expr::BinOp(b) => {
-                let left = self.eval(&b.left, mode)?;
-                let right = self.eval(&b.right, mode)?;
+                let left = self.eval(&b.left, mode.inner())?;
+                let right = self.eval(&b.right, mode.inner())?;
                 match (&left, &right, b.op) {
                     (Value::Sequence(l), Value::Sequence(r), ast::Operator::Add) => {
                         let mut items = l.borrow().items.clone();
@@ -783,7 +906,13 @@ impl<'s> Replay<'s> {
                     }
                 }
             }
-            Expr::UnaryOp(u) => Value::scalar(self.eval(&u.operand, mode)?.deps()),
+            // `-1` bound is a literal; `-x` computes.
+            Expr::UnaryOp(u) => {
+                let literal = matches!(u.op, ast::UnaryOp::USub | ast::UnaryOp::UAdd)
+                    && matches!(&*u.operand, Expr::NumberLiteral(_));
+                let mode = if literal { mode } else { mode.inner() };
+                Value::scalar(self.eval(&u.operand, mode)?.deps())
+            }
             Expr::Compare(c) => {
                 let mut deps = self.eval(&c.left, Mode::Control)?.deps();
                 for e in &c.comparators {
@@ -796,32 +925,31 @@ impl<'s> Replay<'s> {
                 let last = b.values.len().saturating_sub(1);
                 let mut result = Value::constant();
                 for (i, v) in b.values.iter().enumerate() {
-                    let value = self.eval(v, mode)?;
+                    let value = self.eval(v, mode.inner())?;
                     if i == last {
                         result = value.with_why(&decided);
                         break;
                     }
                     decided.union(&value.deps().as_why());
-                    let truthy = self.decision(v)?;
+                    let truthy = self.operand_truth(b, v)?;
                     let stops = match b.op {
                         ast::BoolOp::And => !truthy,
                         ast::BoolOp::Or => truthy,
                     };
                     if stops {
                         result = value.with_why(&decided);
+                        self.short_circuit = Some((b.range.start(), truthy));
                         break;
                     }
                 }
                 result
             }
             Expr::If(e) => {
-                let why = self.eval(&e.test, Mode::Control)?.deps().as_why();
-                let chosen = if self.decision(&*e.test)? {
-                    &e.body
-                } else {
-                    &e.orelse
-                };
-                self.eval(chosen, mode)?.with_why(&why)
+                let (taken, deps) = self.test(&e.test)?;
+                let why = deps.as_why();
+                let chosen = if taken { &e.body } else { &e.orelse };
+                // A literal chosen is code: the value bound is computed.
+                self.eval(chosen, mode.inner())?.with_why(&why)
             }
             Expr::List(l) => self.display(&l.elts, mode)?,
             Expr::Tuple(t) => self.display(&t.elts, mode)?,
@@ -844,6 +972,9 @@ impl<'s> Replay<'s> {
                         }
                     }
                 }
+                // A dict literal's keys are data (a list's length is code):
+                // bound at a cell's top level they are an input, named
+                // after the dict.
                 let structure = match self.literal(mode) {
                     Value::Scalar(d) => d,
                     _ => Deps::default(),
@@ -851,19 +982,22 @@ impl<'s> Replay<'s> {
                 Value::mapping(items, structure)
             }
             Expr::ListComp(c) => {
-                let items = self.comprehension(&c.generators, &mut |r, _| {
+                let first = self.lines(c).0;
+                let items = self.comprehension(first, &c.generators, &mut |r, _| {
                     r.eval(&c.elt, Mode::Data).map(|v| vec![v])
                 })?;
                 Value::sequence(items.0, items.1)
             }
             Expr::SetComp(c) => {
-                let items = self.comprehension(&c.generators, &mut |r, _| {
+                let first = self.lines(c).0;
+                let items = self.comprehension(first, &c.generators, &mut |r, _| {
                     r.eval(&c.elt, Mode::Data).map(|v| vec![v])
                 })?;
                 Value::sequence(items.0, items.1)
             }
             Expr::Generator(c) => {
-                let items = self.comprehension(&c.generators, &mut |r, _| {
+                let first = self.lines(c).0;
+                let items = self.comprehension(first, &c.generators, &mut |r, _| {
                     r.eval(&c.elt, Mode::Data).map(|v| vec![v])
                 })?;
                 Value::sequence(items.0, items.1)
@@ -873,9 +1007,10 @@ impl<'s> Replay<'s> {
                     return unsupported("a dict comprehension without a key");
                 };
                 let mut keys = Vec::new();
-                let items = self.comprehension(&c.generators, &mut |r, _| {
+                let first = self.lines(c).0;
+                let items = self.comprehension(first, &c.generators, &mut |r, _| {
+                    let shown = r.known(key).map(|k| k.repr());
                     let deps = r.eval(key, Mode::Control)?.deps();
-                    let shown = r.key(key)?;
                     let v = r.eval(&c.value, Mode::Data)?.with_why(&deps);
                     keys.push((shown, deps));
                     Ok(vec![v])
@@ -920,7 +1055,8 @@ impl<'s> Replay<'s> {
             }
             Expr::Lambda(l) => {
                 let params = l.parameters.as_deref().cloned().unwrap_or_default();
-                self.function_of(&params, Body::Lambda(l.body.clone()))?
+                let first_line = self.lines(l).0;
+                self.function_of(&params, Body::Lambda(l.body.clone()), first_line)?
             }
             Expr::Named(n) => {
                 let v = self.eval(&n.value, mode)?;
@@ -1021,26 +1157,32 @@ impl<'s> Replay<'s> {
     /// (what decided which elements there are).
     fn comprehension(
         &mut self,
+        first_line: u32,
         generators: &[ast::Comprehension],
         each: &mut dyn FnMut(&mut Self, usize) -> R<Vec<Value>>,
     ) -> R<(Vec<Value>, Deps)> {
         let mut out = Vec::new();
         let mut structure = Deps::default();
-        self.frames.push(Frame {
-            locals: self
-                .frames
+        let mut frame = Frame::new(
+            self.frames
                 .last()
                 .map(|f| f.locals.clone())
                 .unwrap_or_default(),
-            globals: Vec::new(),
-        });
-        let result = self.generate(generators, 0, each, &mut out, &mut structure);
+        );
+        frame.known = self
+            .frames
+            .last()
+            .map(|f| f.known.clone())
+            .unwrap_or_default();
+        self.frames.push(frame);
+        let result = self.generate(first_line, generators, 0, each, &mut out, &mut structure);
         self.frames.pop();
         result.map(|()| (out, structure))
     }
 
     fn generate(
         &mut self,
+        first_line: u32,
         generators: &[ast::Comprehension],
         depth: usize,
         each: &mut dyn FnMut(&mut Self, usize) -> R<Vec<Value>>,
@@ -1058,25 +1200,34 @@ impl<'s> Replay<'s> {
             return unsupported("an async comprehension");
         }
         let iterable = self.eval(&g.iter, Mode::Control)?;
-        let at = self.at(&g.iter);
+        let lines = (first_line, self.lines(&g.iter).1);
         let iter_structure = iterable.structure().as_why();
         structure.union(&iter_structure);
         let elements = iterable.elements();
+        let keys = self.iterated_keys(&g.iter, &iterable);
         let mut k = 0;
         loop {
-            match self.iteration(at) {
+            match self.iteration(lines) {
                 Some(true) => {}
                 Some(false) => return Ok(()),
-                None => return unsupported(format!("a comprehension at {at:?} not logged")),
+                None => {
+                    return unsupported(format!(
+                        "the comprehension on line {} not logged, found {}",
+                        lines.0,
+                        describe(self.peek())
+                    ));
+                }
             }
             let item = element(&iterable, elements.as_deref(), k);
-            k += 1;
             self.bind(&g.target, item)?;
+            self.know_target(&g.target, keys.as_ref(), k);
+            k += 1;
             let mut decided = iter_structure.clone();
             let mut kept = true;
             for cond in &g.ifs {
-                decided.union(&self.eval(cond, Mode::Control)?.deps().as_why());
-                if !self.decision(cond)? {
+                let (taken, deps) = self.test(cond)?;
+                decided.union(&deps.as_why());
+                if !taken {
                     kept = false;
                     break;
                 }
@@ -1085,7 +1236,7 @@ impl<'s> Replay<'s> {
             structure.union(&decided);
             if kept {
                 self.control.push(decided);
-                let r = self.generate(generators, depth + 1, each, out, structure);
+                let r = self.generate(first_line, generators, depth + 1, each, out, structure);
                 self.control.pop();
                 r?;
             }
@@ -1332,6 +1483,21 @@ fn element(iterable: &Value, elements: Option<&[Value]>, k: usize) -> Value {
         // A position: decided by the range's bounds.
         (Value::Range(d), _) => Value::scalar(d.as_why()),
         (other, _) => Value::scalar(other.deps()),
+    }
+}
+
+/// The symbol a target's object is (`cfg`, `a.b`, `d['k']`), when it is
+/// a name or a path of attributes and constant keys from one.
+fn symbol_path(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Name(n) => Some(n.id.to_string()),
+        Expr::Attribute(a) => Some(format!("{}.{}", symbol_path(&a.value)?, a.attr)),
+        Expr::Subscript(s) => Some(format!(
+            "{}[{}]",
+            symbol_path(&s.value)?,
+            constant_key(&s.slice)??
+        )),
+        _ => None,
     }
 }
 

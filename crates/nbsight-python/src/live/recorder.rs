@@ -1,0 +1,407 @@
+//! The provenance recorder (`%nbsight provenance on`): the run-time
+//! decisions the replay needs (`nbsight_lineage::provenance`), read from the
+//! interpreter, never from changed code. For each code object of a recorded
+//! cell (its module code and every function, lambda, comprehension and
+//! generator expression in it) a table of its conditional jumps and loop
+//! steps is made once, from `dis.get_instructions`, before the code runs;
+//! while a recorded cell runs, each such instruction the interpreter
+//! executes becomes one event:
+//!
+//! - CPython 3.12+: `sys.monitoring` BRANCH events, set on those code
+//!   objects only (`hooks::BranchHook`); with recording off they return
+//!   `DISABLE`, and are switched on again when a recorded run starts;
+//! - CPython 3.10/3.11: opcode events of the native trace function, on the
+//!   frames of those code objects only (`native.rs`): the instruction after
+//!   a jump tells which way it went.
+//!
+//! Nothing is added to the user's code, namespace or `builtins`: functions
+//! defined while recording pickle, run in other processes and after
+//! `%unload_ext nbsight` as without it.
+
+use nbsight_lineage::{ProvenanceEvent as Event, ProvenanceWhat as What, code_key};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use rustc_hash::FxHashMap;
+
+use super::trace::{Types, address};
+
+/// Events one run may log; past it the run is not recorded (its values
+/// become inputs of their own) and the memory is given back.
+pub(crate) const LIMIT: usize = 1_000_000;
+
+/// Why a recorded run's decisions are not all known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NotRecorded {
+    /// More than [`LIMIT`] events.
+    TooMany,
+    /// The tracer did not see the whole run (a cell magic ran it, another
+    /// trace function was there, or took over).
+    Lost,
+}
+
+impl NotRecorded {
+    pub fn reason(self) -> String {
+        match self {
+            NotRecorded::TooMany => {
+                format!("the run made more than {LIMIT} decisions; it was not recorded")
+            }
+            NotRecorded::Lost => "the tracer did not see the whole run".to_string(),
+        }
+    }
+}
+
+/// How a logged instruction tells what happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Jumps when the value is true.
+    IfTrue,
+    /// Jumps when the value is false.
+    IfFalse,
+    /// Jumps when the value is `None`.
+    IfNone,
+    /// Jumps when the value is not `None`.
+    IfNotNone,
+    /// A loop step: goes on to the next instruction, or jumps out.
+    ForIter,
+}
+
+impl Kind {
+    fn of(opname: &str) -> Option<Kind> {
+        Some(match opname {
+            "POP_JUMP_IF_TRUE"
+            | "POP_JUMP_FORWARD_IF_TRUE"
+            | "POP_JUMP_BACKWARD_IF_TRUE"
+            | "JUMP_IF_TRUE_OR_POP" => Kind::IfTrue,
+            "POP_JUMP_IF_FALSE"
+            | "POP_JUMP_FORWARD_IF_FALSE"
+            | "POP_JUMP_BACKWARD_IF_FALSE"
+            | "JUMP_IF_FALSE_OR_POP" => Kind::IfFalse,
+            "POP_JUMP_IF_NONE" | "POP_JUMP_FORWARD_IF_NONE" | "POP_JUMP_BACKWARD_IF_NONE" => {
+                Kind::IfNone
+            }
+            "POP_JUMP_IF_NOT_NONE"
+            | "POP_JUMP_FORWARD_IF_NOT_NONE"
+            | "POP_JUMP_BACKWARD_IF_NOT_NONE" => Kind::IfNotNone,
+            "FOR_ITER" => Kind::ForIter,
+            _ => return None,
+        })
+    }
+}
+
+/// One logged instruction.
+#[derive(Debug, Clone, Copy)]
+struct Jump {
+    kind: Kind,
+    /// Its offset (an `EXTENDED_ARG` before it maps to it).
+    offset: u32,
+    /// Where it jumps to.
+    target: u32,
+    /// The instruction after it.
+    next: u32,
+    line: u32,
+    column: u32,
+}
+
+/// The logged instructions of one code object.
+struct Table {
+    /// Keeps the code alive, so that its address names it.
+    code: Py<PyAny>,
+    key: u32,
+    jumps: FxHashMap<u32, Jump>,
+}
+
+/// The recorder's state (in `Trace`, under its lock).
+#[derive(Default)]
+pub(crate) struct Recorder {
+    /// The running cell is recorded.
+    pub on: bool,
+    events: Vec<Event>,
+    overflowed: bool,
+    tables: FxHashMap<usize, Table>,
+    /// 3.10/3.11: a logged instruction about to run, per frame address.
+    pending: Vec<(usize, usize, Jump)>,
+    /// A location returned `DISABLE` since the last recorded run (3.12+).
+    pub disabled: bool,
+    /// `dis.get_instructions`, fetched at first use.
+    instructions: Option<Py<PyAny>>,
+}
+
+impl Recorder {
+    /// Starts recording a run.
+    pub fn start(&mut self) {
+        self.on = true;
+        self.events.clear();
+        self.overflowed = false;
+        self.pending.clear();
+    }
+
+    /// Stops recording: the run's events, `None` when there were more than
+    /// [`LIMIT`] (or none was recorded).
+    pub fn finish(&mut self) -> Option<Vec<Event>> {
+        let was_on = std::mem::take(&mut self.on);
+        self.pending.clear();
+        let events = std::mem::take(&mut self.events);
+        (was_on && !self.overflowed).then_some(events)
+    }
+
+    /// The run logged more than [`LIMIT`] events.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// Code objects with a table (to switch their branch events on again).
+    pub fn codes(&self, py: Python<'_>) -> Vec<Py<PyAny>> {
+        self.tables.values().map(|t| t.code.clone_ref(py)).collect()
+    }
+
+    /// Makes the tables of `code` (a module-level code object of cell
+    /// `cell`) and of every code object in it; returns them all.
+    pub fn register<'py>(
+        &mut self,
+        types: &Types,
+        code: &Bound<'py, PyAny>,
+        cell: &str,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let py = code.py();
+        let instructions = match &self.instructions {
+            Some(f) => f.bind(py).clone(),
+            None => {
+                let f = py.import("dis")?.getattr("get_instructions")?;
+                self.instructions = Some(f.clone().unbind());
+                f
+            }
+        };
+        let mut all = Vec::new();
+        let mut stack = vec![(code.clone(), code_key(cell, 0))];
+        while let Some((code, key)) = stack.pop() {
+            let table = table(&instructions, &code, key)?;
+            self.tables.insert(address(&code), table);
+            let consts = code.getattr("co_consts")?;
+            for c in consts.cast::<PyTuple>()?.iter() {
+                if !c.get_type().is(&types.code) {
+                    continue;
+                }
+                let name = c.getattr("co_name")?.extract::<String>()?;
+                // Comprehensions and generator expressions are the code
+                // around them (3.12 inlines comprehensions).
+                let inner = if matches!(
+                    name.as_str(),
+                    "<listcomp>" | "<setcomp>" | "<dictcomp>" | "<genexpr>"
+                ) {
+                    key
+                } else {
+                    code_key(cell, c.getattr("co_firstlineno")?.extract::<u32>()?)
+                };
+                stack.push((c, inner));
+            }
+            all.push(code);
+        }
+        Ok(all)
+    }
+
+    /// Code at `code` has a table.
+    pub fn has_table(&self, code: usize) -> bool {
+        self.tables.contains_key(&code)
+    }
+
+    /// Forgets every table (`%reset`).
+    pub fn forget(&mut self) {
+        self.tables.clear();
+        self.pending.clear();
+    }
+
+    /// 3.12+: a BRANCH event, the instruction at `offset` of `code` went
+    /// to `destination`. `false` when it is not recorded (the location may
+    /// be disabled).
+    pub fn branch(&mut self, code: usize, offset: u32, destination: u32) -> bool {
+        if !self.on {
+            self.disabled = true;
+            return false;
+        }
+        let Some(table) = self.tables.get(&code) else {
+            return false;
+        };
+        let Some(jump) = table.jumps.get(&offset).copied() else {
+            return false;
+        };
+        let key = table.key;
+        self.log(key, jump, destination);
+        true
+    }
+
+    /// 3.10/3.11: an opcode event of `frame` (running `code`) at `offset`.
+    pub fn opcode(&mut self, frame: usize, code: usize, offset: u32) {
+        if !self.on {
+            return;
+        }
+        if let Some(i) = self.pending.iter().position(|p| p.0 == frame) {
+            let (_, at, jump) = self.pending.swap_remove(i);
+            if let Some(key) = self.tables.get(&at).map(|t| t.key) {
+                self.log(key, jump, offset);
+            }
+        }
+        if let Some(jump) = self.tables.get(&code).and_then(|t| t.jumps.get(&offset)) {
+            self.pending.push((frame, code, *jump));
+        }
+    }
+
+    /// 3.10/3.11: `frame` returned (or raised out): a jump it was about to
+    /// take never ran.
+    pub fn left(&mut self, frame: usize) {
+        self.pending.retain(|p| p.0 != frame);
+    }
+
+    fn log(&mut self, key: u32, jump: Jump, destination: u32) {
+        if self.events.len() >= LIMIT {
+            self.on = false;
+            self.overflowed = true;
+            self.events = Vec::new();
+            return;
+        }
+        let jumped = destination == jump.target && destination != jump.next;
+        let what = match jump.kind {
+            Kind::IfTrue => What::Decision(jumped),
+            Kind::IfFalse => What::Decision(!jumped),
+            Kind::IfNone => What::NoneTest(jumped),
+            Kind::IfNotNone => What::NoneTest(!jumped),
+            Kind::ForIter if destination == jump.next => What::Iteration,
+            Kind::ForIter => What::Exhausted,
+        };
+        self.events
+            .push(Event::new(key, (jump.line, jump.column), what));
+    }
+}
+
+/// The logged instructions of `code`.
+fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> PyResult<Table> {
+    let mut jumps = FxHashMap::default();
+    let mut line = 0u32;
+    // Offsets of the `EXTENDED_ARG`s right before the instruction.
+    let mut prefix: Vec<u32> = Vec::new();
+    let mut last: Option<Jump> = None;
+    let mut aliases: Vec<u32> = Vec::new();
+    for instruction in instructions.call1((code,))?.try_iter()? {
+        let instruction = instruction?;
+        let offset = instruction.getattr("offset")?.extract::<u32>()?;
+        if let Some(mut jump) = last.take() {
+            jump.next = offset;
+            for a in std::mem::take(&mut aliases) {
+                jumps.insert(a, jump);
+            }
+            jumps.insert(jump.offset, jump);
+        }
+        let opname = instruction.getattr("opname")?.extract::<String>()?;
+        // The line and column (3.11+: `positions`; 3.10: the line the
+        // instruction is on, as `dis` shows it).
+        let mut column = 0;
+        match instruction.getattr("positions") {
+            Ok(p) if !p.is_none() => {
+                if let Ok(Some(l)) = p.getattr("lineno").and_then(|l| l.extract::<Option<u32>>()) {
+                    line = l;
+                }
+                column = p
+                    .getattr("col_offset")
+                    .and_then(|c| c.extract::<Option<u32>>())
+                    .ok()
+                    .flatten()
+                    .unwrap_or(0);
+            }
+            _ => {
+                if let Ok(Some(l)) = instruction
+                    .getattr("starts_line")
+                    .and_then(|l| l.extract::<Option<u32>>())
+                {
+                    line = l;
+                }
+            }
+        }
+        if opname == "EXTENDED_ARG" {
+            prefix.push(offset);
+            continue;
+        }
+        let before = std::mem::take(&mut prefix);
+        let Some(kind) = Kind::of(&opname) else {
+            continue;
+        };
+        let Ok(target) = instruction.getattr("argval")?.extract::<u32>() else {
+            continue;
+        };
+        aliases = before;
+        last = Some(Jump {
+            kind,
+            offset,
+            target,
+            next: u32::MAX,
+            line,
+            column,
+        });
+    }
+    if let Some(jump) = last {
+        for a in aliases {
+            jumps.insert(a, jump);
+        }
+        jumps.insert(jump.offset, jump);
+    }
+    Ok(Table {
+        code: code.clone().unbind(),
+        key,
+        jumps,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jump(kind: Kind) -> Jump {
+        Jump {
+            kind,
+            offset: 10,
+            target: 40,
+            next: 12,
+            line: 3,
+            column: 4,
+        }
+    }
+
+    fn logged(kind: Kind, destination: u32) -> What {
+        let mut r = Recorder::default();
+        r.start();
+        r.log(7, jump(kind), destination);
+        let events = r.finish().expect("recorded");
+        assert_eq!(events.len(), 1);
+        assert_eq!((events[0].code, events[0].at), (7, (3, 4)));
+        events[0].what.clone()
+    }
+
+    #[test]
+    fn a_jump_and_where_it_went_give_the_value_tested() {
+        assert_eq!(logged(Kind::IfFalse, 40), What::Decision(false));
+        assert_eq!(logged(Kind::IfFalse, 12), What::Decision(true));
+        assert_eq!(logged(Kind::IfTrue, 40), What::Decision(true));
+        assert_eq!(logged(Kind::IfTrue, 12), What::Decision(false));
+        assert_eq!(logged(Kind::IfNone, 40), What::NoneTest(true));
+        assert_eq!(logged(Kind::IfNotNone, 40), What::NoneTest(false));
+        assert_eq!(logged(Kind::ForIter, 12), What::Iteration);
+        assert_eq!(logged(Kind::ForIter, 42), What::Exhausted);
+    }
+
+    #[test]
+    fn past_the_limit_the_run_is_not_recorded() {
+        let mut r = Recorder::default();
+        r.start();
+        for _ in 0..=LIMIT {
+            r.log(1, jump(Kind::IfTrue), 40);
+        }
+        assert!(r.overflowed() && !r.on);
+        assert_eq!(r.finish(), None);
+    }
+
+    #[test]
+    fn nothing_is_logged_while_recording_is_off() {
+        let mut r = Recorder::default();
+        assert!(!r.branch(1, 10, 40));
+        assert!(r.disabled);
+        assert_eq!(r.finish(), None);
+    }
+}
