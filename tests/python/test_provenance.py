@@ -185,12 +185,12 @@ def test_a_cell_the_replay_cannot_follow_is_said_in_the_answer_and_its_values_ar
 ) -> None:
     cell(ip, "c1", "xs = [1, 2]")
     capsys.readouterr()
-    cell(ip, "c2", "try:\n    y = xs[0]\nexcept IndexError:\n    y = 0")
+    cell(ip, "c2", "match xs:\n    case [a, b]:\n        y = a\n    case _:\n        y = 0")
     # Nothing on stderr: nbsight speaks when asked.
     assert "nbsight" not in capsys.readouterr().err
     p = nbsight.provenance("y")
     assert refs(p["where"]) == ["c2:y"]
-    assert p["followed"] is False and "try" in p["reason"], p
+    assert p["followed"] is False and "match" in p["reason"], p
     assert nbsight.provenance("xs")["followed"] is True
     # The cells after it still replay.
     cell(ip, "c3", "z = xs[1]")
@@ -329,3 +329,98 @@ def test_tracebacks_show_the_users_code_only(ip: InteractiveShell) -> None:
     assert isinstance(result.error_in_exec, ValueError)
     frames = [f.f_code.co_filename for f, _ in __import__("traceback").walk_tb(result.error_in_exec.__traceback__)]
     assert not any("nbsight" in name for name in frames), frames
+
+
+# --------------------------------------------------------------------------
+# The answers' conventions and the decisions followed.
+
+
+def test_inputs_are_data_not_constants_of_the_code(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "x = 4\nbase = 10\nnumbers = [1, 2]")
+    cell(ip, "c2", "y = x * 3\nscaled = base * 3 + 1\nflag = 'big' if x > 3 else 'small'")
+    assert refs(nbsight.provenance("y")["where"]) == ["c1:x"]
+    p = nbsight.provenance("scaled")
+    assert refs(p["where"]) == ["c1:base"] and p["why"] == []
+    p = nbsight.provenance("flag")
+    assert p["where"] == [] and refs(p["why"]) == ["c1:x"]
+    assert refs(nbsight.provenance("numbers")["where"]) == ["c1:numbers[0]", "c1:numbers[1]"]
+    # A literal bound to an attribute or a subscript is named by its path.
+    cell(ip, "c3", "import types\ncfg = types.SimpleNamespace()\ncfg.rate = 0.05\nd = {}\nd['k'] = 2")
+    cell(ip, "c4", "r = cfg.rate * 2\ns = d['k'] + 1")
+    assert refs(nbsight.provenance("r")["where"]) == ["c3:cfg.rate"]
+    assert refs(nbsight.provenance("s")["where"]) == ["c3:d['k']"]
+
+
+def test_an_early_exit_is_decided_by_the_elements_tested_before_it(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "xs = [1, 5, 2, 7]")
+    cell(
+        ip,
+        "c2",
+        "def first_big(xs):\n    for x in xs:\n        if x > 3:\n            return x\n    return None",
+    )
+    cell(ip, "c3", "found = first_big(xs)")
+    p = nbsight.provenance("found")
+    assert refs(p["where"]) == ["c1:xs[1]"]
+    assert {"c1:xs[0]", "c1:xs[1]"} <= set(refs(p["why"]))
+    assert "c1:xs[2]" not in refs(p["why"]) and "c1:xs[3]" not in refs(p["why"])
+    cell(ip, "c4", "for x in xs:\n    if x > 4:\n        hit = x\n        break")
+    p = nbsight.provenance("hit")
+    assert refs(p["where"]) == ["c1:xs[1]"]
+    assert set(refs(p["why"])) == {"c1:xs[0]", "c1:xs[1]"}
+
+
+def test_conditions_are_followed_as_python_compiles_them(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "a = 3\nb = None\nc = 5\nxs = [4, 0, 9]")
+    cell(
+        ip,
+        "c2",
+        "if not a < 2 < c:\n    p = a\nelse:\n    p = c\n"
+        "q = a if b is None else c\n"
+        "r = [x for x in xs if x and (x > 5 or a is not None)]\n"
+        "s = (b or a) and c",
+    )
+    assert refs(nbsight.provenance("p")["where"]) == ["c1:a"]
+    assert refs(nbsight.provenance("q")["where"]) == ["c1:a"]
+    assert refs(nbsight.provenance("q")["why"]) == ["c1:b"]
+    assert refs(nbsight.provenance("r")["where"]) == ["c1:xs[0]", "c1:xs[2]"]
+    p = nbsight.provenance("s")
+    assert refs(p["where"]) == ["c1:c"] and p["followed"] is True
+
+
+def test_user_functions_a_library_calls_and_keys_known_from_loops(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "xs = [1, 3, 5]\nd = {'a': 1, 'b': 2}")
+    cell(ip, "c2", "def sq(v):\n    if v > 2:\n        return v * v\n    return v")
+    # `map` calls `sq`: its decisions are not the cell's.
+    cell(ip, "c3", "out = list(map(sq, xs))\nm = sq(xs[2])")
+    assert nbsight.provenance("out")["followed"] is True
+    assert refs(nbsight.provenance("m")["where"]) == ["c1:xs[2]"]
+    cell(ip, "c4", "tot = 0\nfor k in d:\n    tot += d[k]\nsecond = 0\nfor i in range(len(xs)):\n    if i == 1:\n        second = xs[i]")
+    # The literal 0 the sum starts from is data too.
+    assert refs(nbsight.provenance("tot")["where"]) == ["c1:d['a']", "c1:d['b']", "c4:tot"]
+    assert refs(nbsight.provenance("second")["where"]) == ["c1:xs[1]"]
+
+
+def test_exceptions_caught_raised_and_failed_runs_are_followed(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "xs = [1, 2]")
+    cell(ip, "c2", "try:\n    y = xs[5]\nexcept (KeyError, ValueError):\n    y = -1\nexcept IndexError:\n    y = xs[0]")
+    p = nbsight.provenance("y")
+    assert p["followed"] is True, p
+    assert refs(p["where"]) == ["c1:xs[0]"]
+    cell(
+        ip,
+        "c3",
+        "def safe_div(a, b):\n    try:\n        return a / b\n    except ZeroDivisionError:\n        return None",
+    )
+    cell(ip, "c4", "q = safe_div(xs[1], xs[0])\nr = safe_div(xs[1], 0)")
+    assert refs(nbsight.provenance("q")["where"]) == ["c1:xs[0]", "c1:xs[1]"]
+    assert nbsight.provenance("r")["where"] == []
+    cell(ip, "c5", "import contextlib\nwith contextlib.suppress(KeyError):\n    v = {}['k']\n    v = 1\nw = xs[1]")
+    assert "v" not in ip.user_ns
+    assert refs(nbsight.provenance("w")["where"]) == ["c1:xs[1]"]
+    # A run that fails is followed up to where it failed.
+    result = run(ip, "z = xs[0] * 2\nbad = xs[9]\nlater = 1", cell_id="c6")
+    assert isinstance(result.error_in_exec, IndexError)
+    p = nbsight.provenance("z")
+    assert p["followed"] is True and refs(p["where"]) == ["c1:xs[0]"]
+    with pytest.raises(KeyError):
+        nbsight.provenance("later")

@@ -2,7 +2,9 @@
 //! (`recordings.events`, docs/history.md): one event a line,
 //! `KIND@CODE LINE COLUMN [PAYLOAD]` with kind `d` (a decision, payload `1`
 //! or `0`), `n` (a `None` test, payload `1` when the value was `None`), `i`
-//! (an iteration), `x` (exhausted) or `k` (a subscript key of older logs,
+//! (an iteration), `x` (exhausted), `r` (an exception raised or passed
+//! through), `e` (a call of the function starts) or `k` (a subscript key
+//! of older logs,
 //! payload its `repr` with `\`, newline and carriage return escaped, absent
 //! when the key was not an int or a str), and `CODE` the code object's key
 //! (`nbsight_lineage::code_key`). Lines without `@CODE` (histories written
@@ -32,6 +34,8 @@ impl RecordedEvents {
                 What::NoneTest(t) => ("n", Some(u8::from(*t).to_string())),
                 What::Iteration => ("i", None),
                 What::Exhausted => ("x", None),
+                What::Raised => ("r", None),
+                What::Enter => ("e", None),
                 What::Key(key) => ("k", key.as_deref().map(escape)),
             };
             let _ = write!(out, "{kind}@{} {} {}", event.code, event.at.0, event.at.1);
@@ -81,6 +85,8 @@ fn decode_line(line: &str) -> Option<Event> {
         ("n", Some("0")) => What::NoneTest(false),
         ("i", None) => What::Iteration,
         ("x", None) => What::Exhausted,
+        ("r", None) => What::Raised,
+        ("e", None) => What::Enter,
         ("k", None) => What::Key(None),
         ("k", Some(key)) => What::Key(Some(unescape(key)?)),
         _ => return None,
@@ -131,6 +137,8 @@ mod tests {
             Event::new(8, (3, 4), What::NoneTest(true)),
             Event::new(7, (2, 9), What::Iteration),
             Event::new(7, (2, 9), What::Exhausted),
+            Event::new(7, (4, 0), What::Raised),
+            Event::new(9, (0, 0), What::Enter),
             Event::new(7, (6, 20), What::Key(None)),
             Event::new(7, (6, 20), What::Key(Some("'a b\\n\n\r'".into()))),
             Event::new(0, (7, 0), What::Key(Some("3".into()))),

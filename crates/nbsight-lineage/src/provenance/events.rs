@@ -39,6 +39,11 @@ pub enum What {
     Iteration,
     /// A loop or comprehension found its iterator exhausted.
     Exhausted,
+    /// An exception was raised in the code, or passed through it, on this
+    /// line (not one that ends an iteration).
+    Raised,
+    /// A call of the code (a function's) starts.
+    Enter,
     /// A subscript key (histories written by the earlier recorder; the
     /// replay skips it).
     Key(Option<String>),

@@ -184,6 +184,21 @@ impl Provenance {
         written: &[String],
         effects: &Effects,
     ) -> Result<(), String> {
+        self.replay_run(cell_id, source, events, written, effects, false)
+    }
+
+    /// [`Provenance::replay`] of a run that `failed` (raised an exception
+    /// out of the cell) or not: a failed run is followed up to the raise
+    /// the log places.
+    fn replay_run(
+        &mut self,
+        cell_id: &str,
+        source: &str,
+        events: &[Event],
+        written: &[String],
+        effects: &Effects,
+        failed: bool,
+    ) -> Result<(), String> {
         let parsed = parse_python(source);
         if parsed.has_errors() {
             self.unrecorded(cell_id, written);
@@ -191,8 +206,15 @@ impl Provenance {
         }
         let positions = Arc::new(Positions::of(parsed.source()));
         let before: FxHashMap<String, Value> = self.state.globals.clone();
+        let known_before = self.state.known.clone();
         let outcome = Replay::new(&mut self.state, effects, events, cell_id, positions)
-            .run(&parsed.module.body);
+            .run(&parsed.module.body)
+            .and_then(|raised| match (failed, raised) {
+                (true, false) => Err(replay::Unsupported(
+                    "the run raised an exception the log does not place".into(),
+                )),
+                _ => Ok(()),
+            });
         match outcome {
             Ok(()) => {
                 for name in written {
@@ -203,6 +225,7 @@ impl Provenance {
             }
             Err(why) => {
                 self.state.globals = before;
+                self.state.known = known_before;
                 self.unrecorded(cell_id, written);
                 for name in written {
                     self.unfollowed.insert(name.clone(), why.0.clone());
@@ -241,15 +264,9 @@ impl Provenance {
             self.forget(name);
         }
         match (events, failed) {
-            (Some(events), false) => self.replay(cell_id, source, events, &roots, effects).err(),
-            (Some(_), true) => {
-                let why = "the run raised an exception".to_string();
-                self.unrecorded(cell_id, &roots);
-                for name in &roots {
-                    self.unfollowed.insert(name.clone(), why.clone());
-                }
-                Some(why)
-            }
+            (Some(events), failed) => self
+                .replay_run(cell_id, source, events, &roots, effects, failed)
+                .err(),
             (None, _) => {
                 self.unrecorded(cell_id, &roots);
                 None

@@ -19,12 +19,12 @@ def sumUpMultiples(numbers, factor):
 ";
 
 /// The events a recorded call logs over `1, 2, ..., len` with `factor`, the
-/// function defined by cell `defined_in`: each loop test and each filter
+/// function defined by cell `defined_in`: the call's start, each loop test and each filter
 /// decision, then the test that ends the loop (the key `numbers[i]` is
 /// known to the replay: `i` counts from the literal 0).
 pub fn sum_up_multiples_events(defined_in: &str, len: usize, factor: usize) -> Vec<Event> {
     let code = code_key(defined_in, 1);
-    let mut events = Vec::new();
+    let mut events = vec![Event::new(code, (0, 0), What::Enter)];
     for i in 0..len {
         events.push(Event::new(code, (5, 10), What::Decision(true)));
         events.push(Event::new(

@@ -120,6 +120,12 @@ impl RaiseHook {
                 let line = trace.line_of(code, offset);
                 trace.raised_at(at, || line);
             }
+            if trace.recorder.on
+                && trace.recorder.has_table(at)
+                && let Some(line) = trace.line_of(code, offset)
+            {
+                trace.recorder.raised(at, line);
+            }
         }
         py.None()
     }
@@ -143,6 +149,11 @@ impl StartHook {
         let at = address(code);
         if trace.touch(at) && trace.active {
             trace.started(at);
+        }
+        // A recorded function's every call is logged (it bounds the
+        // replay's look for a raise in one call).
+        if trace.recorder.entered(at) {
+            return py.None();
         }
         self.shared.disable(py)
     }

@@ -333,6 +333,9 @@ unsafe extern "C" fn trace(
             // SAFETY: the interpreter passes a live frame.
             let code = unsafe { code_of(frame) };
             trace.raised_at(code, || Some(unsafe { line_of(frame) }));
+            if trace.recorder.on && trace.recorder.has_table(code) {
+                trace.recorder.raised(code, unsafe { line_of(frame) });
+            }
         }
         false
     } else {
@@ -418,6 +421,7 @@ unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) 
     let code = unsafe { code_of(frame) };
     if trace.recorder.on && trace.recorder.has_table(code) {
         unsafe { set_opcodes(api, frame, true) };
+        trace.recorder.entered(code);
     }
     if trace.is_module_address(code) {
         return false;

@@ -14,6 +14,10 @@
 //!   frames of those code objects only (`native.rs`): the instruction after
 //!   a jump tells which way it went.
 //!
+//! An exception raised in (or passing through) such code is logged too
+//! (the RAISE callback on 3.12+, the exception event on 3.10/3.11), so the
+//! replay knows where a statement stopped.
+//!
 //! Nothing is added to the user's code, namespace or `builtins`: functions
 //! defined while recording pickle, run in other processes and after
 //! `%unload_ext nbsight` as without it.
@@ -83,6 +87,8 @@ impl Kind {
             | "POP_JUMP_FORWARD_IF_NOT_NONE"
             | "POP_JUMP_BACKWARD_IF_NOT_NONE" => Kind::IfNotNone,
             "FOR_ITER" => Kind::ForIter,
+            // 3.10's `except E:` test: jumps when the type does not match.
+            "JUMP_IF_NOT_EXC_MATCH" => Kind::IfFalse,
             _ => return None,
         })
     }
@@ -108,6 +114,10 @@ struct Table {
     code: Py<PyAny>,
     key: u32,
     jumps: FxHashMap<u32, Jump>,
+    /// A call of it is logged (a function's or a lambda's code; not a
+    /// comprehension's or a generator expression's, which are part of the
+    /// code around them).
+    enters: bool,
 }
 
 /// The recorder's state (in `Trace`, under its lock).
@@ -172,9 +182,10 @@ impl Recorder {
             }
         };
         let mut all = Vec::new();
-        let mut stack = vec![(code.clone(), code_key(cell, 0))];
-        while let Some((code, key)) = stack.pop() {
-            let table = table(&instructions, &code, key)?;
+        let mut stack = vec![(code.clone(), code_key(cell, 0), false)];
+        while let Some((code, key, enters)) = stack.pop() {
+            let mut table = table(&instructions, &code, key)?;
+            table.enters = enters;
             self.tables.insert(address(&code), table);
             let consts = code.getattr("co_consts")?;
             for c in consts.cast::<PyTuple>()?.iter() {
@@ -184,15 +195,16 @@ impl Recorder {
                 let name = c.getattr("co_name")?.extract::<String>()?;
                 // Comprehensions and generator expressions are the code
                 // around them (3.12 inlines comprehensions).
-                let inner = if matches!(
+                let part = matches!(
                     name.as_str(),
                     "<listcomp>" | "<setcomp>" | "<dictcomp>" | "<genexpr>"
-                ) {
+                );
+                let inner = if part {
                     key
                 } else {
                     code_key(cell, c.getattr("co_firstlineno")?.extract::<u32>()?)
                 };
-                stack.push((c, inner));
+                stack.push((c, inner, !part));
             }
             all.push(code);
         }
@@ -229,6 +241,31 @@ impl Recorder {
         true
     }
 
+    /// A call of `code` starts; `true` when it is logged.
+    pub fn entered(&mut self, code: usize) -> bool {
+        if !self.on {
+            return false;
+        }
+        match self.tables.get(&code) {
+            Some(t) if t.enters => {
+                let key = t.key;
+                self.push(Event::new(key, (0, 0), What::Enter));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// An exception was raised in `code` (or passed through it) on `line`.
+    pub fn raised(&mut self, code: usize, line: u32) {
+        if !self.on {
+            return;
+        }
+        if let Some(key) = self.tables.get(&code).map(|t| t.key) {
+            self.push(Event::new(key, (line, 0), What::Raised));
+        }
+    }
+
     /// 3.10/3.11: an opcode event of `frame` (running `code`) at `offset`.
     pub fn opcode(&mut self, frame: usize, code: usize, offset: u32) {
         if !self.on {
@@ -251,13 +288,17 @@ impl Recorder {
         self.pending.retain(|p| p.0 != frame);
     }
 
-    fn log(&mut self, key: u32, jump: Jump, destination: u32) {
+    fn push(&mut self, event: Event) {
         if self.events.len() >= LIMIT {
             self.on = false;
             self.overflowed = true;
             self.events = Vec::new();
             return;
         }
+        self.events.push(event);
+    }
+
+    fn log(&mut self, key: u32, jump: Jump, destination: u32) {
         let jumped = destination == jump.target && destination != jump.next;
         let what = match jump.kind {
             Kind::IfTrue => What::Decision(jumped),
@@ -267,8 +308,7 @@ impl Recorder {
             Kind::ForIter if destination == jump.next => What::Iteration,
             Kind::ForIter => What::Exhausted,
         };
-        self.events
-            .push(Event::new(key, (jump.line, jump.column), what));
+        self.push(Event::new(key, (jump.line, jump.column), what));
     }
 }
 
@@ -346,6 +386,7 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
         code: code.clone().unbind(),
         key,
         jumps,
+        enters: false,
     })
 }
 

@@ -96,15 +96,18 @@ impl Replay<'_> {
         };
         // Decided by the inner `and`/`or`: 3.12+ still jumps here.
         let at = self.at(b);
-        if let Some(Event {
-            at: a,
-            what: What::Decision(t),
-            ..
-        }) = self.peek()
+        if let Some((
+            i,
+            Event {
+                at: a,
+                what: What::Decision(t),
+                ..
+            },
+        )) = self.peek_at()
             && *a == at
             && *t == truth
         {
-            self.next += 1;
+            self.take(i);
         }
         Ok(truth)
     }
@@ -167,6 +170,8 @@ pub(super) fn describe(event: Option<&Event>) -> String {
                 What::Iteration => "an iteration",
                 What::Exhausted => "a loop's end",
                 What::Key(_) => "a key",
+                What::Raised => "a raise",
+                What::Enter => "a call",
             };
             format!("{what} on line {}", e.at.0)
         }

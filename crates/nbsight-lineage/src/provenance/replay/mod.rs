@@ -25,6 +25,7 @@ use rustc_hash::FxHashMap;
 
 mod conditions;
 use conditions::describe;
+mod exceptions;
 mod known;
 
 use super::State;
@@ -38,13 +39,23 @@ pub(crate) use known::Known;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Unsupported(pub String);
 
-type R<T> = Result<T, Unsupported>;
+/// Why the replay of some code stopped before its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stop {
+    /// It gives up (the cell is not followed).
+    Unsupported(String),
+    /// The code raised an exception there (the log says so): it unwinds to
+    /// a handler of the same code, or to the caller (`exceptions.rs`).
+    Raised,
+}
+
+type R<T> = Result<T, Stop>;
 
 /// Positional and keyword arguments of a call.
 type Arguments = (Vec<Value>, Vec<(String, Value)>);
 
 fn unsupported<T>(what: impl Into<String>) -> R<T> {
-    Err(Unsupported(what.into()))
+    Err(Stop::Unsupported(what.into()))
 }
 
 /// How a statement list ended.
@@ -53,8 +64,6 @@ enum Flow {
     Break,
     Continue,
     Return(Value),
-    /// A `raise` ran: the cell stopped there.
-    Raise,
 }
 
 /// Where a literal is evaluated: as the value bound (an assignment's value,
@@ -123,7 +132,15 @@ pub(crate) struct Replay<'s> {
     short_circuit: Option<(ruff_text_size::TextSize, bool)>,
     /// How deep the expression being replayed is nested.
     nesting: usize,
+    /// Decisions that kept a body from binding a name not bound yet (or
+    /// from returning, `RETURN`), by frame depth and name: the binding
+    /// that comes later depends on them too (`for x in xs: if x > 3:
+    /// found = x; break` reads every element tested).
+    kept_out: FxHashMap<(usize, String), Deps>,
 }
+
+/// The name `kept_out` gives a function's return value.
+const RETURN: &str = "<return>";
 
 impl<'s> Replay<'s> {
     pub fn new(
@@ -146,14 +163,21 @@ impl<'s> Replay<'s> {
             control: Vec::new(),
             short_circuit: None,
             nesting: 0,
+            kept_out: FxHashMap::default(),
         }
     }
 
-    /// Replays a cell's statements; `Ok` when the whole log was followed.
-    pub fn run(&mut self, body: &[Stmt]) -> R<()> {
-        match self.block(body)? {
-            Flow::Normal | Flow::Raise => Ok(()),
-            _ => unsupported("break, continue or return outside a loop or function"),
+    /// Replays a cell's statements; `Ok` when the log was followed, to the
+    /// end (`false`) or to where the cell raised an exception it did not
+    /// catch (`true`).
+    pub fn run(&mut self, body: &[Stmt]) -> Result<bool, Unsupported> {
+        match self.block(body) {
+            Ok(Flow::Normal) => Ok(false),
+            Err(Stop::Raised) => Ok(true),
+            Ok(_) => Err(Unsupported(
+                "break, continue or return outside a loop or function".into(),
+            )),
+            Err(Stop::Unsupported(why)) => Err(Unsupported(why)),
         }
     }
 
@@ -171,35 +195,46 @@ impl<'s> Replay<'s> {
         )
     }
 
-    /// The next event of the code being replayed: events of other code
-    /// (user code run where the replay sees an opaque call, such as a
-    /// function a library calls back) and keys of older logs are skipped.
-    fn peek(&mut self) -> Option<&'s Event> {
+    /// The next event of the code being replayed, and where it is: events
+    /// of other code (user code run where the replay sees an opaque call,
+    /// such as a function a library calls back) and keys of older logs are
+    /// passed over, and dropped when a later event is taken (`take`). A
+    /// call of the same code (`Enter`) is where this call's events end.
+    fn peek_at(&self) -> Option<(usize, &'s Event)> {
         let events: &'s [Event] = self.events;
-        while let Some(e) = events.get(self.next) {
-            if e.code == self.code && !matches!(e.what, What::Key(_)) {
-                return Some(e);
-            }
-            self.next += 1;
-        }
-        None
+        events
+            .iter()
+            .enumerate()
+            .skip(self.next)
+            .find(|(_, e)| e.code == self.code && !matches!(e.what, What::Key(_)))
+    }
+
+    fn peek(&self) -> Option<&'s Event> {
+        self.peek_at().map(|(_, e)| e)
+    }
+
+    /// Takes the event at `index` (and drops those before it).
+    fn take(&mut self, index: usize) {
+        self.next = index + 1;
     }
 
     /// The jump CPython took testing a part of a condition on the lines of
     /// `node`.
     fn jump(&mut self, node: &impl Ranged) -> R<What> {
         let (first, last) = self.lines(node);
-        match self.peek() {
-            Some(e)
+        match self.peek_at() {
+            Some((i, e))
                 if (first..=last).contains(&e.at.0)
                     && matches!(e.what, What::Decision(_) | What::NoneTest(_)) =>
             {
-                self.next += 1;
+                self.take(i);
                 Ok(e.what.clone())
             }
+            // The code raised before it decided.
+            Some((_, e)) if e.what == What::Raised => Err(Stop::Raised),
             other => unsupported(format!(
                 "expected a decision on line {first}, found {}",
-                describe(other)
+                describe(other.map(|(_, e)| e))
             )),
         }
     }
@@ -208,7 +243,7 @@ impl<'s> Replay<'s> {
     /// the loop was left another way (`break`, an error) and the log goes on
     /// elsewhere. `lines`: where the loop's header is.
     fn iteration(&mut self, lines: (u32, u32)) -> Option<bool> {
-        let e = self.peek()?;
+        let (i, e) = self.peek_at()?;
         if !(lines.0..=lines.1).contains(&e.at.0) {
             return None;
         }
@@ -217,7 +252,7 @@ impl<'s> Replay<'s> {
             What::Exhausted => false,
             _ => return None,
         };
-        self.next += 1;
+        self.take(i);
         Some(more)
     }
 
@@ -260,13 +295,29 @@ impl<'s> Replay<'s> {
     fn bind_name(&mut self, name: &str, value: Value) {
         self.set_known(name, None);
         self.state.name_inputs(&value, name, &self.cell);
-        let value = value.with_why(&self.control());
+        let mut value = value.with_why(&self.control());
+        if let Some(kept) = self.kept_out.remove(&(self.frames.len(), name.to_string())) {
+            value = value.with_why(&kept);
+        }
         match self.frames.last_mut() {
             Some(frame) if !frame.globals.iter().any(|g| g == name) => {
                 frame.locals.insert(name.to_string(), value);
             }
             _ => {
                 self.state.globals.insert(name.to_string(), value);
+            }
+        }
+    }
+
+    /// `del name`.
+    fn unbind(&mut self, name: &str) {
+        self.set_known(name, None);
+        match self.frames.last_mut() {
+            Some(frame) if !frame.globals.iter().any(|g| g == name) => {
+                frame.locals.remove(name);
+            }
+            _ => {
+                self.state.globals.remove(name);
             }
         }
     }
@@ -369,9 +420,14 @@ impl<'s> Replay<'s> {
 
     fn block(&mut self, body: &[Stmt]) -> R<Flow> {
         for stmt in body {
-            match self.stmt(stmt)? {
-                Flow::Normal => {}
-                other => return Ok(other),
+            let flow = self.stmt(stmt);
+            // The statement raised (the log has this code's raise on its
+            // lines): it ends here, whatever the replay made of it.
+            let raised = self.take_raised(stmt);
+            match flow {
+                Ok(_) if raised => return Err(Stop::Raised),
+                Ok(Flow::Normal) => {}
+                other => return other,
             }
         }
         Ok(Flow::Normal)
@@ -385,6 +441,10 @@ impl<'s> Replay<'s> {
             Stmt::Assign(s) => {
                 let known = self.known(&s.value);
                 let value = self.eval(&s.value, Mode::Bound)?;
+                // Computing the value raised: nothing is bound.
+                if self.take_raised(s) {
+                    return Err(Stop::Raised);
+                }
                 for t in &s.targets {
                     self.bind(t, value.clone())?;
                     if let Expr::Name(n) = t {
@@ -395,6 +455,9 @@ impl<'s> Replay<'s> {
             Stmt::AnnAssign(s) => {
                 if let Some(v) = &s.value {
                     let value = self.eval(v, Mode::Bound)?;
+                    if self.take_raised(s) {
+                        return Err(Stop::Raised);
+                    }
                     self.bind(&s.target, value)?;
                 }
             }
@@ -423,9 +486,21 @@ impl<'s> Replay<'s> {
                     Some(v) => self.eval(v, Mode::Data)?,
                     None => Value::constant(),
                 };
-                return Ok(Flow::Return(value.with_why(&self.control())));
+                let mut value = value.with_why(&self.control());
+                if let Some(kept) = self
+                    .kept_out
+                    .remove(&(self.frames.len(), RETURN.to_string()))
+                {
+                    value = value.with_why(&kept);
+                }
+                return Ok(Flow::Return(value));
             }
-            Stmt::Raise(_) => return Ok(Flow::Raise),
+            Stmt::Raise(s) => {
+                for e in [&s.exc, &s.cause].into_iter().flatten() {
+                    self.eval(e, Mode::Control)?;
+                }
+                return Err(Stop::Raised);
+            }
             Stmt::FunctionDef(f) => {
                 if !f.decorator_list.is_empty() || f.is_async {
                     return unsupported("a decorated or async function");
@@ -471,14 +546,7 @@ impl<'s> Replay<'s> {
             Stmt::Delete(s) => {
                 for t in &s.targets {
                     if let Expr::Name(n) = t {
-                        match self.frames.last_mut() {
-                            Some(frame) => {
-                                frame.locals.remove(n.id.as_str());
-                            }
-                            None => {
-                                self.state.globals.remove(n.id.as_str());
-                            }
-                        }
+                        self.unbind(n.id.as_str());
                     }
                 }
             }
@@ -487,23 +555,8 @@ impl<'s> Replay<'s> {
                     frame.globals.extend(g.names.iter().map(|n| n.to_string()));
                 }
             }
-            Stmt::With(s) => {
-                for item in &s.items {
-                    let v = self.eval(&item.context_expr, Mode::Data)?;
-                    if let Some(t) = &item.optional_vars {
-                        self.bind(t, v)?;
-                    }
-                }
-                return self.block(&s.body);
-            }
-            Stmt::Try(s) if s.handlers.is_empty() => {
-                let flow = self.block(&s.body)?;
-                let end = self.block(&s.finalbody)?;
-                return Ok(match end {
-                    Flow::Normal => flow,
-                    other => other,
-                });
-            }
+            Stmt::With(s) => return self.with_(s),
+            Stmt::Try(s) => return self.try_(s),
             Stmt::Assert(s) => {
                 self.test(&s.test)?;
             }
@@ -583,6 +636,10 @@ impl<'s> Replay<'s> {
                 match stmt {
                     Stmt::FunctionDef(f) => self.0.push(f.name.to_string()),
                     Stmt::ClassDef(c) => self.0.push(c.name.to_string()),
+                    Stmt::Return(_) => {
+                        self.0.push(RETURN.to_string());
+                        walk_stmt(self, stmt);
+                    }
                     _ => walk_stmt(self, stmt),
                 }
             }
@@ -634,16 +691,23 @@ impl<'s> Replay<'s> {
                 Some(frame) if !frame.globals.contains(&name) => frame.locals.get(&name).cloned(),
                 _ => self.state.globals.get(&name).cloned(),
             };
-            if let Some(v) = current {
-                let v = v.with_why(why);
-                match self.frames.last_mut() {
-                    Some(frame) if !frame.globals.contains(&name) => {
-                        frame.locals.insert(name, v);
-                    }
-                    _ => {
-                        self.state.globals.insert(name, v);
+            match current {
+                Some(v) => {
+                    let v = v.with_why(why);
+                    match self.frames.last_mut() {
+                        Some(frame) if !frame.globals.contains(&name) => {
+                            frame.locals.insert(name, v);
+                        }
+                        _ => {
+                            self.state.globals.insert(name, v);
+                        }
                     }
                 }
+                None => self
+                    .kept_out
+                    .entry((self.frames.len(), name))
+                    .or_default()
+                    .union(why),
             }
         }
     }
@@ -724,6 +788,9 @@ impl<'s> Replay<'s> {
                     self.skipped(&s.body, &structure);
                     return self.block(&s.orelse);
                 }
+                None if self.peek().is_some_and(|e| e.what == What::Raised) => {
+                    return Err(Stop::Raised);
+                }
                 None => {
                     return unsupported(format!(
                         "the loop on line {} not logged, found {}",
@@ -802,13 +869,27 @@ impl<'s> Replay<'s> {
         self.frames.push(Frame::new(locals));
         let outer_cell = std::mem::replace(&mut self.code_cell, f.cell.clone());
         let outer_code = std::mem::replace(&mut self.code, f.code);
+        // The call's start, when the log has it (it bounds where this call's
+        // events end: `peek_at`).
+        if let Some((i, e)) = self.peek_at()
+            && e.what == What::Enter
+        {
+            self.take(i);
+        }
+        let depth = self.frames.len();
         let result = match &f.body {
             Body::Block(body) => self.block(body).map(|flow| match flow {
                 Flow::Return(v) => v,
-                _ => Value::constant(),
+                // Falling off the end: the decisions that kept a `return`
+                // from running decided the `None`.
+                _ => match self.kept_out.get(&(depth, RETURN.to_string())) {
+                    Some(kept) => Value::scalar(kept.as_why()),
+                    None => Value::constant(),
+                },
             }),
             Body::Lambda(expr) => self.eval(expr, Mode::Data),
         };
+        self.kept_out.retain(|(d, _), _| *d < depth);
         self.frames.pop();
         self.positions = outer;
         self.code_cell = outer_cell;
@@ -884,9 +965,9 @@ impl<'s> Replay<'s> {
             | Expr::StringLiteral(_)
             | Expr::BytesLiteral(_)
             | Expr::BooleanLiteral(_) => self.literal(mode),
-            Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_) | Expr::IpyEscapeCommand(_) => {
-                Value::constant()
-            }
+            // `b = None` bound is data as `b = 1` is.
+            Expr::NoneLiteral(_) => self.literal(mode),
+            Expr::EllipsisLiteral(_) | Expr::IpyEscapeCommand(_) => Value::constant(),
             Expr::Name(n) => self.lookup(n.id.as_str()),
             Expr::BinOp(b) => {
                 let left = self.eval(&b.left, mode.inner())?;
@@ -1176,6 +1257,8 @@ impl<'s> Replay<'s> {
             .unwrap_or_default();
         self.frames.push(frame);
         let result = self.generate(first_line, generators, 0, each, &mut out, &mut structure);
+        let depth = self.frames.len();
+        self.kept_out.retain(|(d, _), _| *d < depth);
         self.frames.pop();
         result.map(|()| (out, structure))
     }
@@ -1210,6 +1293,9 @@ impl<'s> Replay<'s> {
             match self.iteration(lines) {
                 Some(true) => {}
                 Some(false) => return Ok(()),
+                None if self.peek().is_some_and(|e| e.what == What::Raised) => {
+                    return Err(Stop::Raised);
+                }
                 None => {
                     return unsupported(format!(
                         "the comprehension on line {} not logged, found {}",
