@@ -6,7 +6,9 @@ that the machine's other load falls on every mode alike), each process
 running every cell `--repeat` times; the median over all runs of a cell is
 reported.
 
-    python bench/live/micro.py [--modes plain,nbsight,ipyflow] [--rounds 5] [--repeat 2]
+    python bench/live/micro.py [--modes plain,nbsight,nbsight-prov,ipyflow] [--rounds 5] [--repeat 2]
+
+(`nbsight-prov`: nbsight with value provenance recorded for every cell.)
 
 Needs IPython, numpy and pandas in that Python, and nbsight installed there
 (the tables in bench/live/README.md say how they were made).
@@ -38,6 +40,7 @@ CELLS = {
     "f(i) called 10^6 times": "for i in range(10**6):\n    f(i)",
     "fib(25)": "r = fib(25)",
     "loop of 10^7": "s = 0\nfor i in range(10**7):\n    s += i",
+    "comprehension over 10^6": "xs = [i * 2 for i in range(10**6) if i % 3]",
     "pandas (groupby, rolling, apply)": (
         "k = df.assign(k=(df.a * 10).astype(int))\n"
         "g = k.groupby('k').b.agg(['mean', 'std'])\n"
@@ -53,7 +56,12 @@ def child(mode: str, repeat: int) -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance()
-    if mode != "plain":
+    if mode == "nbsight-prov":
+        # Provenance recorded from the start: the set-up's functions are
+        # recorded code.
+        shell.run_cell("%load_ext nbsight")
+        shell.run_cell("__import__('nbsight').record_provenance(True)")
+    elif mode != "plain":
         shell.run_cell(f"%load_ext {mode}")
     shell.run_cell(SETUP, store_history=True, cell_id="setup")
     times: dict[str, list[float]] = {name: [] for name in CELLS}

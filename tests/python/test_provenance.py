@@ -377,7 +377,9 @@ def test_conditions_are_followed_as_python_compiles_them(ip: InteractiveShell) -
         "if not a < 2 < c:\n    p = a\nelse:\n    p = c\n"
         "q = a if b is None else c\n"
         "r = [x for x in xs if x and (x > 5 or a is not None)]\n"
-        "s = (b or a) and c",
+        "s = (b or a) and c\n"
+        "t = bool(42 and 0)\n"
+        "u = 0 or a",
     )
     assert refs(nbsight.provenance("p")["where"]) == ["c1:a"]
     assert refs(nbsight.provenance("q")["where"]) == ["c1:a"]
@@ -385,6 +387,9 @@ def test_conditions_are_followed_as_python_compiles_them(ip: InteractiveShell) -
     assert refs(nbsight.provenance("r")["where"]) == ["c1:xs[0]", "c1:xs[2]"]
     p = nbsight.provenance("s")
     assert refs(p["where"]) == ["c1:c"] and p["followed"] is True
+    # Constant operands: CPython folds their jumps away.
+    assert nbsight.provenance("t")["followed"] is True
+    assert refs(nbsight.provenance("u")["where"]) == ["c1:a"]
 
 
 def test_user_functions_a_library_calls_and_keys_known_from_loops(ip: InteractiveShell) -> None:
@@ -424,3 +429,10 @@ def test_exceptions_caught_raised_and_failed_runs_are_followed(ip: InteractiveSh
     assert p["followed"] is True and refs(p["where"]) == ["c1:xs[0]"]
     with pytest.raises(KeyError):
         nbsight.provenance("later")
+
+
+def test_a_large_input_is_answered_as_a_range(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "import random\nL = [random.random() for i in range(100_000)]\nfirst = L[0]")
+    p = nbsight.provenance("L")
+    assert refs(p["where"]) == ["c1:L[0:100000]"]
+    assert refs(nbsight.provenance("first")["where"]) == ["c1:L[0]"]

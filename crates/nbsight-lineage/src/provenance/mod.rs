@@ -18,6 +18,7 @@
 mod events;
 mod function;
 mod position;
+mod ranges;
 mod replay;
 pub mod testing;
 mod value;
@@ -80,7 +81,7 @@ impl State {
     /// Names the inputs of `value` not bound yet after `path`, its
     /// elements after `path[i]` / `path['k']`.
     pub(crate) fn name_inputs(&mut self, value: &Value, path: &str, cell: &str) {
-        let mut seen: Vec<*const ()> = Vec::new();
+        let mut seen: rustc_hash::FxHashSet<*const ()> = rustc_hash::FxHashSet::default();
         self.name_in(value, path, cell, &mut seen);
     }
 
@@ -95,15 +96,20 @@ impl State {
         }
     }
 
-    fn name_in(&mut self, value: &Value, path: &str, cell: &str, seen: &mut Vec<*const ()>) {
+    fn name_in(
+        &mut self,
+        value: &Value,
+        path: &str,
+        cell: &str,
+        seen: &mut rustc_hash::FxHashSet<*const ()>,
+    ) {
         match value {
             Value::Scalar(d) | Value::Range(d) => self.name_deps(d, path, cell),
             Value::Sequence(s) => {
                 let key = s.key();
-                if seen.contains(&key) {
+                if !seen.insert(key) {
                     return;
                 }
-                seen.push(key);
                 let (items, structure) = {
                     let s = s.borrow();
                     (s.items.clone(), s.structure.clone())
@@ -115,10 +121,9 @@ impl State {
             }
             Value::Mapping(m) => {
                 let key = m.key();
-                if seen.contains(&key) {
+                if !seen.insert(key) {
                     return;
                 }
-                seen.push(key);
                 let (items, structure) = {
                     let m = m.borrow();
                     (m.items.clone(), m.structure.clone())
@@ -331,17 +336,15 @@ impl Provenance {
         }
         let deps = value.deps();
         let refs = |state: &State, ids: &BTreeSet<InputId>| {
-            let mut out: Vec<InputRef> = ids
-                .iter()
-                .filter_map(|&id| state.inputs.get(id as usize))
-                .map(|i| InputRef {
-                    cell: i.cell.clone(),
-                    symbol: i.symbol.clone().unwrap_or_else(|| "<literal>".into()),
-                })
-                .collect();
-            out.sort();
-            out.dedup();
-            out
+            ranges::summarise(
+                ids.iter()
+                    .filter_map(|&id| state.inputs.get(id as usize))
+                    .map(|i| InputRef {
+                        cell: i.cell.clone(),
+                        symbol: i.symbol.clone().unwrap_or_else(|| "<literal>".into()),
+                    })
+                    .collect(),
+            )
         };
         let mut files: Vec<String> = deps
             .where_

@@ -159,19 +159,18 @@ impl Value {
     /// Everything the value depends on, as one set: for a container, its
     /// elements' dependencies (where and why) and its structure (why).
     pub fn deps(&self) -> Deps {
-        let mut seen = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         self.deps_seen(&mut seen)
     }
 
-    fn deps_seen(&self, seen: &mut Vec<*const ()>) -> Deps {
+    fn deps_seen(&self, seen: &mut rustc_hash::FxHashSet<*const ()>) -> Deps {
         match self {
             Value::Scalar(d) | Value::Range(d) => d.clone(),
             Value::Sequence(s) => {
                 let key = s.key();
-                if seen.contains(&key) {
+                if !seen.insert(key) {
                     return Deps::default();
                 }
-                seen.push(key);
                 let s = s.borrow();
                 let mut d = s.structure.as_why();
                 for item in &s.items {
@@ -181,10 +180,9 @@ impl Value {
             }
             Value::Mapping(m) => {
                 let key = m.key();
-                if seen.contains(&key) {
+                if !seen.insert(key) {
                     return Deps::default();
                 }
-                seen.push(key);
                 let m = m.borrow();
                 let mut d = m.structure.as_why();
                 for (_, item) in &m.items {
@@ -194,10 +192,9 @@ impl Value {
             }
             Value::Object(o) => {
                 let key = o.key();
-                if seen.contains(&key) {
+                if !seen.insert(key) {
                     return Deps::default();
                 }
-                seen.push(key);
                 o.borrow().deps.clone()
             }
             Value::Function(_) | Value::Module(_) => Deps::default(),

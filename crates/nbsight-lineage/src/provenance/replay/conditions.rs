@@ -89,12 +89,14 @@ impl Replay<'_> {
             (Expr::BoolOp(inner), Some((start, truth))) if inner.range.start() == start => {
                 Some(truth)
             }
-            _ => None,
+            // A constant operand: CPython folds its jump away.
+            _ => constant_truth(v, 0),
         };
         let Some(truth) = inner else {
             return self.truth_of_boolop(b);
         };
-        // Decided by the inner `and`/`or`: 3.12+ still jumps here.
+        // Decided by the inner `and`/`or` (3.12+ still jumps here) or a
+        // constant (a jump CPython may keep).
         let at = self.at(b);
         if let Some((
             i,
