@@ -58,6 +58,12 @@ def test_sum_up_multiples_where_the_multiples_why_every_element_and_factor(
     assert {f"c1:numbers[{i}]" for i in range(10)} | {"c3:factor"} <= why
     assert p["files"] == []
     assert p["recorded"] is True
+    # The thesis's own call passes the literal: it is bound to `factor`,
+    # data named after the parameter; no constant of the code is listed.
+    cell(ip, "c4", "total3 = sumUpMultiples(numbers, 3)")
+    p = nbsight.provenance("total3")
+    assert refs(p["where"]) == ["c1:numbers[2]", "c1:numbers[5]", "c1:numbers[8]"]
+    assert set(refs(p["why"])) == {f"c1:numbers[{i}]" for i in range(10)} | {"c4:factor"}
 
 
 PASS_THROUGH = """\
@@ -436,3 +442,20 @@ def test_a_large_input_is_answered_as_a_range(ip: InteractiveShell) -> None:
     p = nbsight.provenance("L")
     assert refs(p["where"]) == ["c1:L[0:100000]"]
     assert refs(nbsight.provenance("first")["where"]) == ["c1:L[0]"]
+
+
+def test_order_and_selection(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "xs = [3, 1, 2]")
+    cell(
+        ip,
+        "c2",
+        "s = sorted(xs)\nr = list(reversed(xs))\nys = list(xs)\nlast = ys.pop()\nfirst = ys.pop(0)\n"
+        "zs = list(xs)\nzs.sort()\nlow = zs[0]",
+    )
+    every = {"c1:xs[0]", "c1:xs[1]", "c1:xs[2]"}
+    # Which element comes first is decided by comparing them all.
+    assert set(refs(nbsight.provenance("s[0]")["where"])) == every
+    assert set(refs(nbsight.provenance("low")["why"])) == every
+    assert refs(nbsight.provenance("r[0]")["where"]) == ["c1:xs[2]"]
+    assert refs(nbsight.provenance("last")["where"]) == ["c1:xs[2]"]
+    assert refs(nbsight.provenance("first")["where"]) == ["c1:xs[0]"]

@@ -28,12 +28,13 @@
 //! itself for the rest of the running top-level statement (the run's lines
 //! then count as not all known unless every line of that statement ran).
 //!
-//! `PyEval_SetTrace` and `PyFrame_GetBack` are not in the stable ABI: they
-//! are looked up in the running interpreter (`ctypes.pythonapi`) when the
-//! session starts, so that the one abi3 module loads everywhere (a Windows
-//! abi3 module cannot link them). Frames are used only through those
-//! functions, `PyFrame_GetCode`, `PyFrame_GetLineNumber` and the
-//! `f_trace_lines` descriptor, never by layout.
+//! `PyEval_SetTrace`, `PyFrame_GetBack` and `PyFrame_GetLasti` (3.11) are
+//! not in the stable ABI: they are looked up in the running interpreter
+//! (`ctypes.pythonapi`) when the session starts, so that the one abi3 module
+//! loads everywhere (a Windows abi3 module cannot link them). Frames are
+//! used only through those functions, `PyFrame_GetCode`,
+//! `PyFrame_GetLineNumber` and the `f_trace_lines`, `f_trace_opcodes` and
+//! `f_lasti` descriptors, never by layout.
 
 use std::ffi::c_int;
 use std::ptr::null_mut;
@@ -60,6 +61,7 @@ type TraceFn = unsafe extern "C" fn(
 ) -> c_int;
 type SetTraceFn = unsafe extern "C" fn(Option<TraceFn>, *mut ffi::PyObject);
 type GetBackFn = unsafe extern "C" fn(*mut ffi::PyFrameObject) -> *mut ffi::PyFrameObject;
+type GetLastiFn = unsafe extern "C" fn(*mut ffi::PyFrameObject) -> c_int;
 
 /// The interpreter functions the tracer calls, found once.
 struct Api {
@@ -75,6 +77,8 @@ struct Api {
     /// `FrameType.__dict__["f_lasti"]` (kept) and its type's `__get__`.
     lasti: usize,
     descr_get: ffi::descrgetfunc,
+    /// `PyFrame_GetLasti` (3.11+; 3.10 reads `f_lasti` through `lasti`).
+    get_lasti: Option<GetLastiFn>,
 }
 
 /// Provenance is being recorded (the tracer then never suspends itself).
@@ -111,6 +115,7 @@ pub(crate) fn load(py: Python<'_>) -> PyResult<()> {
     }
     let set_trace = symbol(py, "PyEval_SetTrace")?;
     let get_back = symbol(py, "PyFrame_GetBack")?;
+    let get_lasti = symbol(py, "PyFrame_GetLasti").ok();
     let frame_dict = py
         .import("types")?
         .getattr("FrameType")?
@@ -142,6 +147,8 @@ pub(crate) fn load(py: Python<'_>) -> PyResult<()> {
             trace_opcodes: opcodes.into_ptr() as usize,
             lasti: lasti.into_ptr() as usize,
             descr_get: std::mem::transmute::<*mut std::ffi::c_void, ffi::descrgetfunc>(get),
+            get_lasti: get_lasti
+                .map(|a| std::mem::transmute::<*const (), GetLastiFn>(a as *const ())),
         }
     };
     // A concurrent `load` (impossible with the GIL held) would only leak
@@ -252,6 +259,9 @@ unsafe fn set_opcodes(api: &Api, frame: *mut ffi::PyFrameObject, on: bool) {
 ///
 /// SAFETY: `frame` is a live frame; the GIL is held.
 unsafe fn lasti_of(api: &Api, frame: *mut ffi::PyFrameObject) -> Option<u32> {
+    if let Some(get_lasti) = api.get_lasti {
+        return u32::try_from(unsafe { get_lasti(frame) }).ok();
+    }
     let get = api.descr_get;
     let value = unsafe {
         get(

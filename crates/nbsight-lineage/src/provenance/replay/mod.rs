@@ -870,11 +870,23 @@ impl<'s> Replay<'s> {
         let outer_cell = std::mem::replace(&mut self.code_cell, f.cell.clone());
         let outer_code = std::mem::replace(&mut self.code, f.code);
         // The call's start, when the log has it (it bounds where this call's
-        // events end: `peek_at`).
-        if let Some((i, e)) = self.peek_at()
-            && e.what == What::Enter
-        {
-            self.take(i);
+        // events end: `peek_at`). None, and the caller's code raised next:
+        // the call never happened (an argument, or what came before it in
+        // the statement, raised).
+        match self.peek_at() {
+            Some((i, e)) if e.what == What::Enter => self.take(i),
+            _ => {
+                self.code = outer_code;
+                let raised = self.peek().is_some_and(|e| e.what == What::Raised);
+                self.code = f.code;
+                if raised {
+                    self.frames.pop();
+                    self.positions = outer;
+                    self.code_cell = outer_cell;
+                    self.code = outer_code;
+                    return Err(Stop::Raised);
+                }
+            }
         }
         let depth = self.frames.len();
         let result = match &f.body {
@@ -1382,7 +1394,10 @@ impl<'s> Replay<'s> {
     fn call_value(&mut self, callee: &Value, c: &ast::ExprCall) -> R<Value> {
         match callee {
             Value::Function(f) => {
-                let (args, keywords) = self.arguments(c, Mode::Data)?;
+                // A literal a cell passes to a user function is bound to its
+                // parameter: data, named after it (the thesis's
+                // `sumUpMultiples(numbers, 3)` answers `factor`).
+                let (args, keywords) = self.arguments(c, Mode::Bound)?;
                 let f = f.clone();
                 self.call_user(&f, args, keywords)
             }
@@ -1444,7 +1459,15 @@ impl<'s> Replay<'s> {
         let control = self.control().as_why();
         match receiver {
             Value::Sequence(s) => {
-                let (args, _) = self.arguments(c, Mode::Data)?;
+                // Arguments are evaluated once: by the method followed here,
+                // or by the caller for any other.
+                if !matches!(
+                    name,
+                    "append" | "extend" | "insert" | "pop" | "copy" | "sort" | "reverse"
+                ) {
+                    return Ok(None);
+                }
+                let (args, keywords) = self.arguments(c, Mode::Data)?;
                 // Values are prepared before the list is locked: they may
                 // hold the list itself.
                 let value = match (name, args.as_slice()) {
@@ -1494,16 +1517,55 @@ impl<'s> Replay<'s> {
                         let s = s.borrow();
                         Value::sequence(s.items.clone(), s.structure.clone())
                     }
-                    ("sort" | "reverse", _) => {
-                        let all = receiver.deps().as_why();
-                        s.borrow_mut().structure.union(&all);
+                    ("reverse", []) => {
+                        s.borrow_mut().items.reverse();
                         Value::constant()
                     }
-                    _ => return Ok(None),
+                    ("sort", _) => {
+                        // Which element lands where is decided by comparing
+                        // them all (and the key's inputs): each position may
+                        // hold any of them.
+                        let mut all = receiver.deps();
+                        for (_, v) in &keywords {
+                            all.union(&v.deps().as_why());
+                        }
+                        let chosen = Value::scalar(all.clone().with_why(&all));
+                        let mut s = s.borrow_mut();
+                        for item in s.items.iter_mut() {
+                            *item = chosen.clone();
+                        }
+                        s.structure.union(&all.as_why());
+                        Value::constant()
+                    }
+                    ("pop", [i]) => {
+                        let at = c.arguments.args.first().and_then(literal_index);
+                        let mut s = s.borrow_mut();
+                        let len = s.items.len() as i64;
+                        match at {
+                            Some(k) if (-len..len).contains(&k) => {
+                                let k = if k < 0 { k + len } else { k } as usize;
+                                s.items.remove(k)
+                            }
+                            // Any element may be the one taken.
+                            _ => {
+                                s.structure.union(&i.deps().as_why());
+                                let mut d = s.structure.as_why();
+                                for item in &s.items {
+                                    d.union(&item.deps());
+                                }
+                                Value::scalar(d)
+                            }
+                        }
+                    }
+                    // Another arity: what the arguments read, once.
+                    _ => opaque(receiver, &args, &keywords),
                 };
                 Ok(Some(value))
             }
             Value::Mapping(m) => {
+                if !matches!(name, "keys" | "values" | "items" | "get") {
+                    return Ok(None);
+                }
                 let (args, _) = self.arguments(c, Mode::Control)?;
                 let value = match (name, args.as_slice()) {
                     ("keys", []) => {
@@ -1553,13 +1615,22 @@ impl<'s> Replay<'s> {
                         });
                         found.unwrap_or_else(|| Value::scalar(receiver.deps()))
                     }
-                    _ => return Ok(None),
+                    _ => opaque(receiver, &args, &[]),
                 };
                 Ok(Some(value))
             }
             _ => Ok(None),
         }
     }
+}
+
+/// A method's result that depends on its receiver and all its arguments.
+fn opaque(receiver: &Value, args: &[Value], keywords: &[(String, Value)]) -> Value {
+    let mut deps = receiver.deps();
+    for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
+        deps.union(&v.deps());
+    }
+    Value::object(deps, None)
 }
 
 /// The `k`-th element iterating `iterable` yields.
@@ -1724,10 +1795,24 @@ fn builtin(name: &str, args: &[Value], keywords: &[(String, Value)]) -> Value {
         ("len", [v]) => Value::scalar(v.structure()),
         ("range", _) => Value::Range(all()),
         ("list" | "tuple" | "set" | "sorted" | "reversed", [v]) => match v.elements() {
-            Some(items) => {
+            Some(mut items) => {
                 let mut structure = v.structure();
-                if name == "sorted" || name == "set" {
-                    structure.union(&v.deps().as_why());
+                match name {
+                    // Each position may hold any element, chosen by
+                    // comparing them all (with the key's inputs).
+                    "sorted" => {
+                        let mut all = v.deps();
+                        for (_, k) in keywords {
+                            all.union(&k.deps().as_why());
+                        }
+                        let chosen = Value::scalar(all.clone().with_why(&all));
+                        items = vec![chosen; items.len()];
+                        structure.union(&all.as_why());
+                    }
+                    // Which elements are equal decides how many remain.
+                    "set" => structure.union(&v.deps().as_why()),
+                    "reversed" => items.reverse(),
+                    _ => {}
                 }
                 Value::sequence(items, structure)
             }
