@@ -219,13 +219,13 @@ def test_timeit_and_augmented_subscripts_are_followed(
 def test_a_run_making_too_many_decisions_is_not_recorded(
     ip: InteractiveShell, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The recorder keeps at most 1,000,000 events a run.
+    # The recorder keeps at most 250,000 events a run.
     cell(ip, "c1", "total = 0\nfor x in range(1_000_001):\n    total += x")
     assert "nbsight" not in capsys.readouterr().err
     assert ip.user_ns["total"] == 500_000_500_000
     p = nbsight.provenance("total")
     assert p["recorded"] is False and p["followed"] is False
-    assert "more than 1000000 decisions" in p["reason"], p
+    assert "more than 250000 decisions" in p["reason"], p
     # The next cell is recorded again.
     cell(ip, "c2", "x = 1\nif x:\n    y = total")
     assert nbsight.provenance("y")["recorded"] is True
@@ -459,3 +459,19 @@ def test_order_and_selection(ip: InteractiveShell) -> None:
     assert refs(nbsight.provenance("r[0]")["where"]) == ["c1:xs[2]"]
     assert refs(nbsight.provenance("last")["where"]) == ["c1:xs[2]"]
     assert refs(nbsight.provenance("first")["where"]) == ["c1:xs[0]"]
+
+
+def test_a_function_called_very_often_is_followed_with_its_later_calls_opaque(
+    ip: InteractiveShell,
+) -> None:
+    cell(ip, "c1", "def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\nk = 20")
+    # 21,891 calls: the first 2,000 are recorded, the rest are opaque.
+    cell(ip, "c2", "r = fib(k)\nsmall = fib(5)")
+    assert ip.user_ns["r"] == 6765
+    p = nbsight.provenance("r")
+    assert p["followed"] is True, p
+    assert "c1:k" in refs(p["where"] + p["why"])
+    cell(ip, "c3", "xs = [3, 4]\nacc = 0\nfor i in range(3000):\n    acc += fib(xs[i % 2])")
+    p = nbsight.provenance("acc")
+    assert p["followed"] is True, p
+    assert {"c3:xs[0]", "c3:xs[1]"} <= set(refs(p["where"] + p["why"]))

@@ -3,7 +3,8 @@
 //! `KIND@CODE LINE COLUMN [PAYLOAD]` with kind `d` (a decision, payload `1`
 //! or `0`), `n` (a `None` test, payload `1` when the value was `None`), `i`
 //! (an iteration), `x` (exhausted), `r` (an exception raised or passed
-//! through), `e` (a call of the function starts) or `k` (a subscript key
+//! through), `e` (a call of the function starts), `s` (its calls are no
+//! longer logged in this run) or `k` (a subscript key
 //! of older logs,
 //! payload its `repr` with `\`, newline and carriage return escaped, absent
 //! when the key was not an int or a str), and `CODE` the code object's key
@@ -36,6 +37,7 @@ impl RecordedEvents {
                 What::Exhausted => ("x", None),
                 What::Raised => ("r", None),
                 What::Enter => ("e", None),
+                What::Saturated => ("s", None),
                 What::Key(key) => ("k", key.as_deref().map(escape)),
             };
             let _ = write!(out, "{kind}@{} {} {}", event.code, event.at.0, event.at.1);
@@ -87,6 +89,7 @@ fn decode_line(line: &str) -> Option<Event> {
         ("x", None) => What::Exhausted,
         ("r", None) => What::Raised,
         ("e", None) => What::Enter,
+        ("s", None) => What::Saturated,
         ("k", None) => What::Key(None),
         ("k", Some(key)) => What::Key(Some(unescape(key)?)),
         _ => return None,
@@ -139,6 +142,7 @@ mod tests {
             Event::new(7, (2, 9), What::Exhausted),
             Event::new(7, (4, 0), What::Raised),
             Event::new(9, (0, 0), What::Enter),
+            Event::new(9, (0, 0), What::Saturated),
             Event::new(7, (6, 20), What::Key(None)),
             Event::new(7, (6, 20), What::Key(Some("'a b\\n\n\r'".into()))),
             Event::new(0, (7, 0), What::Key(Some("3".into()))),

@@ -44,6 +44,9 @@ pub enum What {
     Raised,
     /// A call of the code (a function's) starts.
     Enter,
+    /// The function was called too often in this run: from here on its
+    /// calls and events are not logged (the replay takes them as opaque).
+    Saturated,
     /// A subscript key (histories written by the earlier recorder; the
     /// replay skips it).
     Key(Option<String>),

@@ -430,8 +430,10 @@ unsafe fn suspend(api: &Api, shared: &Shared) {
 unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) -> bool {
     let code = unsafe { code_of(frame) };
     if trace.recorder.on && trace.recorder.has_table(code) {
-        unsafe { set_opcodes(api, frame, true) };
         trace.recorder.entered(code);
+        if trace.recorder.records(code) {
+            unsafe { set_opcodes(api, frame, true) };
+        }
     }
     if trace.is_module_address(code) {
         return false;

@@ -30,8 +30,16 @@ use rustc_hash::FxHashMap;
 use super::trace::{Types, address};
 
 /// Events one run may log; past it the run is not recorded (its values
-/// become inputs of their own) and the memory is given back.
-pub(crate) const LIMIT: usize = 1_000_000;
+/// become inputs of their own), the memory is given back and the events
+/// are switched off for the rest of the run: a loop of a million steps
+/// costs a quarter of that, then runs at full speed.
+pub(crate) const LIMIT: usize = 250_000;
+
+/// Calls of one function one run logs; past them its calls are not logged
+/// (`What::Saturated` says so once, and its events stop: the replay takes
+/// the calls from there on as opaque), so that a function called a million
+/// times, or `fib(25)`, costs a few thousand calls' recording.
+pub(crate) const CALLS: u32 = 2_000;
 
 /// Why a recorded run's decisions are not all known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,6 +126,11 @@ struct Table {
     /// comprehension's or a generator expression's, which are part of the
     /// code around them).
     enters: bool,
+    /// Calls logged in this run.
+    calls: u32,
+    /// More than [`CALLS`] calls in this run: its events are no longer
+    /// logged.
+    saturated: bool,
 }
 
 /// The recorder's state (in `Trace`, under its lock).
@@ -143,6 +156,10 @@ impl Recorder {
         self.events.clear();
         self.overflowed = false;
         self.pending.clear();
+        for table in self.tables.values_mut() {
+            table.calls = 0;
+            table.saturated = false;
+        }
     }
 
     /// Stops recording: the run's events, `None` when there were more than
@@ -216,6 +233,11 @@ impl Recorder {
         self.tables.contains_key(&code)
     }
 
+    /// Code at `code` is recorded now: it has a table and is not saturated.
+    pub fn records(&self, code: usize) -> bool {
+        self.on && self.tables.get(&code).is_some_and(|t| !t.saturated)
+    }
+
     /// Forgets every table (`%reset`).
     pub fn forget(&mut self) {
         self.tables.clear();
@@ -230,7 +252,7 @@ impl Recorder {
             self.disabled = true;
             return false;
         }
-        let Some(table) = self.tables.get(&code) else {
+        let Some(table) = self.tables.get(&code).filter(|t| !t.saturated) else {
             return false;
         };
         let Some(jump) = table.jumps.get(&offset).copied() else {
@@ -246,14 +268,23 @@ impl Recorder {
         if !self.on {
             return false;
         }
-        match self.tables.get(&code) {
-            Some(t) if t.enters => {
-                let key = t.key;
-                self.push(Event::new(key, (0, 0), What::Enter));
-                true
-            }
-            _ => false,
+        let Some(t) = self.tables.get_mut(&code) else {
+            return false;
+        };
+        if !t.enters || t.saturated {
+            return false;
         }
+        t.calls += 1;
+        let key = t.key;
+        if t.calls > CALLS {
+            t.saturated = true;
+            // Its locations return DISABLE from here: on again next run.
+            self.disabled = true;
+            self.push(Event::new(key, (0, 0), What::Saturated));
+            return false;
+        }
+        self.push(Event::new(key, (0, 0), What::Enter));
+        true
     }
 
     /// An exception was raised in `code` (or passed through it) on `line`.
@@ -261,7 +292,12 @@ impl Recorder {
         if !self.on {
             return;
         }
-        if let Some(key) = self.tables.get(&code).map(|t| t.key) {
+        if let Some(key) = self
+            .tables
+            .get(&code)
+            .filter(|t| !t.saturated)
+            .map(|t| t.key)
+        {
             self.push(Event::new(key, (line, 0), What::Raised));
         }
     }
@@ -273,11 +309,16 @@ impl Recorder {
         }
         if let Some(i) = self.pending.iter().position(|p| p.0 == frame) {
             let (_, at, jump) = self.pending.swap_remove(i);
-            if let Some(key) = self.tables.get(&at).map(|t| t.key) {
+            if let Some(key) = self.tables.get(&at).filter(|t| !t.saturated).map(|t| t.key) {
                 self.log(key, jump, offset);
             }
         }
-        if let Some(jump) = self.tables.get(&code).and_then(|t| t.jumps.get(&offset)) {
+        if let Some(jump) = self
+            .tables
+            .get(&code)
+            .filter(|t| !t.saturated)
+            .and_then(|t| t.jumps.get(&offset))
+        {
             self.pending.push((frame, code, *jump));
         }
     }
@@ -387,6 +428,8 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
         key,
         jumps,
         enters: false,
+        calls: 0,
+        saturated: false,
     })
 }
 

@@ -174,6 +174,7 @@ pub(super) fn describe(event: Option<&Event>) -> String {
                 What::Key(_) => "a key",
                 What::Raised => "a raise",
                 What::Enter => "a call",
+                What::Saturated => "the end of the function's logged calls",
             };
             format!("{what} on line {}", e.at.0)
         }

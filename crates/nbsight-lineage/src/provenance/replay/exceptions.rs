@@ -39,7 +39,7 @@ impl Replay<'_> {
             Err(Stop::Raised) => self.handle(&s.handlers),
             other => other,
         };
-        if let Err(Stop::Unsupported(_)) = outcome {
+        if let Err(Stop::Unsupported(_) | Stop::Saturated) = outcome {
             return outcome;
         }
         match self.block(&s.finalbody)? {

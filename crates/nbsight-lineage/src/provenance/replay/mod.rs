@@ -47,6 +47,9 @@ enum Stop {
     /// The code raised an exception there (the log says so): it unwinds to
     /// a handler of the same code, or to the caller (`exceptions.rs`).
     Raised,
+    /// The function's calls stopped being logged (it was called too often
+    /// in the run): the call being replayed is opaque from here.
+    Saturated,
 }
 
 type R<T> = Result<T, Stop>;
@@ -137,6 +140,8 @@ pub(crate) struct Replay<'s> {
     /// that comes later depends on them too (`for x in xs: if x > 3:
     /// found = x; break` reads every element tested).
     kept_out: FxHashMap<(usize, String), Deps>,
+    /// Code whose calls stopped being logged (`What::Saturated` passed).
+    saturated: rustc_hash::FxHashSet<u32>,
 }
 
 /// The name `kept_out` gives a function's return value.
@@ -164,6 +169,7 @@ impl<'s> Replay<'s> {
             short_circuit: None,
             nesting: 0,
             kept_out: FxHashMap::default(),
+            saturated: rustc_hash::FxHashSet::default(),
         }
     }
 
@@ -178,6 +184,9 @@ impl<'s> Replay<'s> {
                 "break, continue or return outside a loop or function".into(),
             )),
             Err(Stop::Unsupported(why)) => Err(Unsupported(why)),
+            Err(Stop::Saturated) => Err(Unsupported(
+                "the log ended a function's calls outside any call".into(),
+            )),
         }
     }
 
@@ -213,9 +222,23 @@ impl<'s> Replay<'s> {
         self.peek_at().map(|(_, e)| e)
     }
 
-    /// Takes the event at `index` (and drops those before it).
+    /// Takes the event at `index` (and drops those before it; a function
+    /// whose calls stopped being logged among them stays so).
     fn take(&mut self, index: usize) {
+        let events: &'s [Event] = self.events;
+        for e in events.get(self.next..index).unwrap_or_default() {
+            if e.what == What::Saturated {
+                self.saturated.insert(e.code);
+            }
+        }
         self.next = index + 1;
+    }
+
+    /// The code being replayed has no more events in the log: its calls
+    /// stopped being logged (a marker here or passed earlier).
+    fn saturated_here(&self) -> bool {
+        self.saturated.contains(&self.code)
+            || self.peek().is_some_and(|e| e.what == What::Saturated)
     }
 
     /// The jump CPython took testing a part of a condition on the lines of
@@ -232,6 +255,7 @@ impl<'s> Replay<'s> {
             }
             // The code raised before it decided.
             Some((_, e)) if e.what == What::Raised => Err(Stop::Raised),
+            _ if self.saturated_here() => Err(Stop::Saturated),
             other => unsupported(format!(
                 "expected a decision on line {first}, found {}",
                 describe(other.map(|(_, e)| e))
@@ -791,6 +815,9 @@ impl<'s> Replay<'s> {
                 None if self.peek().is_some_and(|e| e.what == What::Raised) => {
                     return Err(Stop::Raised);
                 }
+                None if self.saturated_here() => {
+                    return Err(Stop::Saturated);
+                }
                 None => {
                     return unsupported(format!(
                         "the loop on line {} not logged, found {}",
@@ -849,6 +876,11 @@ impl<'s> Replay<'s> {
         if self.frames.len() >= MAX_DEPTH {
             return unsupported("calls nested too deep");
         }
+        let args_all: Vec<Value> = args
+            .iter()
+            .cloned()
+            .chain(keywords.iter().map(|(_, v)| v.clone()))
+            .collect();
         let mut locals = FxHashMap::default();
         for (i, (name, default)) in f.params.iter().enumerate() {
             let value = args
@@ -875,6 +907,14 @@ impl<'s> Replay<'s> {
         // the statement, raised).
         match self.peek_at() {
             Some((i, e)) if e.what == What::Enter => self.take(i),
+            // Not logged any more: the call is opaque.
+            _ if self.saturated_here() => {
+                self.frames.pop();
+                self.positions = outer;
+                self.code_cell = outer_cell;
+                self.code = outer_code;
+                return Ok(opaque_call(&args_all));
+            }
             _ => {
                 self.code = outer_code;
                 let raised = self.peek().is_some_and(|e| e.what == What::Raised);
@@ -906,7 +946,11 @@ impl<'s> Replay<'s> {
         self.positions = outer;
         self.code_cell = outer_cell;
         self.code = outer_code;
-        result
+        match result {
+            // Its events stopped being logged: the rest of it is opaque.
+            Err(Stop::Saturated) => Ok(opaque_call(&args_all)),
+            other => other,
+        }
     }
 
     // ----- expressions -----------------------------------------------
@@ -1308,6 +1352,9 @@ impl<'s> Replay<'s> {
                 None if self.peek().is_some_and(|e| e.what == What::Raised) => {
                     return Err(Stop::Raised);
                 }
+                None if self.saturated_here() => {
+                    return Err(Stop::Saturated);
+                }
                 None => {
                     return unsupported(format!(
                         "the comprehension on line {} not logged, found {}",
@@ -1622,6 +1669,16 @@ impl<'s> Replay<'s> {
             _ => Ok(None),
         }
     }
+}
+
+/// The result of a user function's call that was not logged: it may
+/// depend on any of its arguments (decided by them too).
+fn opaque_call(args: &[Value]) -> Value {
+    let mut deps = Deps::default();
+    for v in args {
+        deps.union(&v.deps());
+    }
+    Value::scalar(deps.clone().with_why(&deps))
 }
 
 /// A method's result that depends on its receiver and all its arguments.
