@@ -84,15 +84,7 @@ DIFFERS: dict[str, dict[str, str]] = {
 
 
 # What differs today with provenance recorded too, beyond DIFFERS.
-DIFFERS_RECORDING: dict[str, dict[str, str]] = {
-    # The 3.10/3.11 recorder reads jumps from opcode events, which need
-    # `f_trace_opcodes` on the frames of recorded code.
-    "settrace_current_frame": {
-        "<3.12": "a trace function the user installs inside a recorded frame also gets its "
-        "opcode events, and `f_trace_opcodes` reads True in a recorded cell (3.10/3.11 "
-        "record jumps through opcode tracing)",
-    },
-}
+DIFFERS_RECORDING: dict[str, dict[str, str]] = {}
 
 
 def _xfail_reason(name: str, differs: dict[str, dict[str, str]] | None = None) -> str | None:

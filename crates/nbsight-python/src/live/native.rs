@@ -431,7 +431,7 @@ unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) 
     let code = unsafe { code_of(frame) };
     if trace.recorder.on && trace.recorder.has_table(code) {
         trace.recorder.entered(code);
-        if trace.recorder.records(code) {
+        if trace.recorder.needs_opcodes(code) {
             unsafe { set_opcodes(api, frame, true) };
         }
     }

@@ -233,9 +233,15 @@ impl Recorder {
         self.tables.contains_key(&code)
     }
 
-    /// Code at `code` is recorded now: it has a table and is not saturated.
-    pub fn records(&self, code: usize) -> bool {
-        self.on && self.tables.get(&code).is_some_and(|t| !t.saturated)
+    /// 3.10/3.11: frames of `code` need opcode events now: it is recorded,
+    /// not saturated, and has a jump or loop step to log (code without one,
+    /// like most cells' own, keeps the frame as it is without nbsight).
+    pub fn needs_opcodes(&self, code: usize) -> bool {
+        self.on
+            && self
+                .tables
+                .get(&code)
+                .is_some_and(|t| !t.saturated && !t.jumps.is_empty())
     }
 
     /// Forgets every table (`%reset`).
