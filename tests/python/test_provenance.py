@@ -475,3 +475,14 @@ def test_a_function_called_very_often_is_followed_with_its_later_calls_opaque(
     p = nbsight.provenance("acc")
     assert p["followed"] is True, p
     assert {"c3:xs[0]", "c3:xs[1]"} <= set(refs(p["where"] + p["why"]))
+
+
+def test_a_library_heavy_statement_then_a_user_call_is_followed(ip: InteractiveShell) -> None:
+    # On 3.10/3.11 the tracer leaves a statement with no jump of its own
+    # that spends long in library code; the user call after it is then
+    # taken as opaque.
+    cell(ip, "c1", "def g(x):\n    if x > 1:\n        return x\n    return 0\nimport json\nxs = [3]")
+    cell(ip, "c2", "y = (list(map(json.dumps, range(5000))), g(xs[0]))[1]")
+    p = nbsight.provenance("y")
+    assert p["followed"] is True, p
+    assert refs(p["where"]) == ["c1:xs[0]"]

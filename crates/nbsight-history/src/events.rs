@@ -4,7 +4,8 @@
 //! or `0`), `n` (a `None` test, payload `1` when the value was `None`), `i`
 //! (an iteration), `x` (exhausted), `r` (an exception raised or passed
 //! through), `e` (a call of the function starts), `s` (its calls are no
-//! longer logged in this run) or `k` (a subscript key
+//! longer logged in this run), `u` (the calls in the rest of the cell's
+//! running statement are not logged) or `k` (a subscript key
 //! of older logs,
 //! payload its `repr` with `\`, newline and carriage return escaped, absent
 //! when the key was not an int or a str), and `CODE` the code object's key
@@ -38,6 +39,7 @@ impl RecordedEvents {
                 What::Raised => ("r", None),
                 What::Enter => ("e", None),
                 What::Saturated => ("s", None),
+                What::Unlogged => ("u", None),
                 What::Key(key) => ("k", key.as_deref().map(escape)),
             };
             let _ = write!(out, "{kind}@{} {} {}", event.code, event.at.0, event.at.1);
@@ -90,6 +92,7 @@ fn decode_line(line: &str) -> Option<Event> {
         ("r", None) => What::Raised,
         ("e", None) => What::Enter,
         ("s", None) => What::Saturated,
+        ("u", None) => What::Unlogged,
         ("k", None) => What::Key(None),
         ("k", Some(key)) => What::Key(Some(unescape(key)?)),
         _ => return None,
@@ -143,6 +146,7 @@ mod tests {
             Event::new(7, (4, 0), What::Raised),
             Event::new(9, (0, 0), What::Enter),
             Event::new(9, (0, 0), What::Saturated),
+            Event::new(3, (0, 0), What::Unlogged),
             Event::new(7, (6, 20), What::Key(None)),
             Event::new(7, (6, 20), What::Key(Some("'a b\\n\n\r'".into()))),
             Event::new(0, (7, 0), What::Key(Some("3".into()))),

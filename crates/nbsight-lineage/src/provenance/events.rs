@@ -47,6 +47,11 @@ pub enum What {
     /// The function was called too often in this run: from here on its
     /// calls and events are not logged (the replay takes them as opaque).
     Saturated,
+    /// (In the cell's own code.) The tracer stopped for the rest of the
+    /// running top-level statement: the calls of user functions that
+    /// follow in it are not logged (3.10/3.11, in library-heavy
+    /// statements with no jump of their own).
+    Unlogged,
     /// A subscript key (histories written by the earlier recorder; the
     /// replay skips it).
     Key(Option<String>),

@@ -366,7 +366,7 @@ unsafe extern "C" fn trace(
         }
         false
     };
-    if new || RECORDING.load(Ordering::Relaxed) {
+    if new {
         QUIET.store(0, Ordering::Relaxed);
     } else if QUIET.fetch_add(1, Ordering::Relaxed) >= QUIET_LIMIT {
         // SAFETY: as above.
@@ -416,6 +416,16 @@ static QUIET: AtomicU32 = AtomicU32::new(0);
 /// SAFETY: called from the trace function (the GIL is held).
 unsafe fn suspend(api: &Api, shared: &Shared) {
     if let Ok(mut trace) = shared.trace.try_lock() {
+        // While recording: only when no frame with jumps to log is running
+        // (the calls that follow in this statement are then not logged:
+        // the log says so).
+        if RECORDING.load(Ordering::Relaxed) {
+            let module = trace.current_module();
+            if !trace.recorder.unlogged_from_here(module) {
+                QUIET.store(0, Ordering::Relaxed);
+                return;
+            }
+        }
         trace.suspend();
     } else {
         return;
@@ -433,6 +443,7 @@ unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) 
         trace.recorder.entered(code);
         if trace.recorder.needs_opcodes(code) {
             unsafe { set_opcodes(api, frame, true) };
+            trace.recorder.logging(frame as usize);
         }
     }
     if trace.is_module_address(code) {

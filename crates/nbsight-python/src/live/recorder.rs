@@ -143,6 +143,8 @@ pub(crate) struct Recorder {
     tables: FxHashMap<usize, Table>,
     /// 3.10/3.11: a logged instruction about to run, per frame address.
     pending: Vec<(usize, usize, Jump)>,
+    /// 3.10/3.11: the frames running with opcode events on.
+    logging: rustc_hash::FxHashSet<usize>,
     /// A location returned `DISABLE` since the last recorded run (3.12+).
     pub disabled: bool,
     /// `dis.get_instructions`, fetched at first use.
@@ -156,6 +158,7 @@ impl Recorder {
         self.events.clear();
         self.overflowed = false;
         self.pending.clear();
+        self.logging.clear();
         for table in self.tables.values_mut() {
             table.calls = 0;
             table.saturated = false;
@@ -333,6 +336,31 @@ impl Recorder {
     /// take never ran.
     pub fn left(&mut self, frame: usize) {
         self.pending.retain(|p| p.0 != frame);
+        self.logging.remove(&frame);
+    }
+
+    /// 3.10/3.11: `frame` runs with opcode events on.
+    pub fn logging(&mut self, frame: usize) {
+        self.logging.insert(frame);
+    }
+
+    /// 3.10/3.11: the tracer would remove itself for the rest of the
+    /// top-level statement whose code is `module` (its tracing mode costs
+    /// every call in library code): allowed when no frame with jumps to
+    /// log is running, and then the log says that the calls that follow in
+    /// this statement are not logged (`What::Unlogged`: the replay takes
+    /// them as opaque). `false`: it stays.
+    pub fn unlogged_from_here(&mut self, module: usize) -> bool {
+        if !self.on {
+            return true;
+        }
+        if !self.logging.is_empty() {
+            return false;
+        }
+        if let Some(key) = self.tables.get(&module).map(|t| t.key) {
+            self.push(Event::new(key, (0, 0), What::Unlogged));
+        }
+        true
     }
 
     fn push(&mut self, event: Event) {

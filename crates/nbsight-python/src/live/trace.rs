@@ -384,6 +384,11 @@ impl Trace {
         Ok(found)
     }
 
+    /// The module-level code object of the running top-level statement.
+    pub fn current_module(&self) -> usize {
+        self.current
+    }
+
     pub fn is_module_address(&self, code: usize) -> bool {
         self.active && self.modules.contains_key(&code)
     }

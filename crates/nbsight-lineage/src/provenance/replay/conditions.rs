@@ -175,6 +175,7 @@ pub(super) fn describe(event: Option<&Event>) -> String {
                 What::Raised => "a raise",
                 What::Enter => "a call",
                 What::Saturated => "the end of the function's logged calls",
+                What::Unlogged => "the end of the statement's logged calls",
             };
             format!("{what} on line {}", e.at.0)
         }

@@ -215,7 +215,20 @@ impl<'s> Replay<'s> {
             .iter()
             .enumerate()
             .skip(self.next)
-            .find(|(_, e)| e.code == self.code && !matches!(e.what, What::Key(_)))
+            .find(|(_, e)| e.code == self.code && !matches!(e.what, What::Key(_) | What::Unlogged))
+    }
+
+    /// The calls the running statement of the cell makes from here are not
+    /// logged: the tracer stopped for the rest of it (an `Unlogged` marker
+    /// comes before any further event of the cell's own code).
+    fn unlogged_here(&self) -> bool {
+        let module = code_key(&self.cell, 0);
+        let events: &'s [Event] = self.events;
+        events
+            .iter()
+            .skip(self.next)
+            .find(|e| e.what == What::Unlogged || e.code == module)
+            .is_some_and(|e| e.what == What::Unlogged)
     }
 
     fn peek(&self) -> Option<&'s Event> {
@@ -908,7 +921,7 @@ impl<'s> Replay<'s> {
         match self.peek_at() {
             Some((i, e)) if e.what == What::Enter => self.take(i),
             // Not logged any more: the call is opaque.
-            _ if self.saturated_here() => {
+            _ if self.saturated_here() || self.unlogged_here() => {
                 self.frames.pop();
                 self.positions = outer;
                 self.code_cell = outer_cell;
