@@ -443,7 +443,7 @@ unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) 
         trace.recorder.entered(code);
         if trace.recorder.needs_opcodes(code) {
             unsafe { set_opcodes(api, frame, true) };
-            trace.recorder.logging(frame as usize);
+            trace.recorder.logging(frame as usize, code);
         }
     }
     if trace.is_module_address(code) {

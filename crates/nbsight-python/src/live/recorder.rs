@@ -143,8 +143,8 @@ pub(crate) struct Recorder {
     tables: FxHashMap<usize, Table>,
     /// 3.10/3.11: a logged instruction about to run, per frame address.
     pending: Vec<(usize, usize, Jump)>,
-    /// 3.10/3.11: the frames running with opcode events on.
-    logging: rustc_hash::FxHashSet<usize>,
+    /// 3.10/3.11: the frames running with opcode events on, with their code.
+    logging: FxHashMap<usize, usize>,
     /// A location returned `DISABLE` since the last recorded run (3.12+).
     pub disabled: bool,
     /// `dis.get_instructions`, fetched at first use.
@@ -339,9 +339,9 @@ impl Recorder {
         self.logging.remove(&frame);
     }
 
-    /// 3.10/3.11: `frame` runs with opcode events on.
-    pub fn logging(&mut self, frame: usize) {
-        self.logging.insert(frame);
+    /// 3.10/3.11: `frame` (running `code`) has opcode events on.
+    pub fn logging(&mut self, frame: usize, code: usize) {
+        self.logging.insert(frame, code);
     }
 
     /// 3.10/3.11: the tracer would remove itself for the rest of the
@@ -354,7 +354,9 @@ impl Recorder {
         if !self.on {
             return true;
         }
-        if !self.logging.is_empty() {
+        // A frame of a saturated function logs nothing more.
+        let logs = |code: &usize| self.tables.get(code).is_some_and(|t| !t.saturated);
+        if self.logging.values().any(logs) {
             return false;
         }
         if let Some(key) = self.tables.get(&module).map(|t| t.key) {
