@@ -288,6 +288,13 @@ unsafe fn lasti_of(api: &Api, frame: *mut ffi::PyFrameObject) -> Option<u32> {
 /// SAFETY: `frame` is a live frame; the GIL is held.
 unsafe fn on_opcode(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) {
     let code = unsafe { code_of(frame) };
+    // Recording stopped (too many events) or the function saturated: the
+    // frame's opcode events are switched off.
+    if !trace.recorder.needs_opcodes(code) {
+        trace.recorder.left(frame as usize);
+        unsafe { set_opcodes(api, frame, false) };
+        return;
+    }
     if let Some(offset) = unsafe { lasti_of(api, frame) } {
         trace.recorder.opcode(frame as usize, code, offset);
     }
