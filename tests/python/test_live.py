@@ -297,7 +297,7 @@ class _Failing:
     def __init__(self, session: object) -> None:
         self._session = session
 
-    def pre_run(self, *args: object) -> None:
+    def pre_run(self, *args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
     def __getattr__(self, name: str) -> object:

@@ -428,7 +428,9 @@ unsafe fn suspend(api: &Api, shared: &Shared) {
         // the log says so).
         if RECORDING.load(Ordering::Relaxed) {
             let module = trace.current_module();
-            if !trace.recorder.unlogged_from_here(module) {
+            // Not when the run's lines would then be unknown: the run
+            // would not be recorded at all.
+            if !trace.current_complete() || !trace.recorder.unlogged_from_here(module) {
                 QUIET.store(0, Ordering::Relaxed);
                 return;
             }

@@ -389,6 +389,14 @@ impl Trace {
         self.current
     }
 
+    /// Every line of the running top-level statement was seen in this run
+    /// (suspending now keeps the run's lines known).
+    pub fn current_complete(&self) -> bool {
+        self.modules
+            .get(&self.current)
+            .is_some_and(|m| m.lines.complete(self.run))
+    }
+
     pub fn is_module_address(&self, code: usize) -> bool {
         self.active && self.modules.contains_key(&code)
     }
