@@ -293,6 +293,22 @@ impl<'s> Replay<'s> {
         Some(more)
     }
 
+    /// The next step of the loop or comprehension (`what`) whose header is
+    /// on `lines`: `true` one more iteration, `false` exhausted; the code
+    /// raised or stopped being logged there; otherwise the log does not fit.
+    fn step(&mut self, lines: (u32, u32), what: &str) -> R<bool> {
+        match self.iteration(lines) {
+            Some(more) => Ok(more),
+            None if self.peek().is_some_and(|e| e.what == What::Raised) => Err(Stop::Raised),
+            None if self.saturated_here() => Err(Stop::Saturated),
+            None => unsupported(format!(
+                "the {what} on line {} not logged, found {}",
+                lines.0,
+                describe(self.peek())
+            )),
+        }
+    }
+
     fn control(&self) -> Deps {
         let mut d = Deps::default();
         for c in &self.control {
@@ -819,24 +835,11 @@ impl<'s> Replay<'s> {
         let keys = self.iterated_keys(&s.iter, &iterable);
         let mut k = 0;
         loop {
-            match self.iteration(lines) {
-                Some(true) => {}
-                Some(false) => {
+            match self.step(lines, "loop")? {
+                true => {}
+                false => {
                     self.skipped(&s.body, &structure);
                     return self.block(&s.orelse);
-                }
-                None if self.peek().is_some_and(|e| e.what == What::Raised) => {
-                    return Err(Stop::Raised);
-                }
-                None if self.saturated_here() => {
-                    return Err(Stop::Saturated);
-                }
-                None => {
-                    return unsupported(format!(
-                        "the loop on line {} not logged, found {}",
-                        lines.0,
-                        describe(self.peek())
-                    ));
                 }
             }
             let item = element(&iterable, elements.as_deref(), k);
@@ -1359,22 +1362,9 @@ impl<'s> Replay<'s> {
         let keys = self.iterated_keys(&g.iter, &iterable);
         let mut k = 0;
         loop {
-            match self.iteration(lines) {
-                Some(true) => {}
-                Some(false) => return Ok(()),
-                None if self.peek().is_some_and(|e| e.what == What::Raised) => {
-                    return Err(Stop::Raised);
-                }
-                None if self.saturated_here() => {
-                    return Err(Stop::Saturated);
-                }
-                None => {
-                    return unsupported(format!(
-                        "the comprehension on line {} not logged, found {}",
-                        lines.0,
-                        describe(self.peek())
-                    ));
-                }
+            match self.step(lines, "comprehension")? {
+                true => {}
+                false => return Ok(()),
             }
             let item = element(&iterable, elements.as_deref(), k);
             self.bind(&g.target, item)?;
