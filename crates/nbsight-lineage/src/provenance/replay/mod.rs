@@ -1134,26 +1134,20 @@ impl<'s> Replay<'s> {
                 };
                 Value::mapping(items, structure)
             }
-            Expr::ListComp(c) => {
-                let first = self.lines(c).0;
-                let items = self.comprehension(first, &c.generators, &mut |r, _| {
-                    r.eval(&c.elt, Mode::Data).map(|v| vec![v])
+            Expr::ListComp(ast::ExprListComp {
+                elt, generators, ..
+            })
+            | Expr::SetComp(ast::ExprSetComp {
+                elt, generators, ..
+            })
+            | Expr::Generator(ast::ExprGenerator {
+                elt, generators, ..
+            }) => {
+                let first = self.lines(expr).0;
+                let (items, structure) = self.comprehension(first, generators, &mut |r, _| {
+                    r.eval(elt, Mode::Data).map(|v| vec![v])
                 })?;
-                Value::sequence(items.0, items.1)
-            }
-            Expr::SetComp(c) => {
-                let first = self.lines(c).0;
-                let items = self.comprehension(first, &c.generators, &mut |r, _| {
-                    r.eval(&c.elt, Mode::Data).map(|v| vec![v])
-                })?;
-                Value::sequence(items.0, items.1)
-            }
-            Expr::Generator(c) => {
-                let first = self.lines(c).0;
-                let items = self.comprehension(first, &c.generators, &mut |r, _| {
-                    r.eval(&c.elt, Mode::Data).map(|v| vec![v])
-                })?;
-                Value::sequence(items.0, items.1)
+                Value::sequence(items, structure)
             }
             Expr::DictComp(c) => {
                 let Some(key) = c.key.as_deref() else {
