@@ -6,6 +6,7 @@ read from files, and what recording off answers."""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -450,15 +451,45 @@ def test_order_and_selection(ip: InteractiveShell) -> None:
         ip,
         "c2",
         "s = sorted(xs)\nr = list(reversed(xs))\nys = list(xs)\nlast = ys.pop()\nfirst = ys.pop(0)\n"
-        "zs = list(xs)\nzs.sort()\nlow = zs[0]",
+        "zs = list(xs)\nzs.sort()\nlow = zs[0]\nhi = max(xs)\nlo = min(xs)\nfar = max(xs, key=abs)",
     )
     every = {"c1:xs[0]", "c1:xs[1]", "c1:xs[2]"}
-    # Which element comes first is decided by comparing them all.
-    assert set(refs(nbsight.provenance("s[0]")["where"])) == every
-    assert set(refs(nbsight.provenance("low")["why"])) == every
+    # Which element comes first, or is the largest, is decided by comparing
+    # them all: every element is why.
+    for symbol in ("s[0]", "low", "hi", "lo", "far"):
+        assert set(refs(nbsight.provenance(symbol)["why"])) == every, symbol
+    # The element chosen is where (3.12+: the recorder reads the call's
+    # argument; a key function, or 3.10/3.11, leave any element possible).
+    if sys.version_info >= (3, 12):
+        assert refs(nbsight.provenance("s[0]")["where"]) == ["c1:xs[1]"]
+        assert refs(nbsight.provenance("s[2]")["where"]) == ["c1:xs[0]"]
+        assert refs(nbsight.provenance("low")["where"]) == ["c1:xs[1]"]
+        assert refs(nbsight.provenance("hi")["where"]) == ["c1:xs[0]"]
+        assert refs(nbsight.provenance("lo")["where"]) == ["c1:xs[1]"]
+    else:
+        for symbol in ("s[0]", "low", "hi", "lo"):
+            assert set(refs(nbsight.provenance(symbol)["where"])) == every, symbol
+    assert set(refs(nbsight.provenance("far")["where"])) == every
     assert refs(nbsight.provenance("r[0]")["where"]) == ["c1:xs[2]"]
     assert refs(nbsight.provenance("last")["where"]) == ["c1:xs[2]"]
     assert refs(nbsight.provenance("first")["where"]) == ["c1:xs[0]"]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="3.12+: sys.monitoring's CALL events")
+def test_a_selection_in_a_function_is_logged_at_every_call(ip: InteractiveShell) -> None:
+    # The function is first called with recording off (its call site may be
+    # switched off then), then in recorded runs, twice in one.
+    cell(ip, "c1", "def best(xs):\n    return max(xs)")
+    nbsight.record_provenance(False)
+    cell(ip, "c0", "best([1, 2])")
+    nbsight.record_provenance(True)
+    cell(ip, "c2", "a = ['pear', 'fig', 'plum']\nb = (2.5, 7, 7.0)\nx = best(a)\ny = best(b)")
+    assert refs(nbsight.provenance("x")["where"]) == ["c2:a[2]"]
+    assert refs(nbsight.provenance("y")["where"]) == ["c2:b[1]"]
+    # Elements whose comparison could run user code are not compared by
+    # the recorder: any may be chosen.
+    cell(ip, "c3", "from fractions import Fraction\nc = [Fraction(1, 2), Fraction(1, 3)]\nz = best(c)")
+    assert len(nbsight.provenance("z")["where"]) == 2
 
 
 def test_a_function_called_very_often_is_followed_with_its_later_calls_opaque(

@@ -5,7 +5,9 @@
 //! (an iteration), `x` (exhausted), `r` (an exception raised or passed
 //! through), `e` (a call of the function starts), `s` (its calls are no
 //! longer logged in this run), `u` (the calls in the rest of the cell's
-//! running statement are not logged) or `k` (a subscript key
+//! running statement are not logged), `o` (the positions of the elements
+//! a `max`/`min`/`sorted`/`list.sort` call's result holds, payload `3,0,2`)
+//! or `k` (a subscript key
 //! of older logs,
 //! payload its `repr` with `\`, newline and carriage return escaped, absent
 //! when the key was not an int or a str), and `CODE` the code object's key
@@ -40,6 +42,7 @@ impl RecordedEvents {
                 What::Enter => ("e", None),
                 What::Saturated => ("s", None),
                 What::Unlogged => ("u", None),
+                What::Order(order) => ("o", Some(join(order))),
                 What::Key(key) => ("k", key.as_deref().map(escape)),
             };
             let _ = write!(out, "{kind}@{} {} {}", event.code, event.at.0, event.at.1);
@@ -93,11 +96,28 @@ fn decode_line(line: &str) -> Option<Event> {
         ("e", None) => What::Enter,
         ("s", None) => What::Saturated,
         ("u", None) => What::Unlogged,
+        ("o", Some(order)) => What::Order(split(order)?),
         ("k", None) => What::Key(None),
         ("k", Some(key)) => What::Key(Some(unescape(key)?)),
         _ => return None,
     };
     Some(Event::new(code, at, what))
+}
+
+/// Positions as `3,0,2`.
+fn join(order: &[u32]) -> String {
+    let mut out = String::with_capacity(order.len() * 3);
+    for (i, p) in order.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{p}");
+    }
+    out
+}
+
+fn split(text: &str) -> Option<Vec<u32>> {
+    text.split(',').map(|p| p.parse().ok()).collect()
 }
 
 fn escape(text: &str) -> String {
@@ -147,6 +167,8 @@ mod tests {
             Event::new(9, (0, 0), What::Enter),
             Event::new(9, (0, 0), What::Saturated),
             Event::new(3, (0, 0), What::Unlogged),
+            Event::new(3, (4, 2), What::Order(vec![2])),
+            Event::new(3, (4, 2), What::Order(vec![1, 0, 2])),
             Event::new(7, (6, 20), What::Key(None)),
             Event::new(7, (6, 20), What::Key(Some("'a b\\n\n\r'".into()))),
             Event::new(0, (7, 0), What::Key(Some("3".into()))),
@@ -183,6 +205,8 @@ mod tests {
             "k 1 2 \\z",
             "d x 2 1",
             "d@x 1 2 1",
+            "o@1 1 2",
+            "o@1 1 2 1,,2",
         ] {
             assert!(
                 RecordedEvents::from_stored(bad.into()).decode().is_err(),

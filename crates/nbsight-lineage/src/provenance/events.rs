@@ -11,6 +11,10 @@
 //! - the position of the instruction (line 1-based, UTF-8 byte column
 //!   0-based; column 0 when the interpreter gives none);
 //! - what happened there.
+//!
+//! Besides jumps, a call of `max`/`min`/`sorted`/`list.sort` logs which
+//! elements its result holds ([`What::Order`]), where that can be known
+//! without running user code.
 
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
@@ -52,6 +56,11 @@ pub enum What {
     /// follow in it are not logged (3.10/3.11, in library-heavy
     /// statements with no jump of their own).
     Unlogged,
+    /// A call of `max`, `min`, `sorted` or `list.sort` with one list or
+    /// tuple of plain numbers or strs (3.12+; computed from the argument
+    /// before the call ran, calling no user code): the positions of the
+    /// elements its result holds, in order (`max`/`min`: the one chosen).
+    Order(Vec<u32>),
     /// A subscript key (histories written by the earlier recorder; the
     /// replay skips it).
     Key(Option<String>),

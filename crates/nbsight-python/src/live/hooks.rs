@@ -22,6 +22,9 @@ use super::trace::{Caller, Trace, Types, address};
 pub(crate) struct Shared {
     pub trace: Mutex<Trace>,
     pub types: Types,
+    /// `max`, `min`, `sorted`, `list.sort`: what their calls chose is
+    /// logged while recording.
+    pub selectors: super::selection::Selectors,
     /// `sys.monitoring.DISABLE` (None before 3.12).
     pub disable: Py<PyAny>,
     /// `sys.monitoring.set_local_events`, nbsight's tool id, the events
@@ -173,7 +176,7 @@ impl CallHook {
         code: &Bound<'_, PyAny>,
         offset: u32,
         callable: &Bound<'_, PyAny>,
-        _arg0: &Bound<'_, PyAny>,
+        arg0: &Bound<'_, PyAny>,
     ) -> Py<PyAny> {
         let Ok(mut trace) = self.shared.trace.try_lock() else {
             return py.None();
@@ -205,6 +208,14 @@ impl CallHook {
                     trace.lose_sites();
                 }
             }
+        }
+        // A selection in recorded code: which elements it chose, at every
+        // call (the location stays on while recording).
+        if let Some((argc, at)) = trace.recorder.selection_at(from, offset) {
+            if let Some(order) = self.shared.selectors.order(callable, argc, arg0) {
+                trace.recorder.chose(from, at, order);
+            }
+            return py.None();
         }
         self.shared.disable(py)
     }

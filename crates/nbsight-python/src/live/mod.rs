@@ -14,6 +14,7 @@ mod hooks;
 mod native;
 mod probes;
 mod recorder;
+mod selection;
 
 use recorder::NotRecorded;
 mod trace;
@@ -132,6 +133,7 @@ impl Session {
         let shared = Arc::new(Shared {
             trace: Mutex::new(Trace::default()),
             types: Types::new(py)?,
+            selectors: selection::Selectors::new(py)?,
             disable,
             rearm: std::sync::OnceLock::new(),
         });

@@ -122,6 +122,10 @@ struct Table {
     code: Py<PyAny>,
     key: u32,
     jumps: FxHashMap<u32, Jump>,
+    /// Calls with no keyword and at most one argument, by offset: how many
+    /// arguments and the call's position (3.12+: a `max(xs)`, `sorted(xs)` or `xs.sort()` among
+    /// them logs what it chose, `selection.rs`).
+    calls_at: FxHashMap<u32, (u32, (u32, u32))>,
     /// A call of it is logged (a function's or a lambda's code; not a
     /// comprehension's or a generator expression's, which are part of the
     /// code around them).
@@ -272,6 +276,29 @@ impl Recorder {
         true
     }
 
+    /// 3.12+: the CALL event at `offset` of `code` may log what a
+    /// selection chose (`What::Order`): its position, when the code is
+    /// recorded and the call has no keyword and at most one argument: how
+    /// many, and where the call starts.
+    /// With recording off, such a location is switched on again at the
+    /// next recorded run.
+    pub fn selection_at(&mut self, code: usize, offset: u32) -> Option<(u32, (u32, u32))> {
+        let at = self.tables.get(&code)?.calls_at.get(&offset).copied()?;
+        if !self.on {
+            self.disabled = true;
+            return None;
+        }
+        self.tables.get(&code).filter(|t| !t.saturated)?;
+        Some(at)
+    }
+
+    /// 3.12+: the selection at `at` of `code` chose `order`.
+    pub fn chose(&mut self, code: usize, at: (u32, u32), order: Vec<u32>) {
+        if let Some(key) = self.tables.get(&code).map(|t| t.key) {
+            self.push(Event::new(key, at, What::Order(order)));
+        }
+    }
+
     /// A call of `code` starts; `true` when it is logged.
     pub fn entered(&mut self, code: usize) -> bool {
         if !self.on {
@@ -392,6 +419,8 @@ impl Recorder {
 /// The logged instructions of `code`.
 fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> PyResult<Table> {
     let mut jumps = FxHashMap::default();
+    let mut calls_at = FxHashMap::default();
+    let mut previous = String::new();
     let mut line = 0u32;
     // Offsets of the `EXTENDED_ARG`s right before the instruction.
     let mut prefix: Vec<u32> = Vec::new();
@@ -437,9 +466,19 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
             continue;
         }
         let before = std::mem::take(&mut prefix);
+        // 3.12's `KW_NAMES` comes before a call with keywords (3.13 has
+        // `CALL_KW`).
+        if opname == "CALL"
+            && previous != "KW_NAMES"
+            && let Ok(Some(argc @ (0 | 1))) = instruction.getattr("arg")?.extract::<Option<u32>>()
+        {
+            calls_at.insert(offset, (argc, (line, column)));
+        }
         let Some(kind) = Kind::of(&opname) else {
+            previous = opname;
             continue;
         };
+        previous = opname;
         let Ok(target) = instruction.getattr("argval")?.extract::<u32>() else {
             continue;
         };
@@ -463,6 +502,7 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
         code: code.clone().unbind(),
         key,
         jumps,
+        calls_at,
         enters: false,
         calls: 0,
         saturated: false,

@@ -211,11 +211,27 @@ impl<'s> Replay<'s> {
     /// call of the same code (`Enter`) is where this call's events end.
     fn peek_at(&self) -> Option<(usize, &'s Event)> {
         let events: &'s [Event] = self.events;
-        events
-            .iter()
-            .enumerate()
-            .skip(self.next)
-            .find(|(_, e)| e.code == self.code && !matches!(e.what, What::Key(_) | What::Unlogged))
+        events.iter().enumerate().skip(self.next).find(|(_, e)| {
+            e.code == self.code && !matches!(e.what, What::Key(_) | What::Unlogged | What::Order(_))
+        })
+    }
+
+    /// What the selection call `c` (`max(xs)`, `sorted(xs)`, `xs.sort()`)
+    /// chose, when the recorder logged it: the next event of this code,
+    /// at the call's start (3.12+, plain elements only).
+    fn order_at(&mut self, c: &ast::ExprCall) -> Option<Vec<u32>> {
+        let at = self.at(c);
+        let events: &'s [Event] = self.events;
+        let (i, e) = events.iter().enumerate().skip(self.next).find(|(_, e)| {
+            e.code == self.code && !matches!(e.what, What::Key(_) | What::Unlogged)
+        })?;
+        match &e.what {
+            What::Order(order) if e.at == at => {
+                self.take(i);
+                Some(order.clone())
+            }
+            _ => None,
+        }
     }
 
     /// The calls the running statement of the cell makes from here are not
@@ -1469,6 +1485,13 @@ impl<'s> Replay<'s> {
                     return Ok(Value::object(deps, Some(id)));
                 }
                 if let Some(name) = path.strip_prefix("builtins.") {
+                    if matches!(name, "max" | "min" | "sorted")
+                        && let ([v], []) = (args.as_slice(), keywords.as_slice())
+                        && let Some(order) = self.order_at(c)
+                        && let Some(chosen) = selected(name, v, &order)
+                    {
+                        return Ok(chosen);
+                    }
                     return Ok(builtin(name, &args, &keywords));
                 }
                 if deps.is_empty() {
@@ -1563,6 +1586,22 @@ impl<'s> Replay<'s> {
                     }
                     ("reverse", []) => {
                         s.borrow_mut().items.reverse();
+                        Value::constant()
+                    }
+                    ("sort", [])
+                        if keywords.is_empty()
+                            && let Some(order) = self.order_at(c) =>
+                    {
+                        // The order the recorder saw: each position holds
+                        // the element it logged, decided by comparing them
+                        // all.
+                        if let Some(Value::Sequence(sorted)) = selected("sorted", receiver, &order)
+                        {
+                            let sorted = sorted.borrow();
+                            let mut s = s.borrow_mut();
+                            s.items.clone_from(&sorted.items);
+                            s.structure.union(&sorted.structure);
+                        }
                         Value::constant()
                     }
                     ("sort", _) => {
@@ -1836,6 +1875,33 @@ fn is_builtin_name(name: &str) -> bool {
     nbsight_dataflow::builtins::is_builtin(name)
 }
 
+/// What `max`/`min` (`name`) returned or `sorted` made from `v`, given the
+/// positions the recorder logged (`order`): the element(s) chosen, each
+/// decided by comparing all of them. `None` when the log does not fit the
+/// elements the replay knows.
+fn selected(name: &str, v: &Value, order: &[u32]) -> Option<Value> {
+    let items = v.elements()?;
+    let compared = v.deps().as_why();
+    let at = |p: &u32| {
+        items
+            .get(*p as usize)
+            .map(|item| Value::scalar(item.deps().with_why(&compared)))
+    };
+    match name {
+        "max" | "min" => match order {
+            [p] => at(p),
+            _ => None,
+        },
+        _ if order.len() == items.len() => {
+            let chosen: Option<Vec<Value>> = order.iter().map(at).collect();
+            let mut structure = v.structure();
+            structure.union(&compared);
+            Some(Value::sequence(chosen?, structure))
+        }
+        _ => None,
+    }
+}
+
 /// A call of a builtin.
 fn builtin(name: &str, args: &[Value], keywords: &[(String, Value)]) -> Value {
     let all = || {
@@ -1906,6 +1972,12 @@ fn builtin(name: &str, args: &[Value], keywords: &[(String, Value)]) -> Value {
             _ => Value::scalar(all()),
         },
         ("print", _) => Value::constant(),
+        // The element chosen (not logged: a key, 3.10/3.11) may be any of
+        // them, decided by comparing them all.
+        ("max" | "min", _) => {
+            let all = all();
+            Value::scalar(all.clone().with_why(&all))
+        }
         _ => Value::scalar(all()),
     }
 }

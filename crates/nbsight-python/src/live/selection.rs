@@ -1,0 +1,141 @@
+//! What a selection chose, for the provenance recorder (3.12+): the
+//! element `max(xs)`/`min(xs)` returns and the order `sorted(xs)`/
+//! `xs.sort()` makes, as positions of `xs`, computed from the CALL event's
+//! argument before the call runs. Only where that runs no user code and
+//! has no effect: `xs` an exact list (or tuple) of exact ints, bools,
+//! floats (not NaN) or strs, compared as CPython's own `max`, `min` and
+//! stable `list.sort` compare them; anything else (a key, a generator,
+//! objects with their own comparisons) is not computed, and the replay
+//! answers that any element may have been chosen.
+
+use std::cmp::Ordering;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+/// Longest argument whose choice is computed: `max`/`min` (one pass).
+const SCAN: usize = 100_000;
+/// Longest argument whose order is computed and logged (`sorted`, `.sort`).
+const SORT: usize = 10_000;
+
+/// The callables whose choice is logged.
+pub(crate) struct Selectors {
+    max: Py<PyAny>,
+    min: Py<PyAny>,
+    sorted: Py<PyAny>,
+    list_sort: Py<PyAny>,
+}
+
+#[derive(Clone, Copy)]
+enum Selector {
+    Max,
+    Min,
+    Sorted,
+    Sort,
+}
+
+impl Selectors {
+    pub fn new(py: Python<'_>) -> PyResult<Selectors> {
+        let builtins = py.import("builtins")?;
+        Ok(Selectors {
+            max: builtins.getattr("max")?.unbind(),
+            min: builtins.getattr("min")?.unbind(),
+            sorted: builtins.getattr("sorted")?.unbind(),
+            list_sort: py.get_type::<PyList>().getattr("sort")?.unbind(),
+        })
+    }
+
+    fn of(&self, callable: &Bound<'_, PyAny>, argc: u32) -> Option<Selector> {
+        let is = |f: &Py<PyAny>| callable.is(f);
+        match argc {
+            1 if is(&self.max) => Some(Selector::Max),
+            1 if is(&self.min) => Some(Selector::Min),
+            1 if is(&self.sorted) => Some(Selector::Sorted),
+            // `xs.sort()`: the method and its receiver as the argument.
+            0 if is(&self.list_sort) => Some(Selector::Sort),
+            _ => None,
+        }
+    }
+
+    /// The positions of `arg0`'s elements the call of `callable` with
+    /// `argc` arguments (`arg0` the first, or the receiver of a method)
+    /// returns or leaves, in order; `None` when it is not a selection or
+    /// cannot be computed without running user code.
+    pub fn order(
+        &self,
+        callable: &Bound<'_, PyAny>,
+        argc: u32,
+        arg0: &Bound<'_, PyAny>,
+    ) -> Option<Vec<u32>> {
+        let selector = self.of(callable, argc)?;
+        let items = plain_items(arg0, matches!(selector, Selector::Sort))?;
+        let longest = match selector {
+            Selector::Max | Selector::Min => SCAN,
+            Selector::Sorted | Selector::Sort => SORT,
+        };
+        if items.len() > longest || items.is_empty() {
+            return None;
+        }
+        match selector {
+            Selector::Max => chosen(&items, |item, best| item.gt(best)).map(|i| vec![i]),
+            Selector::Min => chosen(&items, |item, best| item.lt(best)).map(|i| vec![i]),
+            Selector::Sorted | Selector::Sort => stable_order(&items),
+        }
+    }
+}
+
+/// The elements of an exact list (or, unless `list_only`, tuple) when
+/// every one is an exact int, bool or float (not NaN), or every one an
+/// exact str: comparing them runs no user code.
+fn plain_items<'py>(arg: &Bound<'py, PyAny>, list_only: bool) -> Option<Vec<Bound<'py, PyAny>>> {
+    let items: Vec<Bound<'py, PyAny>> = if let Ok(list) = arg.cast_exact::<PyList>() {
+        list.iter().collect()
+    } else if !list_only && let Ok(tuple) = arg.cast_exact::<PyTuple>() {
+        tuple.iter().collect()
+    } else {
+        return None;
+    };
+    let number = |x: &Bound<'py, PyAny>| {
+        x.is_exact_instance_of::<PyInt>()
+            || x.is_exact_instance_of::<PyBool>()
+            || (x.is_exact_instance_of::<PyFloat>()
+                && x.cast::<PyFloat>().is_ok_and(|f| !f.value().is_nan()))
+    };
+    let text = |x: &Bound<'py, PyAny>| x.is_exact_instance_of::<PyString>();
+    (items.iter().all(number) || items.iter().all(text)).then_some(items)
+}
+
+/// The first element `better` than all before it stays chosen, as
+/// CPython's `max` (`>`) and `min` (`<`) scan.
+fn chosen<'py>(
+    items: &[Bound<'py, PyAny>],
+    better: impl Fn(&Bound<'py, PyAny>, &Bound<'py, PyAny>) -> PyResult<bool>,
+) -> Option<u32> {
+    let mut best = 0;
+    for (i, item) in items.iter().enumerate().skip(1) {
+        if better(item, &items[best]).ok()? {
+            best = i;
+        }
+    }
+    u32::try_from(best).ok()
+}
+
+/// The positions in the order a stable sort by `<` leaves them (CPython's
+/// `list.sort` only compares with `<`).
+fn stable_order(items: &[Bound<'_, PyAny>]) -> Option<Vec<u32>> {
+    let mut failed = false;
+    let mut order: Vec<u32> = (0..u32::try_from(items.len()).ok()?).collect();
+    order.sort_by(|&a, &b| {
+        let (x, y) = (&items[a as usize], &items[b as usize]);
+        match (x.lt(y), y.lt(x)) {
+            (Ok(true), _) => Ordering::Less,
+            (Ok(false), Ok(true)) => Ordering::Greater,
+            (Ok(false), Ok(false)) => Ordering::Equal,
+            _ => {
+                failed = true;
+                Ordering::Equal
+            }
+        }
+    });
+    (!failed).then_some(order)
+}
