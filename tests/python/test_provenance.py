@@ -198,6 +198,7 @@ def test_a_cell_the_replay_cannot_follow_is_said_in_the_answer_and_its_values_ar
     p = nbsight.provenance("y")
     assert refs(p["where"]) == ["c2:y"]
     assert p["followed"] is False and "match" in p["reason"], p
+    assert p["recorded"] is True
     assert nbsight.provenance("xs")["followed"] is True
     # The cells after it still replay.
     cell(ip, "c3", "z = xs[1]")
@@ -517,3 +518,80 @@ def test_a_library_heavy_statement_then_a_user_call_is_followed(ip: InteractiveS
     p = nbsight.provenance("y")
     assert p["followed"] is True, p
     assert refs(p["where"]) == ["c1:xs[0]"]
+
+
+def test_everyday_control_flow_names_the_inputs_that_decided(ip: InteractiveShell) -> None:
+    # Found by bench/provenance/validate.py (perturbing each input): the
+    # tests of a `continue` or `break` that let the rest of the loop run,
+    # `any`/`all` stopping their generator, whether a `try` body raised.
+    cell(ip, "c1", "readings = [4.0, None, 6.0, -999, 5.0]\nraw = ['12', '7', 'n/a']\nages = [34, 17, 52]")
+    cell(
+        ip,
+        "c2",
+        "valid = []\n"
+        "for r in readings:\n"
+        "    if r is None:\n"
+        "        continue\n"
+        "    if r == -999:\n"
+        "        continue\n"
+        "    valid.append(r)\n"
+        "first_neg = None\n"
+        "for r in readings:\n"
+        "    if r is not None and r < 0:\n"
+        "        first_neg = r\n"
+        "        break\n"
+        "all_adults = all(a >= 18 for a in ages)\n"
+        "errors = 0\n"
+        "for s in raw:\n"
+        "    try:\n"
+        "        int(s)\n"
+        "    except ValueError:\n"
+        "        errors += 1\n",
+    )
+    every = {f"c1:readings[{i}]" for i in range(5)}
+    p = nbsight.provenance("valid")
+    assert refs(p["where"]) == ["c1:readings[0]", "c1:readings[2]", "c1:readings[4]"]
+    assert every <= set(refs(p["why"]))
+    # `first_neg` is readings[3] because the elements before it were not.
+    p = nbsight.provenance("first_neg")
+    assert refs(p["where"]) == ["c1:readings[3]"]
+    assert {"c1:readings[0]", "c1:readings[1]", "c1:readings[2]"} <= set(refs(p["why"]))
+    # `all` stopped at 17: that element is where, the one before it why,
+    # the one after it was never looked at.
+    p = nbsight.provenance("all_adults")
+    assert refs(p["where"]) == ["c1:ages[1]"]
+    assert refs(p["why"]) == ["c1:ages[0]"]
+    assert {f"c1:raw[{i}]" for i in range(3)} <= set(refs(nbsight.provenance("errors")["why"]))
+
+
+def test_closures_callbacks_and_effects_reach_their_inputs(ip: InteractiveShell) -> None:
+    cell(
+        ip,
+        "c1",
+        "def make_scaler(factor):\n"
+        "    def scale(x):\n"
+        "        return x * factor\n"
+        "    return scale\n"
+        "words = ['bee', 'ant', 'bat']\n"
+        "discount = 0.5\n"
+        "prices = [10, 20]\n"
+        "k = 3\n",
+    )
+    cell(
+        ip,
+        "c2",
+        "scaled = make_scaler(k)(prices[0])\n"
+        "sale = list(map(lambda p: p * discount, prices))\n"
+        "groups = {}\n"
+        "for w in words:\n"
+        "    groups.setdefault(w[0], []).append(w)\n"
+        "import io\n"
+        "buf = io.StringIO()\n"
+        "buf.write(words[1])\n"
+        "text = buf.getvalue()\n",
+    )
+    assert set(refs(nbsight.provenance("scaled")["where"])) == {"c1:prices[0]", "c1:k"}
+    assert "c1:discount" in refs(nbsight.provenance("sale")["where"])
+    p = nbsight.provenance("groups")
+    assert {f"c1:words[{i}]" for i in range(3)} <= set(refs(p["where"] + p["why"]))
+    assert "c1:words[1]" in refs(nbsight.provenance("text")["where"])

@@ -1,10 +1,12 @@
 //! A user function as the replay keeps it: its parameters, its code (a
 //! `def` body or a lambda's expression), the values of its defaults, and
-//! where its code positions are (the source of the cell that defined it).
+//! where its code positions are (the source of the cell that defined it),
+//! and the variables of the function it was defined in.
 
 use std::sync::Arc;
 
 use ruff_python_ast::{Expr, Stmt};
+use rustc_hash::FxHashMap;
 
 use super::position::Positions;
 use super::value::Value;
@@ -29,4 +31,7 @@ pub(crate) struct Function {
     pub cell: Arc<str>,
     /// Its code object as events name it (`events::code_key`).
     pub code: u32,
+    /// The enclosing function's variables when it was defined (a closure's
+    /// free variables: `make_scaler(k)`'s `factor`).
+    pub closure: Option<Arc<FxHashMap<String, Value>>>,
 }

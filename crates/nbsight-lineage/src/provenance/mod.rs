@@ -233,6 +233,8 @@ impl Provenance {
                 self.state.known = known_before;
                 self.unrecorded(cell_id, written);
                 for name in written {
+                    // Recorded, not followed: `followed` says so.
+                    self.recorded.insert(name.clone());
                     self.unfollowed.insert(name.clone(), why.0.clone());
                 }
                 Err(why.0)

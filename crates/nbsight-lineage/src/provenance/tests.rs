@@ -110,7 +110,8 @@ fn what_the_replay_cannot_follow_becomes_an_input() {
     assert!(err.contains("decision"), "{err}");
     let report = p.query("x").expect("known");
     assert_eq!(names(&report.where_), ["c1:x"]);
-    assert!(!report.recorded);
+    // Recorded, not followed.
+    assert!(report.recorded && !report.followed);
 }
 
 /// Replays cells without logged events (no decision, no computed key).

@@ -34,9 +34,34 @@ impl Replay<'_> {
         if s.is_star {
             return unsupported("an `except*` block");
         }
-        let outcome = match self.block(&s.body) {
-            Ok(Flow::Normal) => self.block(&s.orelse),
-            Err(Stop::Raised) => self.handle(&s.handlers),
+        // Whether the body raised (and where) depends on what it read: that
+        // decided between the rest of the body and the else block on one
+        // side and a handler on the other.
+        self.try_reads.push(Default::default());
+        let body = self.block(&s.body);
+        let reads = self.try_reads.pop().unwrap_or_default();
+        if let Some(outer) = self.try_reads.last_mut() {
+            outer.union(&reads);
+        }
+        let decided = reads.as_why();
+        let outcome = match body {
+            Ok(Flow::Normal) => {
+                for handler in &s.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = handler;
+                    self.skipped(&h.body, &decided);
+                }
+                self.control.push(decided);
+                let flow = self.block(&s.orelse);
+                self.control.pop();
+                flow
+            }
+            Err(Stop::Raised) => {
+                self.skipped(&s.body, &decided);
+                self.control.push(decided);
+                let flow = self.handle(&s.handlers);
+                self.control.pop();
+                flow
+            }
             other => other,
         };
         if let Err(Stop::Unsupported(_) | Stop::Saturated) = outcome {

@@ -96,6 +96,8 @@ struct Frame {
     globals: Vec<String>,
     /// Locals whose value the replay knows (`known.rs`).
     known: FxHashMap<String, Known>,
+    /// The running function's closure (`Function::closure`).
+    closure: Option<Arc<FxHashMap<String, Value>>>,
 }
 
 impl Frame {
@@ -104,6 +106,7 @@ impl Frame {
             locals,
             globals: Vec::new(),
             known: FxHashMap::default(),
+            closure: None,
         }
     }
 }
@@ -142,6 +145,25 @@ pub(crate) struct Replay<'s> {
     kept_out: FxHashMap<(usize, String), Deps>,
     /// Code whose calls stopped being logged (`What::Saturated` passed).
     saturated: rustc_hash::FxHashSet<u32>,
+    /// The generator expression replayed last was stopped by its consumer
+    /// before its end (`any`/`all` found their answer).
+    generator_stopped: bool,
+    /// The decisions of the `if` just replayed whose branches hold a
+    /// `break`, `continue` or `return` (and whether one is a `break` or
+    /// `return`): the rest of the block ran, or was skipped, because of
+    /// them (`block`).
+    exit_decision: Option<(Deps, bool)>,
+    /// The decisions in the running loop's iterations so far that could
+    /// have ended it and did not: its later iterations depend on them.
+    went_on: Deps,
+    /// The decisions of the `if` replayed last (`if_`).
+    last_decided: Option<Deps>,
+    /// Per `try` body being replayed, what the names it read held: whether
+    /// it raised depends on them (`exceptions.rs`).
+    try_reads: Vec<Deps>,
+    /// The call about to be replayed is a statement of its own (its result
+    /// is dropped: `buf.write(text)` is done for its effect).
+    statement_call: bool,
 }
 
 /// The name `kept_out` gives a function's return value.
@@ -170,6 +192,12 @@ impl<'s> Replay<'s> {
             nesting: 0,
             kept_out: FxHashMap::default(),
             saturated: rustc_hash::FxHashSet::default(),
+            generator_stopped: false,
+            exit_decision: None,
+            went_on: Deps::default(),
+            last_decided: None,
+            try_reads: Vec::new(),
+            statement_call: false,
         }
     }
 
@@ -340,9 +368,22 @@ impl<'s> Replay<'s> {
     }
 
     fn lookup(&mut self, name: &str) -> Value {
+        let value = self.lookup_value(name);
+        if let Some(reads) = self.try_reads.last_mut() {
+            reads.union(&value.deps());
+        }
+        value
+    }
+
+    fn lookup_value(&mut self, name: &str) -> Value {
         if let Some(frame) = self.frames.last()
             && !frame.globals.iter().any(|g| g == name)
             && let Some(v) = frame.locals.get(name)
+        {
+            return v.clone();
+        }
+        if let Some(frame) = self.frames.last()
+            && let Some(v) = frame.closure.as_ref().and_then(|c| c.get(name))
         {
             return v.clone();
         }
@@ -488,15 +529,42 @@ impl<'s> Replay<'s> {
     // ----- statements ------------------------------------------------
 
     fn block(&mut self, body: &[Stmt]) -> R<Flow> {
-        for stmt in body {
+        let base = self.control.len();
+        let flow = self.statements(body);
+        self.control.truncate(base);
+        flow
+    }
+
+    /// `body`'s statements in order. After an `if` that could have left
+    /// the block (`break`, `continue`, `return`), the rest of the block
+    /// ran because it did not (its decisions are control of the rest, and
+    /// of the loop's later iterations when it could have ended the loop),
+    /// or was skipped because it did.
+    fn statements(&mut self, body: &[Stmt]) -> R<Flow> {
+        for (i, stmt) in body.iter().enumerate() {
             let flow = self.stmt(stmt);
             // The statement raised (the log has this code's raise on its
             // lines): it ends here, whatever the replay made of it.
             let raised = self.take_raised(stmt);
+            let exit = self.exit_decision.take();
             match flow {
                 Ok(_) if raised => return Err(Stop::Raised),
-                Ok(Flow::Normal) => {}
-                other => return other,
+                Ok(Flow::Normal) => {
+                    if let Some((decided, ends_loop)) = exit {
+                        if ends_loop {
+                            self.went_on.union(&decided);
+                        }
+                        self.control.push(decided);
+                    }
+                }
+                Ok(other) => {
+                    if let Some((decided, ends_loop)) = exit {
+                        self.skipped(&body[i + 1..], &decided);
+                        self.exit_decision = Some((decided, ends_loop));
+                    }
+                    return Ok(other);
+                }
+                Err(e) => return Err(e),
             }
         }
         Ok(Flow::Normal)
@@ -505,7 +573,9 @@ impl<'s> Replay<'s> {
     fn stmt(&mut self, stmt: &Stmt) -> R<Flow> {
         match stmt {
             Stmt::Expr(s) => {
+                self.statement_call = matches!(&*s.value, Expr::Call(_));
                 self.eval(&s.value, Mode::Data)?;
+                self.statement_call = false;
             }
             Stmt::Assign(s) => {
                 let known = self.known(&s.value);
@@ -782,6 +852,26 @@ impl<'s> Replay<'s> {
     }
 
     fn if_(&mut self, s: &ast::StmtIf) -> R<Flow> {
+        let flow = self.branches(s);
+        let (leaves, ends_loop) = std::iter::once(&s.body)
+            .chain(s.elif_else_clauses.iter().map(|c| &c.body))
+            .map(|b| exits(b))
+            .fold((false, false), |a, b| (a.0 || b.0, a.1 || b.1));
+        let inner = self.exit_decision.take();
+        if leaves && let Some(decided) = &self.last_decided {
+            let mut decided = decided.clone();
+            let mut ends = ends_loop;
+            if let Some((d, e)) = inner {
+                decided.union(&d);
+                ends |= e;
+            }
+            self.exit_decision = Some((decided, ends));
+        }
+        flow
+    }
+
+    fn branches(&mut self, s: &ast::StmtIf) -> R<Flow> {
+        self.last_decided = None;
         let mut branches: Vec<(Option<&Expr>, &[Stmt])> = vec![(Some(&s.test), &s.body)];
         for clause in &s.elif_else_clauses {
             branches.push((clause.test.as_ref(), &clause.body));
@@ -800,19 +890,28 @@ impl<'s> Replay<'s> {
                 for (_, other) in branches.iter().enumerate().filter(|(j, _)| *j != i) {
                     self.skipped(other.1, &decided);
                 }
-                self.control.push(decided);
+                self.control.push(decided.clone());
                 let flow = self.block(body);
                 self.control.pop();
+                self.last_decided = Some(decided);
                 return flow;
             }
         }
         for (_, body) in &branches {
             self.skipped(body, &decided);
         }
+        self.last_decided = Some(decided);
         Ok(Flow::Normal)
     }
 
     fn while_(&mut self, s: &ast::StmtWhile) -> R<Flow> {
+        let outer = std::mem::take(&mut self.went_on);
+        let flow = self.while_loop(s);
+        self.went_on = outer;
+        flow
+    }
+
+    fn while_loop(&mut self, s: &ast::StmtWhile) -> R<Flow> {
         let mut decided = Deps::default();
         loop {
             let (taken, deps) = self.test(&s.test)?;
@@ -830,9 +929,14 @@ impl<'s> Replay<'s> {
     /// One run of a loop's body under `control`: `Some` with how the loop
     /// ends when the body leaves it (`break`, `return`, `raise`).
     fn iterate(&mut self, body: &[Stmt], control: Deps) -> R<Option<Flow>> {
+        let control = control.union_with(&self.went_on);
         self.control.push(control);
         let flow = self.block(body);
         self.control.pop();
+        // A `break` or `continue` ends here; a `return` goes on leaving.
+        if !matches!(flow, Ok(Flow::Return(_))) {
+            self.exit_decision = None;
+        }
         Ok(match flow? {
             Flow::Break => Some(Flow::Normal),
             Flow::Normal | Flow::Continue => None,
@@ -841,6 +945,13 @@ impl<'s> Replay<'s> {
     }
 
     fn for_(&mut self, s: &ast::StmtFor) -> R<Flow> {
+        let outer = std::mem::take(&mut self.went_on);
+        let flow = self.for_loop(s);
+        self.went_on = outer;
+        flow
+    }
+
+    fn for_loop(&mut self, s: &ast::StmtFor) -> R<Flow> {
         if s.is_async {
             return unsupported("an async for");
         }
@@ -890,12 +1001,19 @@ impl<'s> Replay<'s> {
             };
             list.push((p.parameter.name.to_string(), default));
         }
+        // Defined in a function: what it sees of the enclosing scopes.
+        let closure = self.frames.last().map(|frame| {
+            let mut seen = frame.closure.as_deref().cloned().unwrap_or_default();
+            seen.extend(frame.locals.iter().map(|(k, v)| (k.clone(), v.clone())));
+            Arc::new(seen)
+        });
         Ok(Value::Function(Arc::new(Function {
             params: list,
             body,
             positions: self.positions.clone(),
             code: code_key(&self.code_cell, first_line),
             cell: self.code_cell.clone(),
+            closure,
         })))
     }
 
@@ -930,7 +1048,9 @@ impl<'s> Replay<'s> {
             locals.insert(name.clone(), value);
         }
         let outer = std::mem::replace(&mut self.positions, f.positions.clone());
-        self.frames.push(Frame::new(locals));
+        let mut frame = Frame::new(locals);
+        frame.closure = f.closure.clone();
+        self.frames.push(frame);
         let outer_cell = std::mem::replace(&mut self.code_cell, f.cell.clone());
         let outer_code = std::mem::replace(&mut self.code, f.code);
         // The call's start, when the log has it (it bounds where this call's
@@ -961,6 +1081,7 @@ impl<'s> Replay<'s> {
             }
         }
         let depth = self.frames.len();
+        let outer_went_on = std::mem::take(&mut self.went_on);
         let result = match &f.body {
             Body::Block(body) => self.block(body).map(|flow| match flow {
                 Flow::Return(v) => v,
@@ -974,6 +1095,8 @@ impl<'s> Replay<'s> {
             Body::Lambda(expr) => self.eval(expr, Mode::Data),
         };
         self.kept_out.retain(|(d, _), _| *d < depth);
+        self.went_on = outer_went_on;
+        self.exit_decision = None;
         self.frames.pop();
         self.positions = outer;
         self.code_cell = outer_cell;
@@ -1160,9 +1283,13 @@ impl<'s> Replay<'s> {
                 elt, generators, ..
             }) => {
                 let first = self.lines(expr).0;
-                let (items, structure) = self.comprehension(first, generators, &mut |r, _| {
-                    r.eval(elt, Mode::Data).map(|v| vec![v])
-                })?;
+                // A generator runs as far as its consumer takes it (`any`,
+                // `all`, `next` may stop it early): what it yielded.
+                let lazy = matches!(expr, Expr::Generator(_));
+                let (items, structure) =
+                    self.comprehension(first, generators, lazy, &mut |r, _| {
+                        r.eval(elt, Mode::Data).map(|v| vec![v])
+                    })?;
                 Value::sequence(items, structure)
             }
             Expr::DictComp(c) => {
@@ -1171,7 +1298,7 @@ impl<'s> Replay<'s> {
                 };
                 let mut keys = Vec::new();
                 let first = self.lines(c).0;
-                let items = self.comprehension(first, &c.generators, &mut |r, _| {
+                let items = self.comprehension(first, &c.generators, false, &mut |r, _| {
                     let shown = r.known(key).map(|k| k.repr());
                     let deps = r.eval(key, Mode::Control)?.deps();
                     let v = r.eval(&c.value, Mode::Data)?.with_why(&deps);
@@ -1318,10 +1445,14 @@ impl<'s> Replay<'s> {
     /// The comprehension's generators (with their conditions), calling
     /// `each` for every element produced; the elements and the structure
     /// (what decided which elements there are).
+    /// The elements a comprehension made and its structure; `lazy` (a
+    /// generator expression): its consumer may have stopped taking
+    /// elements before the end, where the log has no step of it.
     fn comprehension(
         &mut self,
         first_line: u32,
         generators: &[ast::Comprehension],
+        lazy: bool,
         each: &mut dyn FnMut(&mut Self, usize) -> R<Vec<Value>>,
     ) -> R<(Vec<Value>, Deps)> {
         let mut out = Vec::new();
@@ -1337,8 +1468,16 @@ impl<'s> Replay<'s> {
             .last()
             .map(|f| f.known.clone())
             .unwrap_or_default();
+        frame.closure = self.frames.last().and_then(|f| f.closure.clone());
         self.frames.push(frame);
-        let result = self.generate(first_line, generators, 0, each, &mut out, &mut structure);
+        let mut generation = Generation {
+            first_line,
+            generators,
+            lazy,
+            stopped: false,
+        };
+        let result = self.generate(&mut generation, 0, each, &mut out, &mut structure);
+        self.generator_stopped = generation.stopped;
         let depth = self.frames.len();
         self.kept_out.retain(|(d, _), _| *d < depth);
         self.frames.pop();
@@ -1347,14 +1486,14 @@ impl<'s> Replay<'s> {
 
     fn generate(
         &mut self,
-        first_line: u32,
-        generators: &[ast::Comprehension],
+        generation: &mut Generation<'_>,
         depth: usize,
         each: &mut dyn FnMut(&mut Self, usize) -> R<Vec<Value>>,
         out: &mut Vec<Value>,
         structure: &mut Deps,
     ) -> R<()> {
-        let Some(g) = generators.get(depth) else {
+        let first_line = generation.first_line;
+        let Some(g) = generation.generators.get(depth) else {
             let why = self.control();
             for v in each(self, out.len())? {
                 out.push(v.with_why(&why));
@@ -1372,9 +1511,21 @@ impl<'s> Replay<'s> {
         let keys = self.iterated_keys(&g.iter, &iterable);
         let mut k = 0;
         loop {
-            match self.step(lines, "comprehension")? {
-                true => {}
-                false => return Ok(()),
+            let more = match self.iteration(lines) {
+                Some(more) => more,
+                // No step of it where the log goes on: its consumer took
+                // no more.
+                None if generation.lazy
+                    && !self.peek().is_some_and(|e| e.what == What::Raised)
+                    && !self.saturated_here() =>
+                {
+                    generation.stopped = true;
+                    return Ok(());
+                }
+                None => self.step(lines, "comprehension")?,
+            };
+            if !more {
+                return Ok(());
             }
             let item = element(&iterable, elements.as_deref(), k);
             self.bind(&g.target, item)?;
@@ -1394,9 +1545,12 @@ impl<'s> Replay<'s> {
             structure.union(&decided);
             if kept {
                 self.control.push(decided);
-                let r = self.generate(first_line, generators, depth + 1, each, out, structure);
+                let r = self.generate(generation, depth + 1, each, out, structure);
                 self.control.pop();
                 r?;
+                if generation.stopped {
+                    return Ok(());
+                }
             }
         }
     }
@@ -1404,6 +1558,7 @@ impl<'s> Replay<'s> {
     // ----- calls -----------------------------------------------------
 
     fn call(&mut self, c: &ast::ExprCall) -> R<Value> {
+        let for_effect = std::mem::take(&mut self.statement_call);
         // A method of a list or dict the replay follows.
         if let Expr::Attribute(a) = &*c.func {
             let receiver = self.eval(&a.value, Mode::Control)?;
@@ -1417,11 +1572,14 @@ impl<'s> Replay<'s> {
                     // the receiver and the arguments.
                     let mut deps = receiver.deps();
                     let (args, keywords) = self.arguments(c, Mode::Control)?;
+                    let (args, keywords) = self.functions_as_reads(args, keywords);
                     for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
                         deps.union(&v.deps());
                     }
+                    // A method changing its object: one that returns
+                    // None, or whose result the statement drops.
                     if let Value::Object(o) = &receiver
-                        && returns_none(a.attr.as_str(), c)
+                        && (for_effect || returns_none(a.attr.as_str(), c))
                     {
                         o.borrow_mut().deps.union(&deps);
                         return Ok(Value::constant());
@@ -1433,6 +1591,73 @@ impl<'s> Replay<'s> {
         }
         let callee = self.eval(&c.func, Mode::Control)?;
         self.call_value(&callee, c)
+    }
+
+    /// Arguments passed to library code: a user function among them (a
+    /// `map` or `apply` callback, a `key=`) is opaque there; its results
+    /// depend on the variables it reads from outside (`discount` in
+    /// `lambda p: p * discount`).
+    fn functions_as_reads(
+        &mut self,
+        args: Vec<Value>,
+        keywords: Vec<(String, Value)>,
+    ) -> (Vec<Value>, Vec<(String, Value)>) {
+        let reads = |r: &mut Self, v: Value| match v {
+            Value::Function(f) => Value::scalar(r.outside_reads(&f)),
+            other => other,
+        };
+        let args = args.into_iter().map(|v| reads(self, v)).collect();
+        let keywords = keywords
+            .into_iter()
+            .map(|(k, v)| (k, reads(self, v)))
+            .collect();
+        (args, keywords)
+    }
+
+    /// What the variables `f` reads from its closure and the globals hold
+    /// now (names it binds itself, its parameters and builtins aside).
+    fn outside_reads(&self, f: &Function) -> Deps {
+        use ruff_python_ast::visitor::{Visitor, walk_expr};
+        #[derive(Default)]
+        struct Names(Vec<String>, rustc_hash::FxHashSet<String>);
+        impl<'a> Visitor<'a> for Names {
+            fn visit_expr(&mut self, expr: &'a Expr) {
+                if let Expr::Name(n) = expr {
+                    if n.ctx.is_store() {
+                        self.1.insert(n.id.to_string());
+                    } else {
+                        self.0.push(n.id.to_string());
+                    }
+                }
+                walk_expr(self, expr);
+            }
+        }
+        let mut names = Names::default();
+        match &f.body {
+            Body::Block(body) => {
+                for stmt in body {
+                    names.visit_stmt(stmt);
+                }
+            }
+            Body::Lambda(expr) => names.visit_expr(expr),
+        }
+        let mut deps = Deps::default();
+        for name in &names.0 {
+            if names.1.contains(name) || f.params.iter().any(|(p, _)| p == name) {
+                continue;
+            }
+            let value = f
+                .closure
+                .as_ref()
+                .and_then(|c| c.get(name))
+                .or_else(|| self.state.globals.get(name));
+            if let Some(v) = value
+                && !matches!(v, Value::Function(_) | Value::Module(_))
+            {
+                deps.union(&v.deps());
+            }
+        }
+        deps
     }
 
     fn arguments(&mut self, c: &ast::ExprCall, mode: Mode) -> R<Arguments> {
@@ -1463,6 +1688,7 @@ impl<'s> Replay<'s> {
             }
             Value::Module(path) => {
                 let (args, keywords) = self.arguments(c, Mode::Control)?;
+                let (args, keywords) = self.functions_as_reads(args, keywords);
                 let mut deps = Deps::default();
                 for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
                     deps.union(&v.deps());
@@ -1485,6 +1711,24 @@ impl<'s> Replay<'s> {
                     return Ok(Value::object(deps, Some(id)));
                 }
                 if let Some(name) = path.strip_prefix("builtins.") {
+                    // `any`/`all` over a generator they stopped: the last
+                    // element taken decided; those before let them go on.
+                    if matches!(name, "any" | "all")
+                        && self.generator_stopped
+                        && let ([Expr::Generator(_)], [], [v]) = (
+                            c.arguments.args.as_ref(),
+                            c.arguments.keywords.as_ref(),
+                            args.as_slice(),
+                        )
+                        && let Some(items) = v.elements()
+                        && let Some((last, before)) = items.split_last()
+                    {
+                        let mut went_on = v.structure();
+                        for item in before {
+                            went_on.union(&item.deps());
+                        }
+                        return Ok(Value::scalar(last.deps().with_why(&went_on)));
+                    }
                     if matches!(name, "max" | "min" | "sorted")
                         && let ([v], []) = (args.as_slice(), keywords.as_slice())
                         && let Some(order) = self.order_at(c)
@@ -1646,10 +1890,15 @@ impl<'s> Replay<'s> {
                 Ok(Some(value))
             }
             Value::Mapping(m) => {
-                if !matches!(name, "keys" | "values" | "items" | "get") {
+                if !matches!(name, "keys" | "values" | "items" | "get" | "setdefault") {
                     return Ok(None);
                 }
                 let (args, _) = self.arguments(c, Mode::Control)?;
+                let literal_key = || match c.arguments.args.first() {
+                    Some(Expr::StringLiteral(s)) => Some(python_repr(s.value.to_str())),
+                    Some(Expr::NumberLiteral(n)) => number_repr(&n.value),
+                    _ => None,
+                };
                 let value = match (name, args.as_slice()) {
                     ("keys", []) => {
                         let m = m.borrow();
@@ -1683,12 +1932,30 @@ impl<'s> Replay<'s> {
                             m.structure.clone(),
                         )
                     }
+                    // The entry at the key, made from the default when
+                    // missing; what is done to it is done to the dict's
+                    // entry. A key computed at run time is one entry `?`
+                    // (as a dict comprehension's): every such key's values
+                    // go there, and which keys exist depends on them.
+                    ("setdefault", [key, rest @ ..]) => {
+                        let default = rest.first().cloned().unwrap_or_else(Value::constant);
+                        let known = literal_key();
+                        let mut m = m.borrow_mut();
+                        if known.is_none() {
+                            m.structure.union(&key.deps());
+                        }
+                        m.structure.union(&control);
+                        let slot = known.unwrap_or_else(|| "?".to_string());
+                        match m.items.iter().find(|(k, _)| *k == slot) {
+                            Some((_, v)) => v.clone(),
+                            None => {
+                                m.items.push((slot, default.clone()));
+                                default
+                            }
+                        }
+                    }
                     ("get", [_, ..]) => {
-                        let key = match c.arguments.args.first() {
-                            Some(Expr::StringLiteral(s)) => Some(python_repr(s.value.to_str())),
-                            Some(Expr::NumberLiteral(n)) => number_repr(&n.value),
-                            _ => None,
-                        };
+                        let key = literal_key();
                         let found = key.and_then(|k| {
                             m.borrow()
                                 .items
@@ -1900,6 +2167,46 @@ fn selected(name: &str, v: &Value, order: &[u32]) -> Option<Value> {
         }
         _ => None,
     }
+}
+
+/// Whether `body` may leave its block (a `break`, `continue` or `return`
+/// in it or in its `if`s, `with`s and `try`s; not in a nested loop or
+/// definition), and whether by a `break` or `return`.
+fn exits(body: &[Stmt]) -> (bool, bool) {
+    let mut found = (false, false);
+    for stmt in body {
+        let inner = match stmt {
+            Stmt::Continue(_) => (true, false),
+            Stmt::Break(_) | Stmt::Return(_) => (true, true),
+            Stmt::If(s) => std::iter::once(&s.body)
+                .chain(s.elif_else_clauses.iter().map(|c| &c.body))
+                .map(|b| exits(b))
+                .fold((false, false), |a, b| (a.0 || b.0, a.1 || b.1)),
+            Stmt::With(s) => exits(&s.body),
+            Stmt::Try(s) => std::iter::once(&s.body)
+                .chain(s.handlers.iter().map(|h| {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    &h.body
+                }))
+                .chain([&s.orelse, &s.finalbody])
+                .map(|b| exits(b))
+                .fold((false, false), |a, b| (a.0 || b.0, a.1 || b.1)),
+            _ => (false, false),
+        };
+        found = (found.0 || inner.0, found.1 || inner.1);
+    }
+    found
+}
+
+/// One comprehension being replayed.
+struct Generation<'a> {
+    /// The line its first `for` is on.
+    first_line: u32,
+    generators: &'a [ast::Comprehension],
+    /// A generator expression: its consumer may stop taking elements.
+    lazy: bool,
+    /// Its consumer stopped taking elements.
+    stopped: bool,
 }
 
 /// A call of a builtin.
