@@ -595,3 +595,25 @@ def test_closures_callbacks_and_effects_reach_their_inputs(ip: InteractiveShell)
     p = nbsight.provenance("groups")
     assert {f"c1:words[{i}]" for i in range(3)} <= set(refs(p["where"] + p["why"]))
     assert "c1:words[1]" in refs(nbsight.provenance("text")["where"])
+
+
+def test_a_global_changed_by_code_the_replay_cannot_see_is_not_followed(
+    ip: InteractiveShell,
+) -> None:
+    # A decorated function's cell is not followed; a later cell calling it
+    # changes `log` where the replay cannot see: the answer says so instead
+    # of claiming the value is the earlier cell's.
+    cell(
+        ip,
+        "c1",
+        "from contextlib import contextmanager\nlog = []\n@contextmanager\ndef stage(name):\n"
+        "    log.append(name)\n    yield",
+    )
+    cell(ip, "c2", "step = 'clean'\nwith stage(step):\n    kept = 37")
+    p = nbsight.provenance("log")
+    # (3.10/3.11's lineage may not see c2 write `log`: then the answer is
+    # c1's, not followed because of the decorator.)
+    assert p["followed"] is False, p
+    assert "does not follow" in p["reason"] or "decorated" in p["reason"], p
+    assert p["recorded"] is True
+    assert nbsight.provenance("kept")["followed"] is True

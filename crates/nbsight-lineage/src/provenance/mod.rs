@@ -212,7 +212,8 @@ impl Provenance {
         let positions = Arc::new(Positions::of(parsed.source()));
         let before: FxHashMap<String, Value> = self.state.globals.clone();
         let known_before = self.state.known.clone();
-        let outcome = Replay::new(&mut self.state, effects, events, cell_id, positions)
+        let mut replay = Replay::new(&mut self.state, effects, events, cell_id, positions);
+        let outcome = replay
             .run(&parsed.module.body)
             .and_then(|raised| match (failed, raised) {
                 (true, false) => Err(replay::Unsupported(
@@ -220,11 +221,31 @@ impl Provenance {
                 )),
                 _ => Ok(()),
             });
+        let unseen: Vec<String> = replay.unseen_writes(written).into_iter().cloned().collect();
+        drop(replay);
         match outcome {
             Ok(()) => {
                 for name in written {
                     self.recorded.insert(name.clone());
                     self.unfollowed.remove(name);
+                }
+                // Changed by code the replay does not see into: its value
+                // is not what the replay made of it.
+                for name in unseen {
+                    let id = self.state.new_input(
+                        Some(cell_id.to_string()),
+                        Some(name.clone()),
+                        Vec::new(),
+                    );
+                    self.state
+                        .globals
+                        .insert(name.clone(), Value::object(Deps::input(id), Some(id)));
+                    self.unfollowed.insert(
+                        name,
+                        "changed by a call of code the replay does not follow \
+                         (a function defined before recording, or in a cell not followed)"
+                            .into(),
+                    );
                 }
                 Ok(())
             }

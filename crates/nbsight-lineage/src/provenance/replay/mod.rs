@@ -164,6 +164,12 @@ pub(crate) struct Replay<'s> {
     /// The call about to be replayed is a statement of its own (its result
     /// is dropped: `buf.write(text)` is done for its effect).
     statement_call: bool,
+    /// Global names the replay bound.
+    bound: rustc_hash::FxHashSet<String>,
+    /// The cell called code the replay cannot see into (a function of a
+    /// cell it did not follow, one defined before recording, a class):
+    /// that code may have changed any global.
+    blind_call: bool,
 }
 
 /// The name `kept_out` gives a function's return value.
@@ -198,12 +204,27 @@ impl<'s> Replay<'s> {
             last_decided: None,
             try_reads: Vec::new(),
             statement_call: false,
+            bound: rustc_hash::FxHashSet::default(),
+            blind_call: false,
         }
     }
 
     /// Replays a cell's statements; `Ok` when the log was followed, to the
     /// end (`false`) or to where the cell raised an exception it did not
     /// catch (`true`).
+    /// The names of `written` (the globals the run wrote, as the lineage
+    /// saw them) that the replay did not bind, when the cell called code
+    /// the replay cannot see into: it may have changed them, unseen.
+    pub fn unseen_writes<'w>(&self, written: &'w [String]) -> Vec<&'w String> {
+        if !self.blind_call {
+            return Vec::new();
+        }
+        written
+            .iter()
+            .filter(|w| !self.bound.contains(*w))
+            .collect()
+    }
+
     pub fn run(&mut self, body: &[Stmt]) -> Result<bool, Unsupported> {
         match self.block(body) {
             Ok(Flow::Normal) => Ok(false),
@@ -414,6 +435,7 @@ impl<'s> Replay<'s> {
                 frame.locals.insert(name.to_string(), value);
             }
             _ => {
+                self.bound.insert(name.to_string());
                 self.state.globals.insert(name.to_string(), value);
             }
         }
@@ -1747,7 +1769,14 @@ impl<'s> Replay<'s> {
                 }
                 Ok(Value::object(deps, None))
             }
-            Value::Object(_) => {
+            Value::Object(o) => {
+                // A user's function or class the replay does not have.
+                if o.borrow()
+                    .origin
+                    .is_some_and(|id| self.state.input_parts(id).1.is_some())
+                {
+                    self.blind_call = true;
+                }
                 let (args, keywords) = self.arguments(c, Mode::Control)?;
                 let mut deps = callee.deps();
                 for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
