@@ -600,20 +600,27 @@ def test_closures_callbacks_and_effects_reach_their_inputs(ip: InteractiveShell)
 def test_a_global_changed_by_code_the_replay_cannot_see_is_not_followed(
     ip: InteractiveShell,
 ) -> None:
-    # A decorated function's cell is not followed; a later cell calling it
-    # changes `log` where the replay cannot see: the answer says so instead
-    # of claiming the value is the earlier cell's.
+    # A decorated function is not replayed (its cell is, the function is an
+    # object of it); a later cell calling it changes `log` where the replay
+    # cannot see: the answer says so instead of claiming the value is c1's.
     cell(
         ip,
         "c1",
         "from contextlib import contextmanager\nlog = []\n@contextmanager\ndef stage(name):\n"
-        "    log.append(name)\n    yield",
+        "    log.append(name)\n    yield\nn = 2",
     )
+    assert nbsight.provenance("n")["followed"] is True
     cell(ip, "c2", "step = 'clean'\nwith stage(step):\n    kept = 37")
     p = nbsight.provenance("log")
-    # (3.10/3.11's lineage may not see c2 write `log`: then the answer is
-    # c1's, not followed because of the decorator.)
-    assert p["followed"] is False, p
-    assert "does not follow" in p["reason"] or "decorated" in p["reason"], p
+    assert p["followed"] is False and "does not follow" in p["reason"], p
     assert p["recorded"] is True
     assert nbsight.provenance("kept")["followed"] is True
+
+
+def test_generator_functions_are_objects_of_their_cell(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "def chunks(xs, n):\n    for i in range(0, len(xs), n):\n        yield xs[i:i + n]\nitems = [1, 2, 3]\nsize = 2")
+    cell(ip, "c2", "batches = list(chunks(items, size))\nodd = [x * x for x in items if x % 2]")
+    p = nbsight.provenance("batches")
+    assert p["followed"] is True, p
+    assert {"c1:items[0]", "c1:items[1]", "c1:items[2]", "c1:size"} <= set(refs(p["where"] + p["why"]))
+    assert refs(nbsight.provenance("odd")["where"]) == ["c1:items[0]", "c1:items[2]"]

@@ -54,6 +54,9 @@ pub(crate) struct State {
     pub(crate) globals: FxHashMap<String, Value>,
     /// Globals whose value the replay knows (`replay/known.rs`).
     pub(crate) known: FxHashMap<String, replay::Known>,
+    /// The globals a function the replay does not run (decorated, async, a
+    /// generator: an input object) may change, by its input.
+    pub(crate) changes: FxHashMap<InputId, Vec<String>>,
 }
 
 impl State {
@@ -221,7 +224,7 @@ impl Provenance {
                 )),
                 _ => Ok(()),
             });
-        let unseen: Vec<String> = replay.unseen_writes(written).into_iter().cloned().collect();
+        let unseen = replay.unseen_writes(written);
         drop(replay);
         match outcome {
             Ok(()) => {

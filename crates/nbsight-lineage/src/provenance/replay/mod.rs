@@ -170,6 +170,9 @@ pub(crate) struct Replay<'s> {
     /// cell it did not follow, one defined before recording, a class):
     /// that code may have changed any global.
     blind_call: bool,
+    /// Globals that code the replay does not run changed (its body says
+    /// it may: `log.append(x)` in a generator function).
+    changed_unseen: Vec<String>,
 }
 
 /// The name `kept_out` gives a function's return value.
@@ -206,6 +209,7 @@ impl<'s> Replay<'s> {
             statement_call: false,
             bound: rustc_hash::FxHashSet::default(),
             blind_call: false,
+            changed_unseen: Vec::new(),
         }
     }
 
@@ -215,14 +219,14 @@ impl<'s> Replay<'s> {
     /// The names of `written` (the globals the run wrote, as the lineage
     /// saw them) that the replay did not bind, when the cell called code
     /// the replay cannot see into: it may have changed them, unseen.
-    pub fn unseen_writes<'w>(&self, written: &'w [String]) -> Vec<&'w String> {
-        if !self.blind_call {
-            return Vec::new();
+    pub fn unseen_writes(&self, written: &[String]) -> Vec<String> {
+        let mut unseen: Vec<String> = self.changed_unseen.clone();
+        if self.blind_call {
+            unseen.extend(written.iter().filter(|w| !self.bound.contains(*w)).cloned());
         }
-        written
-            .iter()
-            .filter(|w| !self.bound.contains(*w))
-            .collect()
+        unseen.sort_unstable();
+        unseen.dedup();
+        unseen
     }
 
     pub fn run(&mut self, body: &[Stmt]) -> Result<bool, Unsupported> {
@@ -663,8 +667,21 @@ impl<'s> Replay<'s> {
                 return Err(Stop::Raised);
             }
             Stmt::FunctionDef(f) => {
-                if !f.decorator_list.is_empty() || f.is_async {
-                    return unsupported("a decorated or async function");
+                // A function the replay does not run (decorated, async, a
+                // generator): an object of this cell, as a class is; what
+                // a call of it changes is not seen (`blind_call`).
+                if !f.decorator_list.is_empty() || f.is_async || yields(&f.body) {
+                    for d in &f.decorator_list {
+                        self.eval(&d.expression, Mode::Control)?;
+                    }
+                    let id = self.state.new_input(
+                        Some(self.cell.clone()),
+                        Some(f.name.to_string()),
+                        Vec::new(),
+                    );
+                    self.state.changes.insert(id, global_changes(f));
+                    self.bind_name(f.name.as_str(), Value::object(Deps::input(id), Some(id)));
+                    return Ok(Flow::Normal);
                 }
                 let first_line = self.lines(f).0;
                 let function =
@@ -1771,11 +1788,22 @@ impl<'s> Replay<'s> {
             }
             Value::Object(o) => {
                 // A user's function or class the replay does not have.
-                if o.borrow()
-                    .origin
-                    .is_some_and(|id| self.state.input_parts(id).1.is_some())
+                let origin = o.borrow().origin;
+                if let Some(id) = origin
+                    && self.state.input_parts(id).1.is_some()
                 {
                     self.blind_call = true;
+                    // (Modules it calls into are not data it changes.)
+                    if let Some(names) = self.state.changes.get(&id) {
+                        let data = names.iter().filter(|n| {
+                            !matches!(
+                                self.state.globals.get(n.as_str()),
+                                Some(Value::Module(_) | Value::Function(_)) | None
+                            )
+                        });
+                        self.changed_unseen
+                            .extend(data.cloned().collect::<Vec<_>>());
+                    }
                 }
                 let (args, keywords) = self.arguments(c, Mode::Control)?;
                 let mut deps = callee.deps();
@@ -2196,6 +2224,92 @@ fn selected(name: &str, v: &Value, order: &[u32]) -> Option<Value> {
         }
         _ => None,
     }
+}
+
+/// The globals the function `f` may change: those it declares `global`,
+/// and those it calls a method of or stores into (`log.append(x)`,
+/// `d[k] = v`) without binding them itself.
+fn global_changes(f: &ast::StmtFunctionDef) -> Vec<String> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+    #[derive(Default)]
+    struct Changes {
+        declared: Vec<String>,
+        changed: Vec<String>,
+        local: rustc_hash::FxHashSet<String>,
+    }
+    impl<'a> Visitor<'a> for Changes {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::Global(g) => self.declared.extend(g.names.iter().map(|n| n.to_string())),
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                _ => walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Name(n) if n.ctx.is_store() => {
+                    self.local.insert(n.id.to_string());
+                }
+                Expr::Call(ast::ExprCall { func, .. }) => {
+                    if let Expr::Attribute(a) = &**func
+                        && let Expr::Name(n) = &*a.value
+                    {
+                        self.changed.push(n.id.to_string());
+                    }
+                }
+                Expr::Subscript(ast::ExprSubscript { value, ctx, .. })
+                | Expr::Attribute(ast::ExprAttribute { value, ctx, .. })
+                    if ctx.is_store() =>
+                {
+                    if let Expr::Name(n) = &**value {
+                        self.changed.push(n.id.to_string());
+                    }
+                }
+                _ => {}
+            }
+            walk_expr(self, expr);
+        }
+    }
+    let mut c = Changes::default();
+    for stmt in &f.body {
+        c.visit_stmt(stmt);
+    }
+    let params: Vec<&str> = f.parameters.iter().map(|p| p.name().as_str()).collect();
+    let mut names = c.declared;
+    names.extend(
+        c.changed
+            .into_iter()
+            .filter(|n| !c.local.contains(n) && !params.contains(&n.as_str())),
+    );
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// `body` (a function's) has a `yield` or `await` of its own (not in a
+/// nested function or class).
+fn yields(body: &[Stmt]) -> bool {
+    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+    struct Finds(bool);
+    impl<'a> Visitor<'a> for Finds {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                walk_stmt(self, stmt);
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) => self.0 = true,
+                Expr::Lambda(_) => {}
+                _ => walk_expr(self, expr),
+            }
+        }
+    }
+    let mut finds = Finds(false);
+    for stmt in body {
+        finds.visit_stmt(stmt);
+    }
+    finds.0
 }
 
 /// Whether `body` may leave its block (a `break`, `continue` or `return`
