@@ -221,15 +221,13 @@ def test_timeit_and_augmented_subscripts_are_followed(
 def test_a_run_making_too_many_decisions_is_not_recorded(
     ip: InteractiveShell, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The recorder keeps at most 250,000 events a run (100,000 on
-    # 3.10/3.11, where each costs traced instructions).
+    # The recorder keeps at most 250,000 events a run.
     cell(ip, "c1", "total = 0\nfor x in range(1_000_001):\n    total += x")
     assert "nbsight" not in capsys.readouterr().err
     assert ip.user_ns["total"] == 500_000_500_000
     p = nbsight.provenance("total")
     assert p["recorded"] is False and p["followed"] is False
-    limit = 250000 if sys.version_info >= (3, 12) else 100000
-    assert f"more than {limit} decisions" in p["reason"], p
+    assert "more than 250000 decisions" in p["reason"], p
     # The next cell is recorded again.
     cell(ip, "c2", "x = 1\nif x:\n    y = total")
     assert nbsight.provenance("y")["recorded"] is True

@@ -200,7 +200,6 @@ impl Session {
                 native::load(py)?;
                 if let Ok(mut trace) = shared.trace.lock() {
                     trace.native_sites = true;
-                    trace.recorder.traced = true;
                 }
                 Tracer::Native {
                     armed: false,
@@ -409,7 +408,7 @@ impl Session {
             // A run whose events were not all seen is not recorded.
             let provenance = match (pending.recording, lines.is_some()) {
                 (true, true) => Some(recorded.ok_or(if trace.recorder.overflowed() {
-                    NotRecorded::TooMany(trace.recorder.limit())
+                    NotRecorded::TooMany
                 } else {
                     NotRecorded::Lost
                 })),

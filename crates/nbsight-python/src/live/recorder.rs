@@ -35,11 +35,6 @@ use super::trace::{Types, address};
 /// costs a quarter of that, then runs at full speed.
 pub(crate) const LIMIT: usize = 250_000;
 
-/// The same on CPython 3.10/3.11, whose opcode tracing makes each logged
-/// step cost several traced instructions: a loop of a million steps costs
-/// a tenth of that (the cost bound of a call-heavy cell, under 2×).
-pub(crate) const LIMIT_TRACED: usize = 100_000;
-
 /// Calls of one function one run logs; past them its calls are not logged
 /// (`What::Saturated` says so once, and its events stop: the replay takes
 /// the calls from there on as opaque), so that a function called a million
@@ -49,8 +44,8 @@ pub(crate) const CALLS: u32 = 2_000;
 /// Why a recorded run's decisions are not all known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NotRecorded {
-    /// More than this many events ([`LIMIT`], [`LIMIT_TRACED`]).
-    TooMany(usize),
+    /// More than [`LIMIT`] events.
+    TooMany,
     /// The tracer did not see the whole run (a cell magic ran it, another
     /// trace function was there, or took over).
     Lost,
@@ -59,8 +54,8 @@ pub(crate) enum NotRecorded {
 impl NotRecorded {
     pub fn reason(self) -> String {
         match self {
-            NotRecorded::TooMany(limit) => {
-                format!("the run made more than {limit} decisions; it was not recorded")
+            NotRecorded::TooMany => {
+                format!("the run made more than {LIMIT} decisions; it was not recorded")
             }
             NotRecorded::Lost => "the tracer did not see the whole run".to_string(),
         }
@@ -158,8 +153,6 @@ pub(crate) struct Recorder {
     pub disabled: bool,
     /// `dis.get_instructions`, fetched at first use.
     instructions: Option<Py<PyAny>>,
-    /// Events are read by opcode tracing (3.10/3.11): [`LIMIT_TRACED`].
-    pub traced: bool,
 }
 
 impl Recorder {
@@ -185,14 +178,9 @@ impl Recorder {
         (was_on && !self.overflowed).then_some(events)
     }
 
-    /// The run logged more than [`Recorder::limit`] events.
+    /// The run logged more than [`LIMIT`] events.
     pub fn overflowed(&self) -> bool {
         self.overflowed
-    }
-
-    /// The events one run may log.
-    pub fn limit(&self) -> usize {
-        if self.traced { LIMIT_TRACED } else { LIMIT }
     }
 
     /// Code objects with a table (to switch their branch events on again).
@@ -405,7 +393,7 @@ impl Recorder {
     }
 
     fn push(&mut self, event: Event) {
-        if self.events.len() >= self.limit() {
+        if self.events.len() >= LIMIT {
             self.on = false;
             self.overflowed = true;
             self.events = Vec::new();
