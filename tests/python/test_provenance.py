@@ -624,3 +624,24 @@ def test_generator_functions_are_objects_of_their_cell(ip: InteractiveShell) -> 
     assert p["followed"] is True, p
     assert {"c1:items[0]", "c1:items[1]", "c1:items[2]", "c1:size"} <= set(refs(p["where"] + p["why"]))
     assert refs(nbsight.provenance("odd")["where"]) == ["c1:items[0]", "c1:items[2]"]
+
+
+def test_keys_from_a_literal_list_are_known(ip: InteractiveShell) -> None:
+    # A loop over a literal list of constants (directly or zipped) binds
+    # known keys: `report['bo']` is the one score, decided by its name and
+    # by the later names (one equal to 'bo' would have replaced it).
+    cell(ip, "c1", "names = ['ana', 'bo', 'cy']\nscores = [88, 92, 79]")
+    cell(
+        ip,
+        "c2",
+        "report = {n: s for n, s in zip(names, scores)}\n"
+        "seen = {}\nfor n in names:\n    seen[n] = len(n)\n",
+    )
+    p = nbsight.provenance("report['bo']")
+    assert refs(p["where"]) == ["c1:scores[1]"]
+    assert set(refs(p["why"])) == {"c1:names[1]", "c1:names[2]"}
+    assert refs(nbsight.provenance("seen['cy']")["where"]) == ["c1:names[2]"]
+    # Once the list changes in place, its elements are no longer known.
+    cell(ip, "c3", "names.append('di')\nlate = {n: 1 for n in names}")
+    p = nbsight.provenance("late['bo']")
+    assert "c1:names[0]" in refs(p["where"] + p["why"])

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::function::Function;
+use super::replay::Known;
 
 /// An input's index in the provenance's table.
 pub(crate) type InputId = u32;
@@ -65,7 +66,12 @@ impl<T> Clone for Shared<T> {
     }
 }
 
-impl<T> Shared<T> {
+/// A container told that it may change (`Shared::borrow_mut`).
+pub(crate) trait Changing {
+    fn changing(&mut self) {}
+}
+
+impl<T: Changing> Shared<T> {
     pub fn new(value: T) -> Shared<T> {
         Shared(Arc::new(Mutex::new(value)))
     }
@@ -77,7 +83,9 @@ impl<T> Shared<T> {
     }
 
     pub fn borrow_mut(&self) -> MutexGuard<'_, T> {
-        self.borrow()
+        let mut guard = self.borrow();
+        guard.changing();
+        guard
     }
 
     /// Identifies the container (for cycles).
@@ -96,6 +104,16 @@ impl<T> Shared<T> {
 pub(crate) struct Sequence {
     pub items: Vec<Value>,
     pub structure: Deps,
+    /// The elements' values, when it is a literal of constants not changed
+    /// since (`names = ['ana', 'bo']`): they name the keys a loop over it
+    /// binds (`replay/known.rs`).
+    pub known: Option<Vec<Known>>,
+}
+
+impl Changing for Sequence {
+    fn changing(&mut self) {
+        self.known = None;
+    }
 }
 
 /// A dict: its items by key (the key's `repr`), and its structure.
@@ -141,7 +159,11 @@ impl Value {
     }
 
     pub fn sequence(items: Vec<Value>, structure: Deps) -> Value {
-        Value::Sequence(Shared::new(Sequence { items, structure }))
+        Value::Sequence(Shared::new(Sequence {
+            items,
+            structure,
+            known: None,
+        }))
     }
 
     pub fn mapping(items: Vec<(String, Value)>, structure: Deps) -> Value {
@@ -258,3 +280,7 @@ impl Value {
 fn key_deps(_key: &str, structure: &Deps) -> Deps {
     structure.clone()
 }
+
+impl Changing for Mapping {}
+
+impl Changing for Object {}

@@ -28,7 +28,7 @@ impl Known {
     }
 
     /// A key as containers spell it (`3`, `'a'`).
-    fn of_key(key: &str) -> Known {
+    pub(super) fn of_key(key: &str) -> Known {
         match key.parse::<i64>() {
             Ok(i) => Known::Int(i),
             Err(_) => Known::Repr(key.to_string()),
@@ -208,6 +208,14 @@ impl Replay<'_> {
         if let Value::Mapping(_) = value {
             return whole(mapping_keys(value)?);
         }
+        // A literal list of constants: its elements.
+        let literal = |v: &Value| match v {
+            Value::Sequence(s) => s.borrow().known.clone().map(Keys::List),
+            _ => None,
+        };
+        if let Some(keys) = literal(value) {
+            return whole(keys);
+        }
         let Expr::Call(c) = iter else { return None };
         if !c.arguments.keywords.is_empty() {
             return None;
@@ -241,6 +249,16 @@ impl Replay<'_> {
                 };
                 Some(IteratedKeys {
                     keys: Keys::Range { start, step: 1 },
+                    first_of_pair: true,
+                })
+            }
+            // `for name, x in zip(names, xs)`: the first list's elements.
+            Expr::Name(f) if f.id.as_str() == "zip" && !self.is_bound("zip") => {
+                let Some(Expr::Name(first)) = args.first() else {
+                    return None;
+                };
+                Some(IteratedKeys {
+                    keys: literal(self.peek_name(first.id.as_str())?)?,
                     first_of_pair: true,
                 })
             }

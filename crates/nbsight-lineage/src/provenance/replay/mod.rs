@@ -1175,7 +1175,10 @@ impl<'s> Replay<'s> {
         }
     }
 
-    fn display(&mut self, elts: &[Expr], mode: Mode) -> R<Value> {
+    /// A list, tuple or set display; `ordered`: iterating it takes the
+    /// elements in the source's order (what a loop over a literal of
+    /// constants binds is then known).
+    fn display(&mut self, elts: &[Expr], mode: Mode, ordered: bool) -> R<Value> {
         let mut items = Vec::with_capacity(elts.len());
         for e in elts {
             if let Expr::Starred(s) = e {
@@ -1189,7 +1192,15 @@ impl<'s> Replay<'s> {
             items.push(self.eval(e, mode)?);
         }
         // How many elements there are is code, not data.
-        Ok(Value::sequence(items, Deps::default()))
+        let value = Value::sequence(items, Deps::default());
+        let known: Option<Vec<Known>> = elts
+            .iter()
+            .map(|e| constant_key(e).flatten().map(|k| Known::of_key(&k)))
+            .collect();
+        if let (Value::Sequence(s), Some(known), true) = (&value, known, ordered) {
+            s.borrow().known.replace(known);
+        }
+        Ok(value)
     }
 
     fn eval(&mut self, expr: &Expr, mode: Mode) -> R<Value> {
@@ -1282,9 +1293,10 @@ impl<'s> Replay<'s> {
                 // A literal chosen is code: the value bound is computed.
                 self.eval(chosen, mode.inner())?.with_why(&why)
             }
-            Expr::List(l) => self.display(&l.elts, mode)?,
-            Expr::Tuple(t) => self.display(&t.elts, mode)?,
-            Expr::Set(s) => self.display(&s.elts, mode)?,
+            Expr::List(l) => self.display(&l.elts, mode, true)?,
+            Expr::Tuple(t) => self.display(&t.elts, mode, true)?,
+            // A set's iteration order is not the source's.
+            Expr::Set(s) => self.display(&s.elts, mode, false)?,
             Expr::Dict(d) => {
                 let mut items = Vec::new();
                 for item in &d.items {
@@ -1350,6 +1362,17 @@ impl<'s> Replay<'s> {
                 for (_, deps) in &keys {
                     structure.union(deps);
                 }
+                // An entry stays unless a later key equals its own: the
+                // later keys decided it (exactly, up to a few hundred).
+                let mut items = items.0;
+                if items.len() <= 256 {
+                    let mut later = Deps::default();
+                    for (item, (_, deps)) in items.iter_mut().zip(&keys).rev() {
+                        *item = item.with_why(&later);
+                        later.union(deps);
+                    }
+                }
+                let items = (items, ());
                 Value::mapping(
                     keys.into_iter()
                         .map(|(k, _)| k.unwrap_or_else(|| "?".to_string()))
