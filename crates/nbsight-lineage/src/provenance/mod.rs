@@ -57,6 +57,10 @@ pub(crate) struct State {
     /// The globals a function the replay does not run (decorated, async, a
     /// generator: an input object) may change, by its input.
     pub(crate) changes: FxHashMap<InputId, Vec<String>>,
+    /// Inputs not named yet (named after the path first bound to them):
+    /// few, so that naming a value's inputs at each binding does not walk
+    /// all its dependencies.
+    unnamed: rustc_hash::FxHashSet<InputId>,
 }
 
 impl State {
@@ -66,12 +70,16 @@ impl State {
         symbol: Option<String>,
         files: Vec<String>,
     ) -> InputId {
+        let id = self.inputs.len() as InputId;
+        if symbol.is_none() {
+            self.unnamed.insert(id);
+        }
         self.inputs.push(Input {
             cell,
             symbol,
             files,
         });
-        (self.inputs.len() - 1) as InputId
+        id
     }
 
     pub(crate) fn input_parts(&self, id: InputId) -> (Option<String>, Option<String>, Vec<String>) {
@@ -89,10 +97,27 @@ impl State {
     }
 
     fn name_deps(&mut self, deps: &Deps, path: &str, cell: &str) {
-        for &id in deps.where_.iter().chain(&deps.why) {
-            if let Some(input) = self.inputs.get_mut(id as usize)
-                && input.symbol.is_none()
-            {
+        if self.unnamed.is_empty() {
+            return;
+        }
+        // The smaller side is walked.
+        let named: Vec<InputId> = if self.unnamed.len() < deps.where_.len() + deps.why.len() {
+            self.unnamed
+                .iter()
+                .copied()
+                .filter(|id| deps.where_.contains(id) || deps.why.contains(id))
+                .collect()
+        } else {
+            deps.where_
+                .iter()
+                .chain(deps.why.iter())
+                .copied()
+                .filter(|id| self.unnamed.contains(id))
+                .collect()
+        };
+        for id in named {
+            self.unnamed.remove(&id);
+            if let Some(input) = self.inputs.get_mut(id as usize) {
                 input.symbol = Some(path.to_string());
                 input.cell.get_or_insert_with(|| cell.to_string());
             }
@@ -361,7 +386,7 @@ impl Provenance {
             value = self.step(&value, part);
         }
         let deps = value.deps();
-        let refs = |state: &State, ids: &BTreeSet<InputId>| {
+        let refs = |state: &State, ids: &value::Ids| {
             ranges::summarise(
                 ids.iter()
                     .filter_map(|&id| state.inputs.get(id as usize))

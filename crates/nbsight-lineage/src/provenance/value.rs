@@ -5,7 +5,6 @@
 //! keep one abstract value per element, so provenance goes down to
 //! `numbers[2]` and `d['k']`.
 
-use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::function::Function;
@@ -14,32 +13,41 @@ use super::replay::Known;
 /// An input's index in the provenance's table.
 pub(crate) type InputId = u32;
 
+/// A set of inputs: persistent, so that copying one (every step of a loop
+/// copies a value's dependencies) shares it, and a union inserts the
+/// smaller set into the larger.
+pub(crate) type Ids = imbl::OrdSet<InputId>;
+
 /// What a value depends on.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Deps {
-    pub where_: BTreeSet<InputId>,
-    pub why: BTreeSet<InputId>,
+    pub where_: Ids,
+    pub why: Ids,
 }
 
 impl Deps {
     pub fn input(id: InputId) -> Deps {
         Deps {
-            where_: BTreeSet::from([id]),
-            why: BTreeSet::new(),
+            where_: Ids::unit(id),
+            why: Ids::new(),
         }
     }
 
     pub fn union(&mut self, other: &Deps) {
-        self.where_.extend(other.where_.iter().copied());
-        self.why.extend(other.why.iter().copied());
+        if !other.where_.is_empty() {
+            self.where_ = std::mem::take(&mut self.where_).union(other.where_.clone());
+        }
+        if !other.why.is_empty() {
+            self.why = std::mem::take(&mut self.why).union(other.why.clone());
+        }
     }
 
     /// These dependencies as the reason for a decision: everything they
     /// depend on becomes *why*.
     pub fn as_why(&self) -> Deps {
         Deps {
-            where_: BTreeSet::new(),
-            why: self.where_.union(&self.why).copied().collect(),
+            where_: Ids::new(),
+            why: self.where_.clone().union(self.why.clone()),
         }
     }
 

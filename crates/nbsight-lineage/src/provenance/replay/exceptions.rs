@@ -39,9 +39,9 @@ impl Replay<'_> {
         // side and a handler on the other.
         self.try_reads.push(Default::default());
         let body = self.block(&s.body);
-        let reads = self.try_reads.pop().unwrap_or_default();
+        let reads = self.try_reads.pop().unwrap_or_default().deps;
         if let Some(outer) = self.try_reads.last_mut() {
-            outer.union(&reads);
+            outer.deps.union(&reads);
         }
         let decided = reads.as_why();
         let outcome = match body {

@@ -154,13 +154,14 @@ pub(crate) struct Replay<'s> {
     /// them (`block`).
     exit_decision: Option<(Deps, bool)>,
     /// The decisions in the running loop's iterations so far that could
-    /// have ended it and did not: its later iterations depend on them.
+    /// have ended it and did not: what its later iterations bound depends
+    /// on them (`loop_went_on`).
     went_on: Deps,
     /// The decisions of the `if` replayed last (`if_`).
     last_decided: Option<Deps>,
     /// Per `try` body being replayed, what the names it read held: whether
     /// it raised depends on them (`exceptions.rs`).
-    try_reads: Vec<Deps>,
+    try_reads: Vec<TryReads>,
     /// The call about to be replayed is a statement of its own (its result
     /// is dropped: `buf.write(text)` is done for its effect).
     statement_call: bool,
@@ -395,7 +396,7 @@ impl<'s> Replay<'s> {
     fn lookup(&mut self, name: &str) -> Value {
         let value = self.lookup_value(name);
         if let Some(reads) = self.try_reads.last_mut() {
-            reads.union(&value.deps());
+            reads.read(&value);
         }
         value
     }
@@ -946,8 +947,18 @@ impl<'s> Replay<'s> {
     fn while_(&mut self, s: &ast::StmtWhile) -> R<Flow> {
         let outer = std::mem::take(&mut self.went_on);
         let flow = self.while_loop(s);
-        self.went_on = outer;
+        self.loop_went_on(&s.body, outer);
         flow
+    }
+
+    /// After a loop: what its body bound depends on the decisions that
+    /// could have ended it earlier and did not (applied once, not at each
+    /// iteration: a loop of many steps stays linear).
+    fn loop_went_on(&mut self, body: &[Stmt], outer: Deps) {
+        let went_on = std::mem::replace(&mut self.went_on, outer);
+        if !went_on.is_empty() {
+            self.skipped(body, &went_on.as_why());
+        }
     }
 
     fn while_loop(&mut self, s: &ast::StmtWhile) -> R<Flow> {
@@ -968,7 +979,6 @@ impl<'s> Replay<'s> {
     /// One run of a loop's body under `control`: `Some` with how the loop
     /// ends when the body leaves it (`break`, `return`, `raise`).
     fn iterate(&mut self, body: &[Stmt], control: Deps) -> R<Option<Flow>> {
-        let control = control.union_with(&self.went_on);
         self.control.push(control);
         let flow = self.block(body);
         self.control.pop();
@@ -986,7 +996,7 @@ impl<'s> Replay<'s> {
     fn for_(&mut self, s: &ast::StmtFor) -> R<Flow> {
         let outer = std::mem::take(&mut self.went_on);
         let flow = self.for_loop(s);
-        self.went_on = outer;
+        self.loop_went_on(&s.body, outer);
         flow
     }
 
@@ -2362,6 +2372,28 @@ fn exits(body: &[Stmt]) -> (bool, bool) {
         found = (found.0 || inner.0, found.1 || inner.1);
     }
     found
+}
+
+/// What a `try` body read (`Replay::try_reads`): each container once, so
+/// that a loop reading one element at a time stays linear.
+#[derive(Default)]
+pub(super) struct TryReads {
+    pub deps: Deps,
+    seen: rustc_hash::FxHashSet<*const ()>,
+}
+
+impl TryReads {
+    fn read(&mut self, value: &Value) {
+        let key = match value {
+            Value::Sequence(s) => Some(s.key()),
+            Value::Mapping(m) => Some(m.key()),
+            Value::Object(o) => Some(o.key()),
+            _ => None,
+        };
+        if key.is_none_or(|k| self.seen.insert(k)) {
+            self.deps.union(&value.deps());
+        }
+    }
 }
 
 /// One comprehension being replayed.
