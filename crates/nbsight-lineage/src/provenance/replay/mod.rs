@@ -157,8 +157,6 @@ pub(crate) struct Replay<'s> {
     /// have ended it and did not: what its later iterations bound depends
     /// on them (`loop_went_on`).
     went_on: Deps,
-    /// The decisions of the `if` replayed last (`if_`).
-    last_decided: Option<Deps>,
     /// Per `try` body being replayed, what the names it read held: whether
     /// it raised depends on them (`exceptions.rs`).
     try_reads: Vec<TryReads>,
@@ -205,7 +203,6 @@ impl<'s> Replay<'s> {
             generator_stopped: false,
             exit_decision: None,
             went_on: Deps::default(),
-            last_decided: None,
             try_reads: Vec::new(),
             statement_call: false,
             bound: rustc_hash::FxHashSet::default(),
@@ -892,14 +889,10 @@ impl<'s> Replay<'s> {
     }
 
     fn if_(&mut self, s: &ast::StmtIf) -> R<Flow> {
-        let flow = self.branches(s);
-        let (leaves, ends_loop) = std::iter::once(&s.body)
-            .chain(s.elif_else_clauses.iter().map(|c| &c.body))
-            .map(|b| exits(b))
-            .fold((false, false), |a, b| (a.0 || b.0, a.1 || b.1));
+        let (flow, decided) = self.branches(s);
+        let (leaves, ends_loop) = if_exits(s);
         let inner = self.exit_decision.take();
-        if leaves && let Some(decided) = &self.last_decided {
-            let mut decided = decided.clone();
+        if leaves && let Some(mut decided) = decided {
             let mut ends = ends_loop;
             if let Some((d, e)) = inner {
                 decided.union(&d);
@@ -910,8 +903,9 @@ impl<'s> Replay<'s> {
         flow
     }
 
-    fn branches(&mut self, s: &ast::StmtIf) -> R<Flow> {
-        self.last_decided = None;
+    /// The branch taken, run; and the decisions that chose it (none when
+    /// a test raised).
+    fn branches(&mut self, s: &ast::StmtIf) -> (R<Flow>, Option<Deps>) {
         let mut branches: Vec<(Option<&Expr>, &[Stmt])> = vec![(Some(&s.test), &s.body)];
         for clause in &s.elif_else_clauses {
             branches.push((clause.test.as_ref(), &clause.body));
@@ -919,11 +913,13 @@ impl<'s> Replay<'s> {
         let mut decided = Deps::default();
         for (i, (test, body)) in branches.iter().enumerate() {
             let taken = match test {
-                Some(test) => {
-                    let (taken, deps) = self.test(test)?;
-                    decided.union(&deps.as_why());
-                    taken
-                }
+                Some(test) => match self.test(test) {
+                    Ok((taken, deps)) => {
+                        decided.union(&deps.as_why());
+                        taken
+                    }
+                    Err(stop) => return (Err(stop), None),
+                },
                 None => true,
             };
             if taken {
@@ -933,15 +929,13 @@ impl<'s> Replay<'s> {
                 self.control.push(decided.clone());
                 let flow = self.block(body);
                 self.control.pop();
-                self.last_decided = Some(decided);
-                return flow;
+                return (flow, Some(decided));
             }
         }
         for (_, body) in &branches {
             self.skipped(body, &decided);
         }
-        self.last_decided = Some(decided);
-        Ok(Flow::Normal)
+        (Ok(Flow::Normal), Some(decided))
     }
 
     fn while_(&mut self, s: &ast::StmtWhile) -> R<Flow> {
@@ -2345,6 +2339,14 @@ fn yields(body: &[Stmt]) -> bool {
     finds.0
 }
 
+/// [`exits`] of any branch of `s`.
+fn if_exits(s: &ast::StmtIf) -> (bool, bool) {
+    std::iter::once(&s.body)
+        .chain(s.elif_else_clauses.iter().map(|c| &c.body))
+        .map(|b| exits(b))
+        .fold((false, false), |a, b| (a.0 || b.0, a.1 || b.1))
+}
+
 /// Whether `body` may leave its block (a `break`, `continue` or `return`
 /// in it or in its `if`s, `with`s and `try`s; not in a nested loop or
 /// definition), and whether by a `break` or `return`.
@@ -2354,10 +2356,7 @@ fn exits(body: &[Stmt]) -> (bool, bool) {
         let inner = match stmt {
             Stmt::Continue(_) => (true, false),
             Stmt::Break(_) | Stmt::Return(_) => (true, true),
-            Stmt::If(s) => std::iter::once(&s.body)
-                .chain(s.elif_else_clauses.iter().map(|c| &c.body))
-                .map(|b| exits(b))
-                .fold((false, false), |a, b| (a.0 || b.0, a.1 || b.1)),
+            Stmt::If(s) => if_exits(s),
             Stmt::With(s) => exits(&s.body),
             Stmt::Try(s) => std::iter::once(&s.body)
                 .chain(s.handlers.iter().map(|h| {
