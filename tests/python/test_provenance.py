@@ -192,12 +192,12 @@ def test_a_cell_the_replay_cannot_follow_is_said_in_the_answer_and_its_values_ar
 ) -> None:
     cell(ip, "c1", "xs = [1, 2]")
     capsys.readouterr()
-    cell(ip, "c2", "match xs:\n    case [a, b]:\n        y = a\n    case _:\n        y = 0")
+    cell(ip, "c2", "try:\n    y = xs[0]\nexcept* ValueError:\n    y = 0")
     # Nothing on stderr: nbsight speaks when asked.
     assert "nbsight" not in capsys.readouterr().err
     p = nbsight.provenance("y")
     assert refs(p["where"]) == ["c2:y"]
-    assert p["followed"] is False and "match" in p["reason"], p
+    assert p["followed"] is False and "except*" in p["reason"], p
     assert p["recorded"] is True
     assert nbsight.provenance("xs")["followed"] is True
     # The cells after it still replay.
@@ -439,6 +439,47 @@ def test_exceptions_caught_raised_and_failed_runs_are_followed(ip: InteractiveSh
         nbsight.provenance("later")
 
 
+def test_match_follows_the_case_its_logged_jumps_chose(ip: InteractiveShell) -> None:
+    # A mapping pattern whose or-pattern value and guard (on the pattern's
+    # line) decided; captures are the subject's parts.
+    cell(ip, "c1", "event = {'type': 'tap', 'x': 10, 'y': 20}\npt = (1, 2)\nvalue = 3.5")
+    cell(
+        ip,
+        "c2",
+        """match event:
+    case {'type': 'key', 'key': k}:
+        action = f'key {k}'
+    case {'type': 'click' | 'tap', 'x': x, 'y': y} if x > 5 and y:
+        action = f'at {x},{y}'
+    case _:
+        action = 'unknown'""",
+    )
+    assert ip.user_ns["action"] == "at 10,20"
+    p = nbsight.provenance("action")
+    assert p["followed"] is True, p
+    assert refs(p["where"]) == ["c1:event['x']", "c1:event['y']"]
+    assert {"c1:event", "c1:event['type']"} <= set(refs(p["why"]))
+    assert refs(nbsight.provenance("x")["where"]) == ["c1:event['x']"]
+    # A star capture; CPython 3.11 logs the guard's jump at the star.
+    cell(ip, "c3", "match pt:\n    case [0, y]: r = []\n    case (a, *rest) if a: r = rest")
+    p = nbsight.provenance("r")
+    assert p["followed"] is True, p
+    assert refs(p["where"]) == ["c1:pt[1]"]
+    assert "c1:pt[0]" in refs(p["why"])
+    # `case None` (3.12+ jumps on not-None) and a class or-pattern.
+    cell(
+        ip,
+        "c4",
+        "match value:\n    case None:\n        kind = 'none'\n"
+        "    case int() | float():\n        kind = value * 2\n    case _:\n        kind = 'other'",
+    )
+    assert ip.user_ns["kind"] == 7.0
+    p = nbsight.provenance("kind")
+    assert p["followed"] is True, p
+    assert refs(p["where"]) == ["c1:value"]
+    assert refs(p["why"]) == ["c1:value"]
+
+
 def test_a_large_input_is_answered_as_a_range(ip: InteractiveShell) -> None:
     cell(ip, "c1", "import random\nL = [random.random() for i in range(100_000)]\nfirst = L[0]")
     p = nbsight.provenance("L")
@@ -474,6 +515,37 @@ def test_order_and_selection(ip: InteractiveShell) -> None:
     assert refs(nbsight.provenance("r[0]")["where"]) == ["c1:xs[2]"]
     assert refs(nbsight.provenance("last")["where"]) == ["c1:xs[2]"]
     assert refs(nbsight.provenance("first")["where"]) == ["c1:xs[0]"]
+
+
+def test_a_selection_by_a_key_function(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "people = [('ana', 31), ('bo', 25), ('cy', 40)]\nrate = 2")
+    cell(
+        ip,
+        "c2",
+        "by_age = sorted(people, key=lambda p: p[1])\nyoungest = by_age[0][0]\n"
+        "def age(p):\n    return p[1] * rate\nfirst = min(people, key=age)\n"
+        "oldest = max(people, key=lambda p: p[1])[0]\n"
+        "ps = list(people)\nps.sort(key=lambda p: -p[1])\ntop = ps[0][1]\nlongest = max(people, key=len)",
+    )
+    assert ip.user_ns["youngest"] == "bo" and ip.user_ns["top"] == 40
+    ages = {f"c1:people[{i}][1]" for i in range(3)}
+    # Every key compared decided, and the key function's own inputs.
+    for symbol in ("youngest", "first", "oldest", "top"):
+        why = set(refs(nbsight.provenance(symbol)["why"]))
+        assert ages <= why, symbol
+    assert "c1:rate" in refs(nbsight.provenance("first")["why"])
+    every = {f"c1:people[{i}][{j}]" for i in range(3) for j in range(2)}
+    if sys.version_info >= (3, 12):
+        # The keys are the values the key function returned (its PY_RETURN
+        # events): the element chosen is where, its parts apart.
+        assert refs(nbsight.provenance("youngest")["where"]) == ["c1:people[1][0]"]
+        assert refs(nbsight.provenance("first")["where"]) == ["c1:people[1][0]", "c1:people[1][1]"]
+        assert refs(nbsight.provenance("oldest")["where"]) == ["c1:people[2][0]"]
+        assert refs(nbsight.provenance("top")["where"]) == ["c1:people[2][1]"]
+    else:
+        assert set(refs(nbsight.provenance("youngest")["where"])) == every
+    # A builtin key runs no code the recorder sees: any element.
+    assert set(refs(nbsight.provenance("longest")["where"])) == every
 
 
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="3.12+: sys.monitoring's CALL events")

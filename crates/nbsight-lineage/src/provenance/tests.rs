@@ -186,3 +186,69 @@ fn an_augmented_subscript_reads_its_key_once() {
     assert_eq!(names(&report.where_), ["c1:xs[1]"]);
     assert_eq!(names(&report.why), ["c1:i"]);
 }
+
+/// `match pt` over `(1, 2)`: the first case fails at its `0`, the second
+/// matches and its guard `a` is true.
+fn match_cases(events: &[(u32, u32, What)]) -> Provenance {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay("c1", "pt = (1, 2)", &[], &["pt".into()], &effects)
+        .expect("replays");
+    let code = code_key("c2", 0);
+    let events: Vec<Event> = events
+        .iter()
+        .map(|(line, col, what)| Event::new(code, (*line, *col), what.clone()))
+        .collect();
+    p.replay(
+        "c2",
+        "match pt:\n    case [0, y]:\n        r = []\n    case (a, *rest) if a:\n        r = rest",
+        &events,
+        &["r".into(), "a".into(), "rest".into()],
+        &effects,
+    )
+    .ok();
+    p
+}
+
+#[test]
+fn match_reads_each_case_from_its_jumps() {
+    let d = What::Decision;
+    // 3.12+: the guard's jump at the guard.
+    let mut p = match_cases(&[
+        (2, 9, d(true)),
+        (2, 9, d(true)),
+        (2, 10, d(false)),
+        (4, 9, d(true)),
+        (4, 9, d(true)),
+        (4, 23, d(true)),
+    ]);
+    let report = p.query("r").expect("known");
+    assert!(report.followed, "{:?}", report.reason);
+    assert_eq!(names(&report.where_), ["c1:pt[1]"]);
+    assert!(names(&report.why).contains(&"c1:pt[0]".to_string()));
+    // 3.11 logs the guard's jump at the last part compiled (`*rest`, which
+    // takes no jump): it goes back to the guard.
+    let mut p = match_cases(&[
+        (2, 9, d(true)),
+        (2, 9, d(true)),
+        (2, 10, d(false)),
+        (4, 9, d(true)),
+        (4, 9, d(true)),
+        (4, 13, d(true)),
+    ]);
+    assert_eq!(names(&p.query("r").expect("known").where_), ["c1:pt[1]"]);
+    // 3.10 logs no columns: the pattern's last jump decides.
+    let mut p = match_cases(&[
+        (2, 0, d(true)),
+        (2, 0, d(true)),
+        (2, 0, d(false)),
+        (4, 0, d(true)),
+        (4, 0, d(true)),
+        (4, 0, d(true)),
+    ]);
+    let report = p.query("r").expect("known");
+    assert!(
+        !report.followed,
+        "a guard on its pattern's line is not followed"
+    );
+}

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::{PyGeneratorExit, PyStopAsyncIteration, PyStopIteration};
 use pyo3::prelude::*;
 
+use super::selection::KeyStep;
 use super::trace::{Caller, Trace, Types, address};
 
 /// What the callbacks share with the session.
@@ -162,6 +163,66 @@ impl StartHook {
     }
 }
 
+/// `sys.monitoring` PY_RETURN: `(code, offset, value)`, set on the code
+/// the recorder has tables for. A return to the frame waiting for a
+/// selection's keys (its key function's call, the same function each
+/// time) gives the next key; other
+/// returns return at once, and those of a function no longer logged in the
+/// run `DISABLE` (on again at the next recorded run).
+#[pyclass(frozen, module = "nbsight._nbsight")]
+pub(crate) struct ReturnHook {
+    pub shared: Arc<Shared>,
+}
+
+#[pymethods]
+impl ReturnHook {
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        code: &Bound<'_, PyAny>,
+        _offset: u32,
+        value: &Bound<'_, PyAny>,
+    ) -> Py<PyAny> {
+        let Ok(mut trace) = self.shared.trace.try_lock() else {
+            return py.None();
+        };
+        if let Some(caller) = trace.recorder.keyed.as_ref().map(|k| k.caller) {
+            if caller_code(py) == Some(caller) {
+                let code = address(code);
+                let step = trace.recorder.keyed.as_mut().map(|k| k.key(code, value));
+                match step {
+                    Some(KeyStep::More) => {}
+                    Some(KeyStep::Done(order)) => {
+                        if let Some(k) = trace.recorder.keyed.take() {
+                            trace.recorder.chose(k.caller, k.at, order);
+                        }
+                    }
+                    Some(KeyStep::Lost) | None => trace.recorder.keyed = None,
+                }
+            }
+            return py.None();
+        }
+        if trace.recorder.saturated(address(code)) {
+            return self.shared.disable(py);
+        }
+        py.None()
+    }
+}
+
+/// The address of the code of the frame that called the running one.
+fn caller_code(py: Python<'_>) -> Option<usize> {
+    let frame = py
+        .import("sys")
+        .and_then(|sys| sys.getattr("_getframe"))
+        .and_then(|f| f.call1((0,)))
+        .and_then(|f| f.getattr("f_back"))
+        .ok()?;
+    if frame.is_none() {
+        return None;
+    }
+    frame.getattr("f_code").ok().map(|c| address(&c))
+}
+
 /// `sys.monitoring` CALL: `(code, offset, callable, arg0)`.
 #[pyclass(frozen, module = "nbsight._nbsight")]
 pub(crate) struct CallHook {
@@ -209,11 +270,24 @@ impl CallHook {
                 }
             }
         }
+        // A call from the code waiting for a selection's keys: that
+        // selection has returned.
+        if trace
+            .recorder
+            .keyed
+            .as_ref()
+            .is_some_and(|k| k.caller == from)
+        {
+            trace.recorder.keyed = None;
+        }
         // A selection in recorded code: which elements it chose, at every
         // call (the location stays on while recording).
-        if let Some((argc, at)) = trace.recorder.selection_at(from, offset) {
-            if let Some(order) = self.shared.selectors.order(callable, argc, arg0) {
-                trace.recorder.chose(from, at, order);
+        if let Some(site) = trace.recorder.selection_at(from, offset) {
+            let selectors = &self.shared.selectors;
+            if site.keyed {
+                trace.recorder.keyed = selectors.keyed(callable, site.argc, arg0, from, site.at);
+            } else if let Some(order) = selectors.order(callable, site.argc, arg0) {
+                trace.recorder.chose(from, site.at, order);
             }
             return py.None();
         }

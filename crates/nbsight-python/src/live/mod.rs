@@ -40,7 +40,8 @@ enum Tracer {
     Monitoring {
         tool: u8,
         events: u32,
-        /// The BRANCH event, added on the code of recorded cells.
+        /// The BRANCH and PY_RETURN events, added on the code of recorded
+        /// cells.
         branch: u32,
     },
     /// The native trace function (3.10, 3.11, `native.rs`): `armed` during
@@ -146,6 +147,7 @@ impl Session {
                 let raise = events.getattr("RAISE")?.extract::<u32>()?;
                 let start = events.getattr("PY_START")?.extract::<u32>()?;
                 let branch = events.getattr("BRANCH")?.extract::<u32>()?;
+                let returned = events.getattr("PY_RETURN")?.extract::<u32>()?;
                 let branch_hook = Py::new(
                     py,
                     hooks::BranchHook {
@@ -181,6 +183,16 @@ impl Session {
                     },
                 )?;
                 m.call_method1("register_callback", (tool, raise, raise_hook))?;
+                let return_hook = Py::new(
+                    py,
+                    hooks::ReturnHook {
+                        shared: shared.clone(),
+                    },
+                )?;
+                m.call_method1("register_callback", (tool, returned, return_hook))?;
+                // The recorder's events on the code it has tables for: its
+                // jumps, and returns (a key function's keys).
+                let branch = branch | returned;
                 // RAISE is a global event: on for the session (switching
                 // it per run would make every code object re-instrument).
                 m.call_method1("set_events", (tool, raise))?;
@@ -706,7 +718,7 @@ impl Session {
         if let Some(Tracer::Monitoring { tool, .. }) = state.tracer.take() {
             let m = py.import("sys")?.getattr("monitoring")?;
             m.call_method1("set_events", (tool, 0))?;
-            for event in ["LINE", "CALL", "PY_START", "RAISE", "BRANCH"] {
+            for event in ["LINE", "CALL", "PY_START", "RAISE", "BRANCH", "PY_RETURN"] {
                 let e = m.getattr("events")?.getattr(event)?;
                 m.call_method1("register_callback", (tool, e, py.None()))?;
             }

@@ -122,10 +122,10 @@ struct Table {
     code: Py<PyAny>,
     key: u32,
     jumps: FxHashMap<u32, Jump>,
-    /// Calls with no keyword and at most one argument, by offset: how many
-    /// arguments and the call's position (3.12+: a `max(xs)`, `sorted(xs)` or `xs.sort()` among
-    /// them logs what it chose, `selection.rs`).
-    calls_at: FxHashMap<u32, (u32, (u32, u32))>,
+    /// Calls with at most one positional argument and no keyword but
+    /// `key`, by offset (3.12+: a `max(xs)`, `sorted(xs, key=f)` or
+    /// `xs.sort()` among them logs what it chose, `selection.rs`).
+    calls_at: FxHashMap<u32, Site>,
     /// A call of it is logged (a function's or a lambda's code; not a
     /// comprehension's or a generator expression's, which are part of the
     /// code around them).
@@ -135,6 +135,17 @@ struct Table {
     /// More than [`CALLS`] calls in this run: its events are no longer
     /// logged.
     saturated: bool,
+}
+
+/// A call that may be a selection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Site {
+    /// Its positional arguments (a method's receiver not counted).
+    pub argc: u32,
+    /// Where the call starts.
+    pub at: (u32, u32),
+    /// It passes `key=`.
+    pub keyed: bool,
 }
 
 /// The recorder's state (in `Trace`, under its lock).
@@ -153,6 +164,8 @@ pub(crate) struct Recorder {
     pub disabled: bool,
     /// `dis.get_instructions`, fetched at first use.
     instructions: Option<Py<PyAny>>,
+    /// A selection with a `key=` waiting for its keys (3.12+).
+    pub keyed: Option<super::selection::Keyed>,
 }
 
 impl Recorder {
@@ -162,6 +175,7 @@ impl Recorder {
         self.events.clear();
         self.overflowed = false;
         self.pending.clear();
+        self.keyed = None;
         self.logging.clear();
         for table in self.tables.values_mut() {
             table.calls = 0;
@@ -174,6 +188,7 @@ impl Recorder {
     pub fn finish(&mut self) -> Option<Vec<Event>> {
         let was_on = std::mem::take(&mut self.on);
         self.pending.clear();
+        self.keyed = None;
         let events = std::mem::take(&mut self.events);
         (was_on && !self.overflowed).then_some(events)
     }
@@ -282,7 +297,7 @@ impl Recorder {
     /// many, and where the call starts.
     /// With recording off, such a location is switched on again at the
     /// next recorded run.
-    pub fn selection_at(&mut self, code: usize, offset: u32) -> Option<(u32, (u32, u32))> {
+    pub fn selection_at(&mut self, code: usize, offset: u32) -> Option<Site> {
         let at = self.tables.get(&code)?.calls_at.get(&offset).copied()?;
         if !self.on {
             self.disabled = true;
@@ -290,6 +305,11 @@ impl Recorder {
         }
         self.tables.get(&code).filter(|t| !t.saturated)?;
         Some(at)
+    }
+
+    /// Whether `code`'s calls are no longer logged in this run.
+    pub fn saturated(&self, code: usize) -> bool {
+        self.tables.get(&code).is_some_and(|t| t.saturated)
     }
 
     /// 3.12+: the selection at `at` of `code` chose `order`.
@@ -421,6 +441,7 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
     let mut jumps = FxHashMap::default();
     let mut calls_at = FxHashMap::default();
     let mut previous = String::new();
+    let mut previous_key = false;
     let mut line = 0u32;
     // Offsets of the `EXTENDED_ARG`s right before the instruction.
     let mut prefix: Vec<u32> = Vec::new();
@@ -466,14 +487,31 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
             continue;
         }
         let before = std::mem::take(&mut prefix);
-        // 3.12's `KW_NAMES` comes before a call with keywords (3.13 has
-        // `CALL_KW`).
-        if opname == "CALL"
-            && previous != "KW_NAMES"
-            && let Ok(Some(argc @ (0 | 1))) = instruction.getattr("arg")?.extract::<Option<u32>>()
+        // 3.12's `KW_NAMES` comes before a call with keywords, 3.13's
+        // `CALL_KW` after the constant naming them; either counts them in
+        // its argument.
+        let arg = instruction.getattr("arg")?.extract::<Option<u32>>();
+        let keyed = match opname.as_str() {
+            "CALL" if previous == "KW_NAMES" => Some(previous_key),
+            "CALL" => Some(false),
+            "CALL_KW" => Some(previous_key),
+            _ => None,
+        };
+        if let (Some(keyed), Ok(Some(arg))) = (keyed, arg)
+            && (previous != "KW_NAMES" || keyed)
+            && (opname != "CALL_KW" || keyed)
         {
-            calls_at.insert(offset, (argc, (line, column)));
+            let argc = arg - u32::from(keyed);
+            if argc <= 1 {
+                let at = (line, column);
+                calls_at.insert(offset, Site { argc, at, keyed });
+            }
         }
+        // The keywords a call is about to get are `('key',)` only.
+        previous_key = instruction
+            .getattr("argval")
+            .and_then(|v| v.extract::<Vec<String>>())
+            .is_ok_and(|names| names == ["key"]);
         let Some(kind) = Kind::of(&opname) else {
             previous = opname;
             continue;

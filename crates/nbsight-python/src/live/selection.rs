@@ -4,9 +4,12 @@
 //! argument before the call runs. Only where that runs no user code and
 //! has no effect: `xs` an exact list (or tuple) of exact ints, bools,
 //! floats (not NaN) or strs, compared as CPython's own `max`, `min` and
-//! stable `list.sort` compare them; anything else (a key, a generator,
-//! objects with their own comparisons) is not computed, and the replay
-//! answers that any element may have been chosen.
+//! stable `list.sort` compare them. With a `key=` that is a user function
+//! (a lambda, a `def` recorded in the notebook), the keys are the values
+//! its calls return (read from their PY_RETURN events, [`Keyed`]) and are
+//! compared the same way when they are plain. Anything else (a builtin key,
+//! a generator, objects with their own comparisons) is not computed, and
+//! the replay answers that any element may have been chosen.
 
 use std::cmp::Ordering;
 
@@ -57,6 +60,37 @@ impl Selectors {
         }
     }
 
+    /// A call of `callable` with `argc` positional arguments and a `key=`
+    /// over `arg0` (an exact list, or tuple unless sorting in place) made
+    /// at `at` of the code at address `caller`: the keys to wait for.
+    pub fn keyed(
+        &self,
+        callable: &Bound<'_, PyAny>,
+        argc: u32,
+        arg0: &Bound<'_, PyAny>,
+        caller: usize,
+        at: (u32, u32),
+    ) -> Option<Keyed> {
+        let selector = self.of(callable, argc)?;
+        let n = if let Ok(list) = arg0.cast_exact::<PyList>() {
+            list.len()
+        } else if !matches!(selector, Selector::Sort)
+            && let Ok(tuple) = arg0.cast_exact::<PyTuple>()
+        {
+            tuple.len()
+        } else {
+            return None;
+        };
+        (n > 0 && n <= longest(selector)).then(|| Keyed {
+            selector,
+            n,
+            keys: Vec::with_capacity(n),
+            key_code: None,
+            caller,
+            at,
+        })
+    }
+
     /// The positions of `arg0`'s elements the call of `callable` with
     /// `argc` arguments (`arg0` the first, or the receiver of a method)
     /// returns or leaves, in order; `None` when it is not a selection or
@@ -69,18 +103,71 @@ impl Selectors {
     ) -> Option<Vec<u32>> {
         let selector = self.of(callable, argc)?;
         let items = plain_items(arg0, matches!(selector, Selector::Sort))?;
-        let longest = match selector {
-            Selector::Max | Selector::Min => SCAN,
-            Selector::Sorted | Selector::Sort => SORT,
-        };
-        if items.len() > longest || items.is_empty() {
+        if items.len() > longest(selector) || items.is_empty() {
             return None;
         }
-        match selector {
-            Selector::Max => chosen(&items, |item, best| item.gt(best)).map(|i| vec![i]),
-            Selector::Min => chosen(&items, |item, best| item.lt(best)).map(|i| vec![i]),
-            Selector::Sorted | Selector::Sort => stable_order(&items),
+        select(selector, &items)
+    }
+}
+
+/// A selection with a `key=` running (3.12+).
+pub(crate) struct Keyed {
+    selector: Selector,
+    /// How many elements: as many keys are computed.
+    n: usize,
+    keys: Vec<Py<PyAny>>,
+    /// The key function's code (the first key's): every key comes from it.
+    key_code: Option<usize>,
+    /// The address of the code making the call: the key function's frames
+    /// are called from its frame.
+    pub caller: usize,
+    /// Where the call starts.
+    pub at: (u32, u32),
+}
+
+/// What a key returned means for its selection.
+pub(crate) enum KeyStep {
+    /// More keys to come.
+    More,
+    /// All keys are in: the positions the selection chose or left.
+    Done(Vec<u32>),
+    /// The choice cannot be computed (a key that is not plain).
+    Lost,
+}
+
+impl Keyed {
+    /// The function of code `code` returned `key` for the next element.
+    pub fn key(&mut self, code: usize, key: &Bound<'_, PyAny>) -> KeyStep {
+        if *self.key_code.get_or_insert(code) != code {
+            return KeyStep::Lost;
         }
+        self.keys.push(key.clone().unbind());
+        if self.keys.len() < self.n {
+            return KeyStep::More;
+        }
+        let py = key.py();
+        let keys: Vec<Bound<'_, PyAny>> = self.keys.iter().map(|k| k.bind(py).clone()).collect();
+        match plain(keys).and_then(|keys| select(self.selector, &keys)) {
+            Some(order) => KeyStep::Done(order),
+            None => KeyStep::Lost,
+        }
+    }
+}
+
+/// Longest argument whose choice or order is computed.
+fn longest(selector: Selector) -> usize {
+    match selector {
+        Selector::Max | Selector::Min => SCAN,
+        Selector::Sorted | Selector::Sort => SORT,
+    }
+}
+
+/// What `selector` makes of `items` (plain values, [`plain`]).
+fn select(selector: Selector, items: &[Bound<'_, PyAny>]) -> Option<Vec<u32>> {
+    match selector {
+        Selector::Max => chosen(items, |item, best| item.gt(best)).map(|i| vec![i]),
+        Selector::Min => chosen(items, |item, best| item.lt(best)).map(|i| vec![i]),
+        Selector::Sorted | Selector::Sort => stable_order(items),
     }
 }
 
@@ -95,13 +182,19 @@ fn plain_items<'py>(arg: &Bound<'py, PyAny>, list_only: bool) -> Option<Vec<Boun
     } else {
         return None;
     };
-    let number = |x: &Bound<'py, PyAny>| {
+    plain(items)
+}
+
+/// `items` when every one is an exact int, bool or float (not NaN), or
+/// every one an exact str.
+fn plain(items: Vec<Bound<'_, PyAny>>) -> Option<Vec<Bound<'_, PyAny>>> {
+    let number = |x: &Bound<'_, PyAny>| {
         x.is_exact_instance_of::<PyInt>()
             || x.is_exact_instance_of::<PyBool>()
             || (x.is_exact_instance_of::<PyFloat>()
                 && x.cast::<PyFloat>().is_ok_and(|f| !f.value().is_nan()))
     };
-    let text = |x: &Bound<'py, PyAny>| x.is_exact_instance_of::<PyString>();
+    let text = |x: &Bound<'_, PyAny>| x.is_exact_instance_of::<PyString>();
     (items.iter().all(number) || items.iter().all(text)).then_some(items)
 }
 

@@ -27,6 +27,7 @@ mod conditions;
 use conditions::describe;
 mod exceptions;
 mod known;
+mod matching;
 
 use super::State;
 use super::events::{At, Event, What, code_key};
@@ -733,14 +734,13 @@ impl<'s> Replay<'s> {
             }
             Stmt::With(s) => return self.with_(s),
             Stmt::Try(s) => return self.try_(s),
+            Stmt::Match(s) => return self.match_(s),
             Stmt::Assert(s) => {
                 self.test(&s.test)?;
             }
             Stmt::IpyEscapeCommand(_) => {}
             _ => {
-                return unsupported(
-                    "a statement the replay does not know (try/except, match, ...)",
-                );
+                return unsupported("a statement the replay does not know (a type alias, ...)");
             }
         }
         Ok(Flow::Normal)
@@ -890,7 +890,15 @@ impl<'s> Replay<'s> {
 
     fn if_(&mut self, s: &ast::StmtIf) -> R<Flow> {
         let (flow, decided) = self.branches(s);
-        let (leaves, ends_loop) = if_exits(s);
+        self.exit_after(decided, if_exits(s));
+        flow
+    }
+
+    /// After a statement choosing between blocks (`if`, `match`) that
+    /// `decided` chose: when a block may leave (`exits`), what follows
+    /// depends on that decision (`statements`), with any exit decision of
+    /// the block that ran.
+    fn exit_after(&mut self, decided: Option<Deps>, (leaves, ends_loop): (bool, bool)) {
         let inner = self.exit_decision.take();
         if leaves && let Some(mut decided) = decided {
             let mut ends = ends_loop;
@@ -900,7 +908,6 @@ impl<'s> Replay<'s> {
             }
             self.exit_decision = Some((decided, ends));
         }
-        flow
     }
 
     /// The branch taken, run; and the decisions that chose it (none when
@@ -1434,31 +1441,7 @@ impl<'s> Replay<'s> {
     /// `container[key]`.
     fn load(&mut self, container: &Value, key: Option<&str>, slice: &Expr) -> R<Value> {
         Ok(match (container, key) {
-            (Value::Sequence(s), Some(k)) => {
-                let found = {
-                    let s = s.borrow();
-                    let len = s.items.len() as i64;
-                    match k.parse::<i64>() {
-                        Ok(i) if (-len..len).contains(&i) => {
-                            let i = if i < 0 { i + len } else { i } as usize;
-                            Some(s.items[i].clone())
-                        }
-                        _ => None,
-                    }
-                };
-                found.unwrap_or_else(|| Value::scalar(container.deps()))
-            }
-            (Value::Mapping(m), Some(k)) => {
-                let found = {
-                    let m = m.borrow();
-                    m.items
-                        .iter()
-                        .find(|(key, _)| key == k)
-                        .map(|(_, v)| v.clone())
-                };
-                found.unwrap_or_else(|| Value::scalar(container.deps()))
-            }
-            (Value::Object(_), Some(k)) => self.part(container, &format!("[{k}]")),
+            (_, Some(k)) => self.load_key(container, k),
             (Value::Sequence(s), None) if matches!(slice, Expr::Slice(_)) => {
                 let s = s.borrow();
                 let items = match slice {
@@ -1476,6 +1459,39 @@ impl<'s> Replay<'s> {
             (Value::Module(_), _) | (Value::Function(_), _) => Value::constant(),
             _ => Value::scalar(container.deps()),
         })
+    }
+
+    /// `container[k]` for a key whose repr is `k` (`2`, `'name'`).
+    fn load_key(&mut self, container: &Value, k: &str) -> Value {
+        match container {
+            Value::Sequence(s) => {
+                let found = {
+                    let s = s.borrow();
+                    let len = s.items.len() as i64;
+                    match k.parse::<i64>() {
+                        Ok(i) if (-len..len).contains(&i) => {
+                            let i = if i < 0 { i + len } else { i } as usize;
+                            Some(s.items[i].clone())
+                        }
+                        _ => None,
+                    }
+                };
+                found.unwrap_or_else(|| Value::scalar(container.deps()))
+            }
+            Value::Mapping(m) => {
+                let found = {
+                    let m = m.borrow();
+                    m.items
+                        .iter()
+                        .find(|(key, _)| key == k)
+                        .map(|(_, v)| v.clone())
+                };
+                found.unwrap_or_else(|| Value::scalar(container.deps()))
+            }
+            Value::Object(_) => self.part(container, &format!("[{k}]")),
+            Value::Module(_) | Value::Function(_) => Value::constant(),
+            _ => Value::scalar(container.deps()),
+        }
     }
 
     /// A part of a library object (`df['a']`, `df.a`): named after the
@@ -1795,10 +1811,13 @@ impl<'s> Replay<'s> {
                         }
                         return Ok(Value::scalar(last.deps().with_why(&went_on)));
                     }
+                    // What the recorder saw chosen (with a `key=`, the
+                    // key's inputs decided too).
                     if matches!(name, "max" | "min" | "sorted")
-                        && let ([v], []) = (args.as_slice(), keywords.as_slice())
+                        && let [v] = args.as_slice()
+                        && let Some(key) = only_key(&keywords)
                         && let Some(order) = self.order_at(c)
-                        && let Some(chosen) = selected(name, v, &order)
+                        && let Some(chosen) = selected(name, v, &order, &key)
                     {
                         return Ok(chosen);
                     }
@@ -1917,13 +1936,14 @@ impl<'s> Replay<'s> {
                         Value::constant()
                     }
                     ("sort", [])
-                        if keywords.is_empty()
+                        if let Some(key) = only_key(&keywords)
                             && let Some(order) = self.order_at(c) =>
                     {
                         // The order the recorder saw: each position holds
                         // the element it logged, decided by comparing them
                         // all.
-                        if let Some(Value::Sequence(sorted)) = selected("sorted", receiver, &order)
+                        if let Some(Value::Sequence(sorted)) =
+                            selected("sorted", receiver, &order, &key)
                         {
                             let sorted = sorted.borrow();
                             let mut s = s.borrow_mut();
@@ -2230,13 +2250,14 @@ fn is_builtin_name(name: &str) -> bool {
 /// positions the recorder logged (`order`): the element(s) chosen, each
 /// decided by comparing all of them. `None` when the log does not fit the
 /// elements the replay knows.
-fn selected(name: &str, v: &Value, order: &[u32]) -> Option<Value> {
+fn selected(name: &str, v: &Value, order: &[u32], key: &Deps) -> Option<Value> {
     let items = v.elements()?;
-    let compared = v.deps().as_why();
+    let mut compared = v.deps().as_why();
+    compared.union(&key.as_why());
     let at = |p: &u32| {
         items
             .get(*p as usize)
-            .map(|item| Value::scalar(item.deps().with_why(&compared)))
+            .map(|item| decided_by(item, &compared, 0))
     };
     match name {
         "max" | "min" => match order {
@@ -2250,6 +2271,44 @@ fn selected(name: &str, v: &Value, order: &[u32]) -> Option<Value> {
             Some(Value::sequence(chosen?, structure))
         }
         _ => None,
+    }
+}
+
+/// The dependencies of a call's keywords when it has none but `key=`
+/// (empty without one); `None` with any other.
+fn only_key(keywords: &[(String, Value)]) -> Option<Deps> {
+    match keywords {
+        [] => Some(Deps::default()),
+        [(name, key)] if name == "key" => Some(key.deps()),
+        _ => None,
+    }
+}
+
+/// A copy of `v` whose every part was also decided by `why` (an element a
+/// selection chose: its parts stay apart, `pairs[0][0]`); library objects
+/// and deep nesting become one value.
+fn decided_by(v: &Value, why: &Deps, depth: usize) -> Value {
+    match v {
+        Value::Sequence(s) if depth < 8 => {
+            let s = s.borrow();
+            let items = s
+                .items
+                .iter()
+                .map(|i| decided_by(i, why, depth + 1))
+                .collect();
+            Value::sequence(items, s.structure.clone().with_why(why))
+        }
+        Value::Mapping(m) if depth < 8 => {
+            let m = m.borrow();
+            let items = m
+                .items
+                .iter()
+                .map(|(k, i)| (k.clone(), decided_by(i, why, depth + 1)))
+                .collect();
+            Value::mapping(items, m.structure.clone().with_why(why))
+        }
+        Value::Function(_) | Value::Module(_) => v.clone(),
+        other => Value::scalar(other.deps().with_why(why)),
     }
 }
 
@@ -2358,6 +2417,11 @@ fn exits(body: &[Stmt]) -> (bool, bool) {
             Stmt::Break(_) | Stmt::Return(_) => (true, true),
             Stmt::If(s) => if_exits(s),
             Stmt::With(s) => exits(&s.body),
+            Stmt::Match(s) => s
+                .cases
+                .iter()
+                .map(|c| exits(&c.body))
+                .fold((false, false), |a, b| (a.0 || b.0, a.1 || b.1)),
             Stmt::Try(s) => std::iter::once(&s.body)
                 .chain(s.handlers.iter().map(|h| {
                     let ast::ExceptHandler::ExceptHandler(h) = h;
