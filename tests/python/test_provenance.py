@@ -192,12 +192,12 @@ def test_a_cell_the_replay_cannot_follow_is_said_in_the_answer_and_its_values_ar
 ) -> None:
     cell(ip, "c1", "xs = [1, 2]")
     capsys.readouterr()
-    cell(ip, "c2", "try:\n    y = xs[0]\nexcept* ValueError:\n    y = 0")
+    cell(ip, "c2", "from math import *\ny = xs[0]")
     # Nothing on stderr: nbsight speaks when asked.
     assert "nbsight" not in capsys.readouterr().err
     p = nbsight.provenance("y")
     assert refs(p["where"]) == ["c2:y"]
-    assert p["followed"] is False and "except*" in p["reason"], p
+    assert p["followed"] is False and "import" in p["reason"], p
     assert p["recorded"] is True
     assert nbsight.provenance("xs")["followed"] is True
     # The cells after it still replay.
@@ -439,6 +439,7 @@ def test_exceptions_caught_raised_and_failed_runs_are_followed(ip: InteractiveSh
         nbsight.provenance("later")
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="3.10 logs no columns: a guard on its pattern's line is not followed")
 def test_match_follows_the_case_its_logged_jumps_chose(ip: InteractiveShell) -> None:
     # A mapping pattern whose or-pattern value and guard (on the pattern's
     # line) decided; captures are the subject's parts.
@@ -535,9 +536,10 @@ def test_a_selection_by_a_key_function(ip: InteractiveShell) -> None:
         assert ages <= why, symbol
     assert "c1:rate" in refs(nbsight.provenance("first")["why"])
     every = {f"c1:people[{i}][{j}]" for i in range(3) for j in range(2)}
-    if sys.version_info >= (3, 12):
-        # The keys are the values the key function returned (its PY_RETURN
-        # events): the element chosen is where, its parts apart.
+    if sys.version_info >= (3, 11):
+        # The keys are the values the key function returned (3.12+: its
+        # PY_RETURN events; 3.11: its frames' return events, their caller
+        # at the call): the element chosen is where, its parts apart.
         assert refs(nbsight.provenance("youngest")["where"]) == ["c1:people[1][0]"]
         assert refs(nbsight.provenance("first")["where"]) == ["c1:people[1][0]", "c1:people[1][1]"]
         assert refs(nbsight.provenance("oldest")["where"]) == ["c1:people[2][0]"]
@@ -546,6 +548,12 @@ def test_a_selection_by_a_key_function(ip: InteractiveShell) -> None:
         assert set(refs(nbsight.provenance("youngest")["where"])) == every
     # A builtin key runs no code the recorder sees: any element.
     assert set(refs(nbsight.provenance("longest")["where"])) == every
+    # Ties: `max` keeps the first of the largest keys, sorting is stable.
+    cell(ip, "c3", "pairs = [('x', 5), ('y', 5), ('z', 1)]")
+    cell(ip, "c4", "m = max(pairs, key=lambda p: p[1])[0]\nsecond = sorted(pairs, key=lambda p: p[1])[1][0]")
+    if sys.version_info >= (3, 11):
+        assert refs(nbsight.provenance("m")["where"]) == ["c3:pairs[0][0]"]
+        assert refs(nbsight.provenance("second")["where"]) == ["c3:pairs[0][0]"]
 
 
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="3.12+: sys.monitoring's CALL events")

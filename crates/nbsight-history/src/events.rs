@@ -43,6 +43,7 @@ impl RecordedEvents {
                 What::Saturated => ("s", None),
                 What::Unlogged => ("u", None),
                 What::Order(order) => ("o", Some(join(order))),
+                What::Ranks(ranks) => ("a", Some(join(ranks))),
                 What::Key(key) => ("k", key.as_deref().map(escape)),
             };
             let _ = write!(out, "{kind}@{} {} {}", event.code, event.at.0, event.at.1);
@@ -97,6 +98,7 @@ fn decode_line(line: &str) -> Option<Event> {
         ("s", None) => What::Saturated,
         ("u", None) => What::Unlogged,
         ("o", Some(order)) => What::Order(split(order)?),
+        ("a", Some(ranks)) => What::Ranks(split(ranks)?),
         ("k", None) => What::Key(None),
         ("k", Some(key)) => What::Key(Some(unescape(key)?)),
         _ => return None,
@@ -169,6 +171,7 @@ mod tests {
             Event::new(3, (0, 0), What::Unlogged),
             Event::new(3, (4, 2), What::Order(vec![2])),
             Event::new(3, (4, 2), What::Order(vec![1, 0, 2])),
+            Event::new(3, (4, 2), What::Ranks(vec![1, 0, 1])),
             Event::new(7, (6, 20), What::Key(None)),
             Event::new(7, (6, 20), What::Key(Some("'a b\\n\n\r'".into()))),
             Event::new(0, (7, 0), What::Key(Some("3".into()))),

@@ -13,7 +13,8 @@
 //! - what happened there.
 //!
 //! Besides jumps, a call of `max`/`min`/`sorted`/`list.sort` logs which
-//! elements its result holds ([`What::Order`]), where that can be known
+//! elements its result holds ([`What::Order`]), or the ranks of the keys
+//! its `key=` function returned ([`What::Ranks`]), where that can be known
 //! without running user code.
 
 use rustc_hash::FxHasher;
@@ -61,6 +62,12 @@ pub enum What {
     /// before the call ran, calling no user code): the positions of the
     /// elements its result holds, in order (`max`/`min`: the one chosen).
     Order(Vec<u32>),
+    /// (3.10/3.11.) A call of `max`, `min`, `sorted` or `list.sort` with a
+    /// `key=` user function whose keys were all plain: the rank of each
+    /// element's key, in the elements' order (equal keys, equal ranks; 0
+    /// the smallest). The replay makes the choice or order from them, as
+    /// the call's name says.
+    Ranks(Vec<u32>),
     /// A subscript key (histories written by the earlier recorder; the
     /// replay skips it).
     Key(Option<String>),

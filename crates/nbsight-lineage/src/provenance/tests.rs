@@ -252,3 +252,38 @@ fn match_reads_each_case_from_its_jumps() {
         "a guard on its pattern's line is not followed"
     );
 }
+
+#[test]
+fn a_frame_of_known_columns_reads_each_column_apart() {
+    let mut p = replay_plain(&[
+        (
+            "c1",
+            "import pandas as pd\ncities = ['Oslo', 'Lima']\ntemps = [3.5, 18.2]\nrecs = [{'a': 1, 'b': 2}, {'a': 3, 'b': 4}]",
+            &["pd", "cities", "temps", "recs"],
+        ),
+        (
+            "c2",
+            "df = pd.DataFrame({'city': cities, 'temp': temps})\nmean_temp = df['temp'].mean()\n\
+             hottest = df.temp.max()\nwarm = df[df['temp'] > 15]['city'].tolist()\n\
+             df['double'] = df['temp'] * 2\nd = df['double'].sum()\nsb = pd.DataFrame(recs)['b'].sum()",
+            &["df", "mean_temp", "hottest", "warm", "d", "sb"],
+        ),
+    ]);
+    let temps = ["c1:temps[0]", "c1:temps[1]"];
+    for symbol in ["mean_temp", "hottest", "d"] {
+        assert_eq!(
+            names(&p.query(symbol).expect("known").where_),
+            temps,
+            "{symbol}"
+        );
+    }
+    // The rows kept are not known: every city may be there, the
+    // temperatures decided which.
+    let warm = p.query("warm").expect("known");
+    assert_eq!(names(&warm.where_), ["c1:cities[0]", "c1:cities[1]"]);
+    assert_eq!(names(&warm.why), temps);
+    assert_eq!(
+        names(&p.query("sb").expect("known").where_),
+        ["c1:recs[0]['b']", "c1:recs[1]['b']"]
+    );
+}

@@ -414,6 +414,7 @@ impl Session {
             let keys = trace.probes.finish();
             let raised = trace.raised_lines();
             trace.release();
+            trace.recorder.settle(py, None);
             let recorded = trace.recorder.finish();
             native::set_recording(false);
             let lines = if lost || pending.lost { None } else { lines };

@@ -18,9 +18,11 @@
 //!   seen, counted as nothing new (see below).
 //!
 //! While provenance is recorded (`recorder.rs`), the frames of the code of
-//! recorded cells also get opcode events (`f_trace_opcodes`): each one at a
-//! conditional jump or loop step is kept until the frame's next opcode
-//! event tells where it went; and the tracer never suspends itself.
+//! recorded cells also get opcode events (`f_trace_opcodes`) on the lines
+//! holding a conditional jump or loop step (a frame with line events has
+//! them switched on and off at each line event): each one at such an
+//! instruction is kept until the frame's next opcode or line event tells
+//! where it went; and the tracer never suspends itself.
 //!
 //! The interpreter's tracing mode itself costs every Python call 3 to 5
 //! times its time on 3.11, whatever the trace function does; so after
@@ -288,6 +290,12 @@ unsafe fn lasti_of(api: &Api, frame: *mut ffi::PyFrameObject) -> Option<u32> {
 /// SAFETY: `frame` is a live frame; the GIL is held.
 unsafe fn on_opcode(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) {
     let code = unsafe { code_of(frame) };
+    // The frame went on after a selection whose keys it was collecting.
+    unsafe {
+        trace
+            .recorder
+            .settle(Python::assume_attached(), Some(frame as usize))
+    };
     // Recording stopped (too many events) or the function saturated: the
     // frame's opcode events are switched off.
     if !trace.recorder.needs_opcodes(code) {
@@ -366,6 +374,9 @@ unsafe extern "C" fn trace(
                 // SAFETY: as above.
                 let shared = unsafe { &*shared };
                 if let Ok(mut trace) = shared.trace.try_lock() {
+                    // SAFETY: as above; a return event's argument is the
+                    // value returned (NULL when an exception leaves).
+                    unsafe { on_return(api, &mut trace, frame, arg) };
                     trace.recorder.left(frame as usize);
                 }
                 unsafe { set_opcodes(api, frame, false) };
@@ -380,6 +391,44 @@ unsafe extern "C" fn trace(
         unsafe { suspend(api, &*shared) };
     }
     0
+}
+
+/// While recording, a frame returning `value` (NULL: raising): a frame
+/// collecting a selection's keys is done with it; a frame of recorded code
+/// whose caller is at a selection call with a `key=` (a key function
+/// called by `max`/`min`/`sorted`/`list.sort`) gives the next key.
+///
+/// SAFETY: `frame` is a live frame; `value` NULL or a live object; the GIL
+/// is held.
+unsafe fn on_return(
+    api: &Api,
+    trace: &mut Trace,
+    frame: *mut ffi::PyFrameObject,
+    value: *mut ffi::PyObject,
+) {
+    let py = unsafe { Python::assume_attached() };
+    trace.recorder.settle(py, Some(frame as usize));
+    let code = unsafe { code_of(frame) };
+    if value.is_null() || !trace.recorder.on || !trace.recorder.has_table(code) {
+        return;
+    }
+    let back = unsafe { (api.get_back)(frame) };
+    if back.is_null() {
+        return;
+    }
+    let caller = unsafe { code_of(back) };
+    let at = unsafe { lasti_of(api, back) }
+        .and_then(|offset| Some((offset, trace.recorder.keyed_site(caller, offset)?)));
+    match at {
+        Some((offset, at)) => {
+            let key = unsafe { Bound::from_borrowed_ptr(py, value) };
+            trace
+                .recorder
+                .key_returned(back as usize, caller, offset, at, code, &key);
+        }
+        None => trace.recorder.settle(py, Some(back as usize)),
+    }
+    unsafe { ffi::Py_DECREF(back.cast()) };
 }
 
 /// Is the exception of an exception event's `(type, value, tb)` one that
@@ -425,8 +474,9 @@ unsafe fn suspend(api: &Api, shared: &Shared) {
     if let Ok(mut trace) = shared.trace.try_lock() {
         // While recording: only when no frame with jumps to log is running
         // (the calls that follow in this statement are then not logged:
-        // the log says so).
-        if RECORDING.load(Ordering::Relaxed) {
+        // the log says so), or once the run stopped being recorded (too
+        // many events).
+        if RECORDING.load(Ordering::Relaxed) && trace.recorder.on {
             let module = trace.current_module();
             // Not when the run's lines would then be unknown: the run
             // would not be recorded at all.
@@ -480,11 +530,44 @@ unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) 
     new
 }
 
+/// While recording, a logged frame entering a line: opcode events on for
+/// a line holding a logged jump or loop step, off for any other (a loop
+/// whose body has no jump costs a line event per line, not an opcode event
+/// per instruction). The line event comes before the line's first
+/// instruction runs, and so tells where a jump before it went.
+///
+/// SAFETY: `frame` is a live frame running `code`; the GIL is held.
+unsafe fn opcodes_for_line(
+    api: &Api,
+    trace: &mut Trace,
+    frame: *mut ffi::PyFrameObject,
+    code: usize,
+) {
+    unsafe {
+        trace
+            .recorder
+            .settle(Python::assume_attached(), Some(frame as usize))
+    };
+    let line = unsafe { line_of(frame) };
+    let Some(on) = trace.recorder.opcodes_on_line(frame as usize, code, line) else {
+        return;
+    };
+    // Switched on, the opcode event of this same instruction follows;
+    // switched off, it does not: the jump before is resolved here.
+    if !on && let Some(offset) = unsafe { lasti_of(api, frame) } {
+        trace.recorder.opcode(frame as usize, code, offset);
+    }
+    unsafe { set_opcodes(api, frame, on) };
+}
+
 /// A line event; `true` when it told something new.
 ///
 /// SAFETY: `frame` is a live frame; the GIL is held.
 unsafe fn on_line(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) -> bool {
     let code = unsafe { code_of(frame) };
+    if RECORDING.load(Ordering::Relaxed) {
+        unsafe { opcodes_for_line(api, trace, frame, code) };
+    }
     if trace.is_module_address(code) {
         // Repeated lines of the cell's code stay on (a loop at the top
         // level may take a new branch later); they count as nothing new,

@@ -122,6 +122,9 @@ struct Table {
     code: Py<PyAny>,
     key: u32,
     jumps: FxHashMap<u32, Jump>,
+    /// The lines holding a logged instruction (3.10/3.11: a frame on
+    /// another line needs no opcode events).
+    jump_lines: rustc_hash::FxHashSet<u32>,
     /// Calls with at most one positional argument and no keyword but
     /// `key`, by offset (3.12+: a `max(xs)`, `sorted(xs, key=f)` or
     /// `xs.sort()` among them logs what it chose, `selection.rs`).
@@ -166,6 +169,26 @@ pub(crate) struct Recorder {
     instructions: Option<Py<PyAny>>,
     /// A selection with a `key=` waiting for its keys (3.12+).
     pub keyed: Option<super::selection::Keyed>,
+    /// 3.10/3.11: the keys a `key=` function returned to a selection so
+    /// far.
+    keys: Option<Keys>,
+}
+
+/// 3.10/3.11: a selection call with a `key=` running, as seen from the
+/// returns of its key function's frames (their caller's frame is at the
+/// call).
+struct Keys {
+    /// The calling frame and its code.
+    frame: usize,
+    code: usize,
+    /// The call's instruction and position.
+    offset: u32,
+    at: (u32, u32),
+    /// The key function's code: every key comes from it.
+    key_code: usize,
+    keys: Vec<Py<PyAny>>,
+    /// A key came from other code: the choice is not logged.
+    lost: bool,
 }
 
 impl Recorder {
@@ -176,6 +199,7 @@ impl Recorder {
         self.overflowed = false;
         self.pending.clear();
         self.keyed = None;
+        self.keys = None;
         self.logging.clear();
         for table in self.tables.values_mut() {
             table.calls = 0;
@@ -189,6 +213,7 @@ impl Recorder {
         let was_on = std::mem::take(&mut self.on);
         self.pending.clear();
         self.keyed = None;
+        self.keys = None;
         let events = std::mem::take(&mut self.events);
         (was_on && !self.overflowed).then_some(events)
     }
@@ -264,6 +289,90 @@ impl Recorder {
                 .tables
                 .get(&code)
                 .is_some_and(|t| !t.saturated && !t.jumps.is_empty())
+    }
+
+    /// 3.10/3.11: where the call at `offset` of `code` starts when it is a
+    /// selection candidate with a `key=` in a recorded code.
+    pub fn keyed_site(&self, code: usize, offset: u32) -> Option<(u32, u32)> {
+        if !self.on {
+            return None;
+        }
+        let t = self.tables.get(&code).filter(|t| !t.saturated)?;
+        t.calls_at.get(&offset).filter(|s| s.keyed).map(|s| s.at)
+    }
+
+    /// 3.10/3.11: a frame of `key_code` returned `key` to `frame` (running
+    /// `code`), which is at the keyed call `offset` (at `at`).
+    pub fn key_returned(
+        &mut self,
+        frame: usize,
+        code: usize,
+        offset: u32,
+        at: (u32, u32),
+        key_code: usize,
+        key: &Bound<'_, PyAny>,
+    ) {
+        match &mut self.keys {
+            Some(k) if k.frame == frame && k.offset == offset => {
+                k.lost |= k.key_code != key_code;
+                k.keys.push(key.clone().unbind());
+            }
+            _ => {
+                self.settle(key.py(), None);
+                self.keys = Some(Keys {
+                    frame,
+                    code,
+                    offset,
+                    at,
+                    key_code,
+                    keys: vec![key.clone().unbind()],
+                    lost: false,
+                });
+            }
+        }
+    }
+
+    /// 3.10/3.11: the selection whose keys were being collected is over
+    /// (its frame went on: `Some(frame)` only for that frame; `None`: any):
+    /// the ranks of its keys are logged, when they are plain.
+    pub fn settle(&mut self, py: Python<'_>, frame: Option<usize>) {
+        if self
+            .keys
+            .as_ref()
+            .is_none_or(|k| frame.is_some_and(|f| f != k.frame))
+        {
+            return;
+        }
+        let Some(k) = self.keys.take() else {
+            return;
+        };
+        if k.lost || !self.on {
+            return;
+        }
+        let keys: Vec<Bound<'_, PyAny>> = k.keys.iter().map(|x| x.bind(py).clone()).collect();
+        if let Some(ranks) = super::selection::ranks(&keys)
+            && let Some(key) = self.tables.get(&k.code).map(|t| t.key)
+        {
+            self.push(Event::new(key, k.at, What::Ranks(ranks)));
+        }
+    }
+
+    /// 3.10/3.11: whether `frame` (running `code`, with opcode events
+    /// while it is logged) needs them on `line`: only a line holding a
+    /// logged instruction does (every other line is entered with a line
+    /// event, which tells where a jump before it went). `None`: the frame is
+    /// not logged.
+    pub fn opcodes_on_line(&self, frame: usize, code: usize, line: u32) -> Option<bool> {
+        if !self.logging.contains_key(&frame) {
+            return None;
+        }
+        Some(
+            self.needs_opcodes(code)
+                && self
+                    .tables
+                    .get(&code)
+                    .is_some_and(|t| t.jump_lines.contains(&line)),
+        )
     }
 
     /// Forgets every table (`%reset`).
@@ -441,7 +550,11 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
     let mut jumps = FxHashMap::default();
     let mut calls_at = FxHashMap::default();
     let mut previous = String::new();
-    let mut previous_key = false;
+    let mut previous_offset = 0u32;
+    // `Some(true)`: the next call's keywords are `key` alone (`Some(false)`:
+    // others).
+    let mut kw_names: Option<bool> = None;
+    let mut const_names: Option<bool> = None;
     let mut line = 0u32;
     // Offsets of the `EXTENDED_ARG`s right before the instruction.
     let mut prefix: Vec<u32> = Vec::new();
@@ -487,31 +600,58 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
             continue;
         }
         let before = std::mem::take(&mut prefix);
-        // 3.12's `KW_NAMES` comes before a call with keywords, 3.13's
-        // `CALL_KW` after the constant naming them; either counts them in
-        // its argument.
+        // The keywords of a call: 3.11's `KW_NAMES` comes before its
+        // `PRECALL` and `CALL`, 3.12's before its `CALL`, and 3.13's
+        // `CALL_KW` right after the constant naming them; each counts them
+        // in its argument.
+        // (3.11's `dis` shows no value for `KW_NAMES`: its argument indexes
+        // the constants.)
+        let names = || {
+            let names = instruction
+                .getattr("argval")
+                .and_then(|v| v.extract::<Vec<String>>())
+                .or_else(|_| {
+                    let index = instruction.getattr("arg")?;
+                    code.getattr("co_consts")?.get_item(index)?.extract()
+                })
+                .ok()?;
+            Some(names == ["key"])
+        };
         let arg = instruction.getattr("arg")?.extract::<Option<u32>>();
         let keyed = match opname.as_str() {
-            "CALL" if previous == "KW_NAMES" => Some(previous_key),
-            "CALL" => Some(false),
-            "CALL_KW" => Some(previous_key),
+            "CALL" => match kw_names {
+                None => Some(false),
+                Some(key) => key.then_some(true),
+            },
+            "CALL_KW" => const_names.filter(|key| *key),
             _ => None,
         };
         if let (Some(keyed), Ok(Some(arg))) = (keyed, arg)
-            && (previous != "KW_NAMES" || keyed)
-            && (opname != "CALL_KW" || keyed)
+            && let Some(argc) = arg.checked_sub(u32::from(keyed))
+            && argc <= 1
         {
-            let argc = arg - u32::from(keyed);
-            if argc <= 1 {
-                let at = (line, column);
-                calls_at.insert(offset, Site { argc, at, keyed });
+            let site = Site {
+                argc,
+                at: (line, column),
+                keyed,
+            };
+            calls_at.insert(offset, site);
+            // 3.11: a frame calling a builtin may show its `PRECALL`.
+            if previous == "PRECALL" {
+                calls_at.insert(previous_offset, site);
             }
         }
-        // The keywords a call is about to get are `('key',)` only.
-        previous_key = instruction
-            .getattr("argval")
-            .and_then(|v| v.extract::<Vec<String>>())
-            .is_ok_and(|names| names == ["key"]);
+        kw_names = match opname.as_str() {
+            "KW_NAMES" => names(),
+            "PRECALL" => kw_names,
+            _ => None,
+        };
+        const_names = if opname == "LOAD_CONST" {
+            names()
+        } else {
+            None
+        };
+        previous_offset = offset;
         let Some(kind) = Kind::of(&opname) else {
             previous = opname;
             continue;
@@ -536,10 +676,12 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
         }
         jumps.insert(jump.offset, jump);
     }
+    let jump_lines = jumps.values().map(|j| j.line).collect();
     Ok(Table {
         code: code.clone().unbind(),
         key,
         jumps,
+        jump_lines,
         calls_at,
         enters: false,
         calls: 0,

@@ -154,6 +154,27 @@ impl Keyed {
     }
 }
 
+/// The rank of each of `keys` (equal keys, equal ranks; 0 the smallest)
+/// when they are plain: what a `max`, `min` or sort by them makes
+/// (3.10/3.11, where the call's name is known to the replay only).
+pub(crate) fn ranks(keys: &[Bound<'_, PyAny>]) -> Option<Vec<u32>> {
+    let keys = plain(keys.to_vec())?;
+    if keys.len() > SORT {
+        return None;
+    }
+    let order = stable_order(&keys)?;
+    let mut ranks = vec![0u32; keys.len()];
+    let mut rank = 0u32;
+    for pair in order.windows(2) {
+        let (a, b) = (&keys[pair[0] as usize], &keys[pair[1] as usize]);
+        if a.lt(b).ok()? {
+            rank += 1;
+        }
+        ranks[pair[1] as usize] = rank;
+    }
+    Some(ranks)
+}
+
 /// Longest argument whose choice or order is computed.
 fn longest(selector: Selector) -> usize {
     match selector {

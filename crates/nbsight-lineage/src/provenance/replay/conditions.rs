@@ -172,7 +172,7 @@ pub(super) fn describe(event: Option<&Event>) -> String {
                 What::Iteration => "an iteration",
                 What::Exhausted => "a loop's end",
                 What::Key(_) => "a key",
-                What::Order(_) => "a selection",
+                What::Order(_) | What::Ranks(_) => "a selection",
                 What::Raised => "a raise",
                 What::Enter => "a call",
                 What::Saturated => "the end of the function's logged calls",

@@ -26,6 +26,7 @@ use rustc_hash::FxHashMap;
 mod conditions;
 use conditions::describe;
 mod exceptions;
+mod frames;
 mod known;
 mod matching;
 
@@ -264,26 +265,33 @@ impl<'s> Replay<'s> {
     fn peek_at(&self) -> Option<(usize, &'s Event)> {
         let events: &'s [Event] = self.events;
         events.iter().enumerate().skip(self.next).find(|(_, e)| {
-            e.code == self.code && !matches!(e.what, What::Key(_) | What::Unlogged | What::Order(_))
+            e.code == self.code
+                && !matches!(
+                    e.what,
+                    What::Key(_) | What::Unlogged | What::Order(_) | What::Ranks(_)
+                )
         })
     }
 
     /// What the selection call `c` (`max(xs)`, `sorted(xs)`, `xs.sort()`)
     /// chose, when the recorder logged it: the next event of this code,
     /// at the call's start (3.12+, plain elements only).
-    fn order_at(&mut self, c: &ast::ExprCall) -> Option<Vec<u32>> {
+    /// `name` is the call's (`max`, `min`, `sorted`, `sort`): from logged
+    /// ranks it chooses as CPython does (the first of the largest or
+    /// smallest; a stable order).
+    fn order_at(&mut self, c: &ast::ExprCall, name: &str) -> Option<Vec<u32>> {
         let at = self.at(c);
         let events: &'s [Event] = self.events;
         let (i, e) = events.iter().enumerate().skip(self.next).find(|(_, e)| {
             e.code == self.code && !matches!(e.what, What::Key(_) | What::Unlogged)
         })?;
-        match &e.what {
-            What::Order(order) if e.at == at => {
-                self.take(i);
-                Some(order.clone())
-            }
-            _ => None,
-        }
+        let order = match &e.what {
+            What::Order(order) if e.at == at => order.clone(),
+            What::Ranks(ranks) if e.at == at => from_ranks(name, ranks)?,
+            _ => return None,
+        };
+        self.take(i);
+        Some(order)
     }
 
     /// The calls the running statement of the cell makes from here are not
@@ -538,6 +546,13 @@ impl<'s> Replay<'s> {
                 }
             }
             (Value::Object(o), Some(k)) => {
+                // Parts are named as read: `['k']` for a key, `.a` for an
+                // attribute.
+                let k = if k.starts_with('.') {
+                    k
+                } else {
+                    format!("[{k}]")
+                };
                 let mut o = o.borrow_mut();
                 match o.parts.iter_mut().find(|(key, _)| *key == k) {
                     Some((_, v)) => *v = value,
@@ -1395,6 +1410,11 @@ impl<'s> Replay<'s> {
             Expr::Subscript(s) => {
                 let container = self.eval(&s.value, Mode::Control)?;
                 let (key, key_deps) = self.key_of(&s.slice)?;
+                if key.is_none()
+                    && let Some(rows) = frames::rows(&container, &key_deps)
+                {
+                    return Ok(rows);
+                }
                 self.load(&container, key.as_deref(), &s.slice)?
                     .with_why(&key_deps)
             }
@@ -1792,6 +1812,9 @@ impl<'s> Replay<'s> {
                     deps.where_.insert(id);
                     return Ok(Value::object(deps, Some(id)));
                 }
+                if let Some(frame) = frames::frame(path, &args, &keywords, &deps) {
+                    return Ok(frame);
+                }
                 if let Some(name) = path.strip_prefix("builtins.") {
                     // `any`/`all` over a generator they stopped: the last
                     // element taken decided; those before let them go on.
@@ -1816,7 +1839,7 @@ impl<'s> Replay<'s> {
                     if matches!(name, "max" | "min" | "sorted")
                         && let [v] = args.as_slice()
                         && let Some(key) = only_key(&keywords)
-                        && let Some(order) = self.order_at(c)
+                        && let Some(order) = self.order_at(c, name)
                         && let Some(chosen) = selected(name, v, &order, &key)
                     {
                         return Ok(chosen);
@@ -1937,7 +1960,7 @@ impl<'s> Replay<'s> {
                     }
                     ("sort", [])
                         if let Some(key) = only_key(&keywords)
-                            && let Some(order) = self.order_at(c) =>
+                            && let Some(order) = self.order_at(c, "sort") =>
                     {
                         // The order the recorder saw: each position holds
                         // the element it logged, decided by comparing them
@@ -2274,6 +2297,23 @@ fn selected(name: &str, v: &Value, order: &[u32], key: &Deps) -> Option<Value> {
     }
 }
 
+/// The positions a selection `name` takes from elements whose keys have
+/// `ranks`: `max` the first of the highest, `min` the first of the lowest,
+/// sorting a stable order.
+fn from_ranks(name: &str, ranks: &[u32]) -> Option<Vec<u32>> {
+    let positions = 0..u32::try_from(ranks.len()).ok()?;
+    let first = |best: u32| positions.clone().find(|&p| ranks[p as usize] == best);
+    match name {
+        "max" => Some(vec![first(*ranks.iter().max()?)?]),
+        "min" => Some(vec![first(*ranks.iter().min()?)?]),
+        _ => {
+            let mut order: Vec<u32> = positions.collect();
+            order.sort_by_key(|&p| ranks[p as usize]);
+            Some(order)
+        }
+    }
+}
+
 /// The dependencies of a call's keywords when it has none but `key=`
 /// (empty without one); `None` with any other.
 fn only_key(keywords: &[(String, Value)]) -> Option<Deps> {
@@ -2558,5 +2598,19 @@ impl UnionWith for Deps {
     fn union_with(mut self, other: &Deps) -> Deps {
         self.union(other);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::from_ranks;
+
+    #[test]
+    fn ranks_choose_as_cpython_does() {
+        let ranks = [1, 1, 0, 2, 2];
+        assert_eq!(from_ranks("max", &ranks), Some(vec![3]));
+        assert_eq!(from_ranks("min", &ranks), Some(vec![2]));
+        assert_eq!(from_ranks("sorted", &ranks), Some(vec![2, 0, 1, 3, 4]));
+        assert_eq!(from_ranks("max", &[]), None);
     }
 }
