@@ -681,20 +681,28 @@ def test_a_global_changed_by_code_the_replay_cannot_see_is_not_followed(
     ip: InteractiveShell,
 ) -> None:
     # A decorated function is not replayed (its cell is, the function is an
-    # object of it); a later cell calling it changes `log` where the replay
-    # cannot see: the answer says so instead of claiming the value is c1's.
+    # object of it). What it adds to a global in place (`log.append(...)`)
+    # is made of the call's arguments and the globals it reads; a global it
+    # rebinds (`global total`) changes where the replay cannot see: the
+    # answer says so instead of claiming the value is c1's.
     cell(
         ip,
         "c1",
-        "from contextlib import contextmanager\nlog = []\n@contextmanager\ndef stage(name):\n"
-        "    log.append(name)\n    yield\nn = 2",
+        "from contextlib import contextmanager\nlog = []\ntotal = 0\nprefix = 'run '\n"
+        "@contextmanager\ndef stage(name):\n    log.append(prefix + name)\n    yield\n"
+        "@contextmanager\ndef counted():\n    global total\n    total += 1\n    yield\nn = 2",
     )
     assert nbsight.provenance("n")["followed"] is True
     cell(ip, "c2", "step = 'clean'\nwith stage(step):\n    kept = 37")
+    assert ip.user_ns["log"] == ["run clean"]
     p = nbsight.provenance("log")
+    assert p["followed"] is True, p
+    assert {"c2:step", "c1:prefix"} <= set(refs(p["where"]))
+    assert nbsight.provenance("kept")["followed"] is True
+    cell(ip, "c3", "with counted():\n    done = 1")
+    p = nbsight.provenance("total")
     assert p["followed"] is False and "does not follow" in p["reason"], p
     assert p["recorded"] is True
-    assert nbsight.provenance("kept")["followed"] is True
 
 
 def test_generator_functions_are_objects_of_their_cell(ip: InteractiveShell) -> None:

@@ -54,9 +54,9 @@ pub(crate) struct State {
     pub(crate) globals: FxHashMap<String, Value>,
     /// Globals whose value the replay knows (`replay/known.rs`).
     pub(crate) known: FxHashMap<String, replay::Known>,
-    /// The globals a function the replay does not run (decorated, async, a
-    /// generator: an input object) may change, by its input.
-    pub(crate) changes: FxHashMap<InputId, Vec<String>>,
+    /// What a function the replay does not run (decorated, async, a
+    /// generator: an input object) may do to the globals, by its input.
+    pub(crate) changes: FxHashMap<InputId, replay::GlobalEffects>,
     /// Inputs not named yet (named after the path first bound to them):
     /// few, so that naming a value's inputs at each binding does not walk
     /// all its dependencies.

@@ -29,6 +29,9 @@ mod exceptions;
 mod frames;
 mod known;
 mod matching;
+mod opaque;
+pub(crate) use opaque::GlobalEffects;
+use opaque::{global_effects, yields};
 
 use super::State;
 use super::events::{At, Event, What, code_key};
@@ -693,7 +696,7 @@ impl<'s> Replay<'s> {
                         Some(f.name.to_string()),
                         Vec::new(),
                     );
-                    self.state.changes.insert(id, global_changes(f));
+                    self.state.changes.insert(id, global_effects(f));
                     self.bind_name(f.name.as_str(), Value::object(Deps::input(id), Some(id)));
                     return Ok(Flow::Normal);
                 }
@@ -1858,30 +1861,62 @@ impl<'s> Replay<'s> {
             Value::Object(o) => {
                 // A user's function or class the replay does not have.
                 let origin = o.borrow().origin;
+                let mut effects = None;
                 if let Some(id) = origin
                     && self.state.input_parts(id).1.is_some()
                 {
                     self.blind_call = true;
-                    // (Modules it calls into are not data it changes.)
-                    if let Some(names) = self.state.changes.get(&id) {
-                        let data = names.iter().filter(|n| {
-                            !matches!(
-                                self.state.globals.get(n.as_str()),
-                                Some(Value::Module(_) | Value::Function(_)) | None
-                            )
-                        });
-                        self.changed_unseen
-                            .extend(data.cloned().collect::<Vec<_>>());
-                    }
+                    effects = self.state.changes.get(&id).cloned();
                 }
                 let (args, keywords) = self.arguments(c, Mode::Control)?;
                 let mut deps = callee.deps();
                 for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
                     deps.union(&v.deps());
                 }
+                if let Some(effects) = effects {
+                    self.opaque_effects(&effects, &deps);
+                }
                 Ok(Value::object(deps, None))
             }
             _ => unsupported("a call of something that is not callable here"),
+        }
+    }
+
+    /// A call of a function the replay does not run, with arguments that
+    /// depend on `deps`: the globals it rebinds are changed unseen; those
+    /// it changes in place get what went in (`opaque.rs`).
+    fn opaque_effects(&mut self, effects: &GlobalEffects, deps: &Deps) {
+        // (Modules and functions it calls into are not data it changes.)
+        let data = |r: &Self, n: &String| {
+            !matches!(
+                r.state.globals.get(n.as_str()),
+                Some(Value::Module(_) | Value::Function(_)) | None
+            )
+        };
+        let rebound: Vec<String> = effects
+            .rebound
+            .iter()
+            .filter(|n| data(self, n))
+            .cloned()
+            .collect();
+        self.changed_unseen.extend(rebound);
+        let mut went_in = deps.clone();
+        for name in &effects.reads {
+            let target = effects.added_to.contains(name) || effects.changed.contains(name);
+            if !target && data(self, name) {
+                went_in.union(&self.lookup_value(name).deps());
+            }
+        }
+        for (names, added) in [(&effects.added_to, true), (&effects.changed, false)] {
+            for name in names {
+                if !data(self, name) {
+                    continue;
+                }
+                if let Some(value) = self.state.globals.get(name).cloned() {
+                    opaque::apply(&value, added, &went_in);
+                    self.bound.insert(name.clone());
+                }
+            }
         }
     }
 
@@ -2350,92 +2385,6 @@ fn decided_by(v: &Value, why: &Deps, depth: usize) -> Value {
         Value::Function(_) | Value::Module(_) => v.clone(),
         other => Value::scalar(other.deps().with_why(why)),
     }
-}
-
-/// The globals the function `f` may change: those it declares `global`,
-/// and those it calls a method of or stores into (`log.append(x)`,
-/// `d[k] = v`) without binding them itself.
-fn global_changes(f: &ast::StmtFunctionDef) -> Vec<String> {
-    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
-    #[derive(Default)]
-    struct Changes {
-        declared: Vec<String>,
-        changed: Vec<String>,
-        local: rustc_hash::FxHashSet<String>,
-    }
-    impl<'a> Visitor<'a> for Changes {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            match stmt {
-                Stmt::Global(g) => self.declared.extend(g.names.iter().map(|n| n.to_string())),
-                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
-                _ => walk_stmt(self, stmt),
-            }
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            match expr {
-                Expr::Name(n) if n.ctx.is_store() => {
-                    self.local.insert(n.id.to_string());
-                }
-                Expr::Call(ast::ExprCall { func, .. }) => {
-                    if let Expr::Attribute(a) = &**func
-                        && let Expr::Name(n) = &*a.value
-                    {
-                        self.changed.push(n.id.to_string());
-                    }
-                }
-                Expr::Subscript(ast::ExprSubscript { value, ctx, .. })
-                | Expr::Attribute(ast::ExprAttribute { value, ctx, .. })
-                    if ctx.is_store() =>
-                {
-                    if let Expr::Name(n) = &**value {
-                        self.changed.push(n.id.to_string());
-                    }
-                }
-                _ => {}
-            }
-            walk_expr(self, expr);
-        }
-    }
-    let mut c = Changes::default();
-    for stmt in &f.body {
-        c.visit_stmt(stmt);
-    }
-    let params: Vec<&str> = f.parameters.iter().map(|p| p.name().as_str()).collect();
-    let mut names = c.declared;
-    names.extend(
-        c.changed
-            .into_iter()
-            .filter(|n| !c.local.contains(n) && !params.contains(&n.as_str())),
-    );
-    names.sort_unstable();
-    names.dedup();
-    names
-}
-
-/// `body` (a function's) has a `yield` or `await` of its own (not in a
-/// nested function or class).
-fn yields(body: &[Stmt]) -> bool {
-    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
-    struct Finds(bool);
-    impl<'a> Visitor<'a> for Finds {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
-                walk_stmt(self, stmt);
-            }
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            match expr {
-                Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) => self.0 = true,
-                Expr::Lambda(_) => {}
-                _ => walk_expr(self, expr),
-            }
-        }
-    }
-    let mut finds = Finds(false);
-    for stmt in body {
-        finds.visit_stmt(stmt);
-    }
-    finds.0
 }
 
 /// [`exits`] of any branch of `s`.
