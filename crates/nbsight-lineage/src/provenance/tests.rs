@@ -210,47 +210,36 @@ fn match_cases(events: &[(u32, u32, What)]) -> Provenance {
     p
 }
 
+/// The log of `match_cases`: each jump's column is `col(column)` (3.10
+/// logs none), the guard's jump at column `guard`.
+fn match_log(col: impl Fn(u32) -> u32, guard: u32) -> Vec<(u32, u32, What)> {
+    let d = What::Decision;
+    vec![
+        (2, col(9), d(true)),
+        (2, col(9), d(true)),
+        (2, col(10), d(false)),
+        (4, col(9), d(true)),
+        (4, col(9), d(true)),
+        (4, col(guard), d(true)),
+    ]
+}
+
 #[test]
 fn match_reads_each_case_from_its_jumps() {
-    let d = What::Decision;
     // 3.12+: the guard's jump at the guard.
-    let mut p = match_cases(&[
-        (2, 9, d(true)),
-        (2, 9, d(true)),
-        (2, 10, d(false)),
-        (4, 9, d(true)),
-        (4, 9, d(true)),
-        (4, 23, d(true)),
-    ]);
+    let mut p = match_cases(&match_log(|c| c, 23));
     let report = p.query("r").expect("known");
     assert!(report.followed, "{:?}", report.reason);
     assert_eq!(names(&report.where_), ["c1:pt[1]"]);
     assert!(names(&report.why).contains(&"c1:pt[0]".to_string()));
     // 3.11 logs the guard's jump at the last part compiled (`*rest`, which
     // takes no jump): it goes back to the guard.
-    let mut p = match_cases(&[
-        (2, 9, d(true)),
-        (2, 9, d(true)),
-        (2, 10, d(false)),
-        (4, 9, d(true)),
-        (4, 9, d(true)),
-        (4, 13, d(true)),
-    ]);
+    let mut p = match_cases(&match_log(|c| c, 13));
     assert_eq!(names(&p.query("r").expect("known").where_), ["c1:pt[1]"]);
-    // 3.10 logs no columns: the pattern's last jump decides.
-    let mut p = match_cases(&[
-        (2, 0, d(true)),
-        (2, 0, d(true)),
-        (2, 0, d(false)),
-        (4, 0, d(true)),
-        (4, 0, d(true)),
-        (4, 0, d(true)),
-    ]);
-    let report = p.query("r").expect("known");
-    assert!(
-        !report.followed,
-        "a guard on its pattern's line is not followed"
-    );
+    // 3.10 logs no columns: the pattern's last jump decides, and a guard on
+    // its pattern's line is not followed.
+    let mut p = match_cases(&match_log(|_| 0, 0));
+    assert!(!p.query("r").expect("known").followed);
 }
 
 #[test]

@@ -409,7 +409,11 @@ unsafe fn on_return(
     let py = unsafe { Python::assume_attached() };
     trace.recorder.settle(py, Some(frame as usize));
     let code = unsafe { code_of(frame) };
-    if value.is_null() || !trace.recorder.on || !trace.recorder.has_table(code) {
+    if value.is_null()
+        || !trace.recorder.on
+        || !trace.recorder.any_keyed()
+        || !trace.recorder.has_table(code)
+    {
         return;
     }
     let back = unsafe { (api.get_back)(frame) };

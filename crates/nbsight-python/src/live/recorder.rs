@@ -172,6 +172,9 @@ pub(crate) struct Recorder {
     /// 3.10/3.11: the keys a `key=` function returned to a selection so
     /// far.
     keys: Option<Keys>,
+    /// How many tables have a call with a `key=` (none: a return needs no
+    /// look at its caller).
+    keyed_tables: usize,
 }
 
 /// 3.10/3.11: a selection call with a `key=` running, as seen from the
@@ -250,7 +253,14 @@ impl Recorder {
         while let Some((code, key, enters)) = stack.pop() {
             let mut table = table(&instructions, &code, key)?;
             table.enters = enters;
-            self.tables.insert(address(&code), table);
+            if table.calls_at.values().any(|s| s.keyed) {
+                self.keyed_tables += 1;
+            }
+            if let Some(old) = self.tables.insert(address(&code), table)
+                && old.calls_at.values().any(|s| s.keyed)
+            {
+                self.keyed_tables -= 1;
+            }
             let consts = code.getattr("co_consts")?;
             for c in consts.cast::<PyTuple>()?.iter() {
                 if !c.get_type().is(&types.code) {
@@ -289,6 +299,11 @@ impl Recorder {
                 .tables
                 .get(&code)
                 .is_some_and(|t| !t.saturated && !t.jumps.is_empty())
+    }
+
+    /// Some recorded code makes a call with a `key=`.
+    pub fn any_keyed(&self) -> bool {
+        self.keyed_tables > 0
     }
 
     /// 3.10/3.11: where the call at `offset` of `code` starts when it is a
@@ -378,6 +393,7 @@ impl Recorder {
     /// Forgets every table (`%reset`).
     pub fn forget(&mut self) {
         self.tables.clear();
+        self.keyed_tables = 0;
         self.pending.clear();
     }
 
