@@ -557,7 +557,8 @@ unsafe fn opcodes_for_line(
         return;
     };
     // Switched on, the opcode event of this same instruction follows;
-    // switched off, it does not: the jump before is resolved here.
+    // switched off, it does not: the jump before is resolved here. (Left
+    // as they are, nothing is pending or the opcode event follows.)
     if !on && let Some(offset) = unsafe { lasti_of(api, frame) } {
         trace.recorder.opcode(frame as usize, code, offset);
     }

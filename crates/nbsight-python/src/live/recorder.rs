@@ -163,6 +163,9 @@ pub(crate) struct Recorder {
     pending: Vec<(usize, usize, Jump)>,
     /// 3.10/3.11: the frames running with opcode events on, with their code.
     logging: FxHashMap<usize, usize>,
+    /// 3.10/3.11: those of them whose opcode events are off for the line
+    /// they are on (no logged instruction there).
+    opcodes_off: rustc_hash::FxHashSet<usize>,
     /// A location returned `DISABLE` since the last recorded run (3.12+).
     pub disabled: bool,
     /// `dis.get_instructions`, fetched at first use.
@@ -204,6 +207,7 @@ impl Recorder {
         self.keyed = None;
         self.keys = None;
         self.logging.clear();
+        self.opcodes_off.clear();
         for table in self.tables.values_mut() {
             table.calls = 0;
             table.saturated = false;
@@ -375,19 +379,24 @@ impl Recorder {
     /// 3.10/3.11: whether `frame` (running `code`, with opcode events
     /// while it is logged) needs them on `line`: only a line holding a
     /// logged instruction does (every other line is entered with a line
-    /// event, which tells where a jump before it went). `None`: the frame is
-    /// not logged.
-    pub fn opcodes_on_line(&self, frame: usize, code: usize, line: u32) -> Option<bool> {
+    /// event, which tells where a jump before it went). `Some` when they
+    /// are to be switched (and taken as switched); `None`: they stay as
+    /// they are, or the frame is not logged.
+    pub fn opcodes_on_line(&mut self, frame: usize, code: usize, line: u32) -> Option<bool> {
         if !self.logging.contains_key(&frame) {
             return None;
         }
-        Some(
-            self.needs_opcodes(code)
-                && self
-                    .tables
-                    .get(&code)
-                    .is_some_and(|t| t.jump_lines.contains(&line)),
-        )
+        let on = self.needs_opcodes(code)
+            && self
+                .tables
+                .get(&code)
+                .is_some_and(|t| t.jump_lines.contains(&line));
+        let switched = if on {
+            self.opcodes_off.remove(&frame)
+        } else {
+            self.opcodes_off.insert(frame)
+        };
+        switched.then_some(on)
     }
 
     /// Forgets every table (`%reset`).
@@ -509,11 +518,13 @@ impl Recorder {
     pub fn left(&mut self, frame: usize) {
         self.pending.retain(|p| p.0 != frame);
         self.logging.remove(&frame);
+        self.opcodes_off.remove(&frame);
     }
 
     /// 3.10/3.11: `frame` (running `code`) has opcode events on.
     pub fn logging(&mut self, frame: usize, code: usize) {
         self.logging.insert(frame, code);
+        self.opcodes_off.remove(&frame);
     }
 
     /// 3.10/3.11: the tracer would remove itself for the rest of the

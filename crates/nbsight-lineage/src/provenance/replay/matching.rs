@@ -120,7 +120,7 @@ impl Replay<'_> {
     /// The jumps logged inside `case`'s pattern, taken from the log.
     fn judge(&mut self, case: &ast::MatchCase) -> R<Judge> {
         let p = &case.pattern;
-        let (start, end) = (self.at(p), self.positions.at(p.end()));
+        let (start, end) = self.range(p);
         let mut events = Vec::new();
         loop {
             match self.peek_at() {
@@ -173,13 +173,17 @@ impl Replay<'_> {
             Judge::Columns(events) => {
                 let mut failed = false;
                 let mut quota = quota(p);
+                // The ranges of `p` and of its parts, once.
+                let own = self.range(p);
+                let parts: Vec<(At, At)> = children(p).iter().map(|c| self.range(*c)).collect();
+                let inside_of = |at: At, (start, end): (At, At)| inside(at, start, end);
                 for (k, (_, e)) in events.iter().enumerate() {
                     if quota == 0 {
                         break;
                     }
                     if !m.used[k]
-                        && self.within(e.at, p)
-                        && !children(p).iter().any(|c| self.within(e.at, *c))
+                        && inside_of(e.at, own)
+                        && !parts.iter().any(|r| inside_of(e.at, *r))
                     {
                         m.used[k] = true;
                         quota -= 1;
@@ -348,9 +352,9 @@ impl Replay<'_> {
         }
     }
 
-    /// Whether the logged position `at` is inside `node`.
-    fn within(&self, at: At, node: &impl Ranged) -> bool {
-        inside(at, self.at(node), self.positions.at(node.end()))
+    /// Where `node` starts and ends.
+    fn range(&self, node: &impl Ranged) -> (At, At) {
+        (self.at(node), self.positions.at(node.end()))
     }
 }
 
