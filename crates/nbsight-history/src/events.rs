@@ -6,7 +6,8 @@
 //! through), `e` (a call of the function starts), `s` (its calls are no
 //! longer logged in this run), `u` (the calls in the rest of the cell's
 //! running statement are not logged), `o` (the positions of the elements
-//! a `max`/`min`/`sorted`/`list.sort` call's result holds, payload `3,0,2`)
+//! a `max`/`min`/`sorted`/`list.sort` call's result holds, payload `3,0,2`),
+//! `a` (the ranks of the keys a `key=` function gave, payload `1,0,1`)
 //! or `k` (a subscript key
 //! of older logs,
 //! payload its `repr` with `\`, newline and carriage return escaped, absent
@@ -14,8 +15,6 @@
 //! (`nbsight_lineage::code_key`). Lines without `@CODE` (histories written
 //! before the recorder read the interpreter) decode with code 0, which no
 //! code has: their runs replay as not followed.
-
-use std::fmt::Write as _;
 
 use nbsight_lineage::ProvenanceEvent as Event;
 use nbsight_lineage::ProvenanceWhat as What;
@@ -28,27 +27,43 @@ pub struct RecordedEvents(String);
 impl RecordedEvents {
     /// Encodes `events`.
     pub fn encode(events: &[Event]) -> RecordedEvents {
-        let mut out = String::new();
+        // About 12 bytes an event; no allocation per event.
+        let mut out = String::with_capacity(events.len() * 12);
+        let mut number = itoa::Buffer::new();
         for event in events {
             if !out.is_empty() {
                 out.push('\n');
             }
-            let (kind, payload) = match &event.what {
-                What::Decision(t) => ("d", Some(u8::from(*t).to_string())),
-                What::NoneTest(t) => ("n", Some(u8::from(*t).to_string())),
-                What::Iteration => ("i", None),
-                What::Exhausted => ("x", None),
-                What::Raised => ("r", None),
-                What::Enter => ("e", None),
-                What::Saturated => ("s", None),
-                What::Unlogged => ("u", None),
-                What::Order(order) => ("o", Some(join(order))),
-                What::Ranks(ranks) => ("a", Some(join(ranks))),
-                What::Key(key) => ("k", key.as_deref().map(escape)),
-            };
-            let _ = write!(out, "{kind}@{} {} {}", event.code, event.at.0, event.at.1);
-            if let Some(p) = payload {
-                let _ = write!(out, " {p}");
+            out.push_str(match &event.what {
+                What::Decision(_) => "d",
+                What::NoneTest(_) => "n",
+                What::Iteration => "i",
+                What::Exhausted => "x",
+                What::Raised => "r",
+                What::Enter => "e",
+                What::Saturated => "s",
+                What::Unlogged => "u",
+                What::Order(_) => "o",
+                What::Ranks(_) => "a",
+                What::Key(_) => "k",
+            });
+            out.push('@');
+            out.push_str(number.format(event.code));
+            out.push(' ');
+            out.push_str(number.format(event.at.0));
+            out.push(' ');
+            out.push_str(number.format(event.at.1));
+            match &event.what {
+                What::Decision(t) | What::NoneTest(t) => out.push_str(if *t { " 1" } else { " 0" }),
+                What::Order(positions) | What::Ranks(positions) => {
+                    out.push(' ');
+                    join(&mut out, positions);
+                }
+                What::Key(Some(key)) => {
+                    out.push(' ');
+                    escape(&mut out, key);
+                }
+                _ => {}
             }
         }
         RecordedEvents(out)
@@ -107,23 +122,21 @@ fn decode_line(line: &str) -> Option<Event> {
 }
 
 /// Positions as `3,0,2`.
-fn join(order: &[u32]) -> String {
-    let mut out = String::with_capacity(order.len() * 3);
+fn join(out: &mut String, order: &[u32]) {
+    let mut number = itoa::Buffer::new();
     for (i, p) in order.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        let _ = write!(out, "{p}");
+        out.push_str(number.format(*p));
     }
-    out
 }
 
 fn split(text: &str) -> Option<Vec<u32>> {
     text.split(',').map(|p| p.parse().ok()).collect()
 }
 
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+fn escape(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '\\' => out.push_str("\\\\"),
@@ -132,7 +145,6 @@ fn escape(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out
 }
 
 fn unescape(text: &str) -> Option<String> {

@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::cells::{CellFacts, FactsCache};
 use crate::explain::{self, Deps, StaleRead};
 use crate::highlights::{self, CellInput, Highlights};
-use crate::provenance::{Provenance, ProvenanceReport};
+use crate::provenance::{Deferred, ProvenanceReport, Waiting};
 use crate::run::{self, FunctionRef, RunFacts};
 use crate::shapes::ElementOp;
 use crate::symbols::{ExecIdx, FunctionFacts, Read, Staleness, SymbolGraph, Ts};
@@ -95,9 +95,8 @@ pub struct Lineage {
     bindings: FxHashMap<String, u64>,
     warnings: FxHashMap<String, Vec<String>>,
     staleness: RefCell<Option<Arc<Staleness>>>,
-    provenance: Provenance,
-    /// Why the latest recorded run's replay gave up, if it did.
-    provenance_error: Option<String>,
+    /// Value provenance, its runs replayed when first asked for.
+    provenance: Deferred,
 }
 
 /// What calling `f` reads, writes and changes, with the parameters it
@@ -194,8 +193,7 @@ impl Lineage {
             bindings: FxHashMap::default(),
             warnings: FxHashMap::default(),
             staleness: RefCell::new(None),
-            provenance: Provenance::default(),
-            provenance_error: None,
+            provenance: Deferred::default(),
         }
     }
 
@@ -288,7 +286,7 @@ impl Lineage {
     }
 
     /// A cell ran: its statements that ran set what they write.
-    pub fn after_run(&mut self, run: RunFacts) {
+    pub fn after_run(&mut self, mut run: RunFacts) {
         let facts = self.facts.facts(&run.source, &self.effects);
         self.facts.ran(&run.source);
         let exec = self.executions.len() as ExecIdx;
@@ -602,20 +600,18 @@ impl Lineage {
             .filter(|(_, id)| id.is_none())
             .map(|(name, _)| name.clone())
             .collect();
-        self.provenance_error = self.provenance.after_run(
-            &run.cell_id,
-            &run.source,
-            run.provenance.as_deref(),
-            run.failed,
-            &writes,
-            &unbound,
+        self.provenance.ran(
+            Waiting {
+                cell_id: run.cell_id.clone(),
+                source: run.source.clone(),
+                events: run.provenance.take(),
+                failed: run.failed,
+                writes: writes.iter().map(|w| w.to_string()).collect(),
+                unbound,
+                not_recorded: run.not_recorded.take(),
+            },
             &self.effects,
         );
-        if let Some(reason) = &run.not_recorded {
-            self.provenance
-                .not_followed(&writes, &unbound, reason.clone());
-            self.provenance_error = Some(reason.clone());
-        }
         // The run's live symbols: the static ones its statements read, and
         // the globals of the functions it called.
         // The statement that raised read too (a name not bound yet, a
@@ -876,7 +872,8 @@ impl Lineage {
         // Inputs bound out of sight: the cell that last set them.
         let graph = &self.graph;
         let executions = &self.executions;
-        self.provenance.report(symbol, |input| {
+        let provenance = self.provenance.settled(&self.effects);
+        provenance.report(symbol, |input| {
             let sym = graph.get(input)?;
             let exec = graph.node(sym).set_by?;
             executions.get(exec as usize).map(|e| e.cell_id.clone())
@@ -885,8 +882,8 @@ impl Lineage {
 
     /// Why the replay of the latest recorded run gave up (its results are
     /// then their own inputs).
-    pub fn provenance_error(&self) -> Option<&str> {
-        self.provenance_error.as_deref()
+    pub fn provenance_error(&mut self) -> Option<&str> {
+        self.provenance.error(&self.effects)
     }
 
     /// The lineage of `symbol`.

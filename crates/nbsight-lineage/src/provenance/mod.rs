@@ -15,6 +15,7 @@
 //! replayed without values (`replay.rs`), abstract values carrying their
 //! dependencies (`value.rs`).
 
+mod deferred;
 mod events;
 mod function;
 mod position;
@@ -31,6 +32,7 @@ use nbsight_dataflow::symbol::parent;
 use nbsight_notebook::parse_python;
 use rustc_hash::FxHashMap;
 
+pub use deferred::{Deferred, MAX_WAITING, Waiting};
 pub use events::{At, Event, What, code_key};
 use position::Positions;
 use replay::Replay;

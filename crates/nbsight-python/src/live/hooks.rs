@@ -8,8 +8,10 @@
 //! BRANCH events feed the provenance recorder (`recorder.rs`).
 //! The 3.10/3.11 tracer is `native.rs`.
 //!
-//! Every callback is a Rust object: no Python code runs per event. They
-//! never raise: a failure loses a fact, not the user's cell.
+//! Every callback is the `event` method of a Rust object, registered bound
+//! (the interpreter calls it without building an argument tuple): no
+//! Python code runs per event. They never raise: a failure loses a fact,
+//! not the user's cell.
 
 use std::sync::{Arc, Mutex};
 
@@ -49,7 +51,7 @@ pub(crate) struct LineHook {
 
 #[pymethods]
 impl LineHook {
-    fn __call__(&self, py: Python<'_>, code: &Bound<'_, PyAny>, line: u32) -> Py<PyAny> {
+    fn event(&self, py: Python<'_>, code: &Bound<'_, PyAny>, line: u32) -> Py<PyAny> {
         // Busy (another thread is in nbsight): the event stays on.
         let Ok(mut trace) = self.shared.trace.try_lock() else {
             return py.None();
@@ -77,7 +79,7 @@ pub(crate) struct BranchHook {
 
 #[pymethods]
 impl BranchHook {
-    fn __call__(
+    fn event(
         &self,
         py: Python<'_>,
         code: &Bound<'_, PyAny>,
@@ -107,7 +109,7 @@ pub(crate) struct RaiseHook {
 
 #[pymethods]
 impl RaiseHook {
-    fn __call__(
+    fn event(
         &self,
         py: Python<'_>,
         code: &Bound<'_, PyAny>,
@@ -146,7 +148,7 @@ pub(crate) struct StartHook {
 
 #[pymethods]
 impl StartHook {
-    fn __call__(&self, py: Python<'_>, code: &Bound<'_, PyAny>, _offset: u32) -> Py<PyAny> {
+    fn event(&self, py: Python<'_>, code: &Bound<'_, PyAny>, _offset: u32) -> Py<PyAny> {
         let Ok(mut trace) = self.shared.trace.try_lock() else {
             return py.None();
         };
@@ -176,7 +178,7 @@ pub(crate) struct ReturnHook {
 
 #[pymethods]
 impl ReturnHook {
-    fn __call__(
+    fn event(
         &self,
         py: Python<'_>,
         code: &Bound<'_, PyAny>,
@@ -231,7 +233,7 @@ pub(crate) struct CallHook {
 
 #[pymethods]
 impl CallHook {
-    fn __call__(
+    fn event(
         &self,
         py: Python<'_>,
         code: &Bound<'_, PyAny>,
@@ -281,9 +283,15 @@ impl CallHook {
             trace.recorder.keyed = None;
         }
         // A selection in recorded code: which elements it chose, at every
-        // call (the location stays on while recording).
+        // call (the location stays on while recording). A site that calls
+        // something else is off for the rest of the run (were it to call
+        // `max` later, through a name bound again, that choice would not be
+        // logged: the replay then takes every element as chosen).
         if let Some(site) = trace.recorder.selection_at(from, offset) {
             let selectors = &self.shared.selectors;
+            if !selectors.selects(callable, site.argc) {
+                return self.shared.disable(py);
+            }
             if site.keyed {
                 trace.recorder.keyed = selectors.keyed(callable, site.argc, arg0, from, site.at);
             } else if let Some(order) = selectors.order(callable, site.argc, arg0) {

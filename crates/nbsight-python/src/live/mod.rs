@@ -148,48 +148,25 @@ impl Session {
                 let start = events.getattr("PY_START")?.extract::<u32>()?;
                 let branch = events.getattr("BRANCH")?.extract::<u32>()?;
                 let returned = events.getattr("PY_RETURN")?.extract::<u32>()?;
-                let branch_hook = Py::new(
-                    py,
-                    hooks::BranchHook {
-                        shared: shared.clone(),
-                    },
+                let register = |event: u32, hook: Bound<'_, PyAny>| {
+                    // Its bound method, which the interpreter calls with
+                    // the vectorcall protocol (no argument tuple per event).
+                    m.call_method1("register_callback", (tool, event, hook.getattr("event")?))
+                        .map(drop)
+                };
+                let s = || shared.clone();
+                register(
+                    branch,
+                    Bound::new(py, hooks::BranchHook { shared: s() })?.into_any(),
                 )?;
-                m.call_method1("register_callback", (tool, branch, branch_hook))?;
-                let line_hook = Py::new(
-                    py,
-                    LineHook {
-                        shared: shared.clone(),
-                    },
+                register(line, Bound::new(py, LineHook { shared: s() })?.into_any())?;
+                register(call, Bound::new(py, CallHook { shared: s() })?.into_any())?;
+                register(start, Bound::new(py, StartHook { shared: s() })?.into_any())?;
+                register(raise, Bound::new(py, RaiseHook { shared: s() })?.into_any())?;
+                register(
+                    returned,
+                    Bound::new(py, hooks::ReturnHook { shared: s() })?.into_any(),
                 )?;
-                let call_hook = Py::new(
-                    py,
-                    CallHook {
-                        shared: shared.clone(),
-                    },
-                )?;
-                m.call_method1("register_callback", (tool, line, line_hook))?;
-                m.call_method1("register_callback", (tool, call, call_hook))?;
-                let start_hook = Py::new(
-                    py,
-                    StartHook {
-                        shared: shared.clone(),
-                    },
-                )?;
-                m.call_method1("register_callback", (tool, start, start_hook))?;
-                let raise_hook = Py::new(
-                    py,
-                    RaiseHook {
-                        shared: shared.clone(),
-                    },
-                )?;
-                m.call_method1("register_callback", (tool, raise, raise_hook))?;
-                let return_hook = Py::new(
-                    py,
-                    hooks::ReturnHook {
-                        shared: shared.clone(),
-                    },
-                )?;
-                m.call_method1("register_callback", (tool, returned, return_hook))?;
                 // The recorder's events on the code it has tables for: its
                 // jumps, and returns (a key function's keys).
                 let branch = branch | returned;
@@ -501,6 +478,12 @@ impl Session {
                 .map(|(name, _)| name.clone())
                 .collect(),
         };
+        // The events move to the lineage (encoded for the history above).
+        let (events, not_recorded) = match provenance {
+            Some(Ok(events)) => (Some(events), None),
+            Some(Err(why)) => (None, Some(why.reason())),
+            None => (None, None),
+        };
         state.lineage.after_run(RunFacts {
             cell_id: pending.cell_id,
             source: pending.source,
@@ -518,8 +501,8 @@ impl Session {
             frames,
             frame_attributes,
             keys,
-            provenance: provenance.as_ref().and_then(|p| p.as_ref().ok().cloned()),
-            not_recorded: provenance.and_then(|p| p.err()).map(NotRecorded::reason),
+            provenance: events,
+            not_recorded,
         });
         // The run goes to the history; a failure to write it is one line
         // for the caller to print, and the history is off.

@@ -299,7 +299,7 @@ unsafe fn on_opcode(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject
     // Recording stopped (too many events) or the function saturated: the
     // frame's opcode events are switched off.
     if !trace.recorder.needs_opcodes(code) {
-        trace.recorder.left(frame as usize);
+        let _ = trace.recorder.left(frame as usize);
         unsafe { set_opcodes(api, frame, false) };
         return;
     }
@@ -373,13 +373,20 @@ unsafe extern "C" fn trace(
             if RECORDING.load(Ordering::Relaxed) {
                 // SAFETY: as above.
                 let shared = unsafe { &*shared };
-                if let Ok(mut trace) = shared.trace.try_lock() {
-                    // SAFETY: as above; a return event's argument is the
-                    // value returned (NULL when an exception leaves).
-                    unsafe { on_return(api, &mut trace, frame, arg) };
-                    trace.recorder.left(frame as usize);
+                // Opcode events off for a frame that had them (or may have:
+                // nbsight busy).
+                let had_opcodes = match shared.trace.try_lock() {
+                    Ok(mut trace) => {
+                        // SAFETY: as above; a return event's argument is
+                        // the value returned (NULL when an exception leaves).
+                        unsafe { on_return(api, &mut trace, frame, arg) };
+                        trace.recorder.left(frame as usize)
+                    }
+                    Err(_) => true,
+                };
+                if had_opcodes {
+                    unsafe { set_opcodes(api, frame, false) };
                 }
-                unsafe { set_opcodes(api, frame, false) };
             }
         }
         false

@@ -514,11 +514,13 @@ impl Recorder {
     }
 
     /// 3.10/3.11: `frame` returned (or raised out): a jump it was about to
-    /// take never ran.
-    pub fn left(&mut self, frame: usize) {
-        self.pending.retain(|p| p.0 != frame);
-        self.logging.remove(&frame);
+    /// take never ran. Whether its opcode events were on at any time.
+    pub fn left(&mut self, frame: usize) -> bool {
+        if !self.pending.is_empty() {
+            self.pending.retain(|p| p.0 != frame);
+        }
         self.opcodes_off.remove(&frame);
+        self.logging.remove(&frame).is_some()
     }
 
     /// 3.10/3.11: `frame` (running `code`) has opcode events on.

@@ -60,6 +60,12 @@ impl Selectors {
         }
     }
 
+    /// Is `callable`, called with `argc` positional arguments, a selection
+    /// whose choice is logged?
+    pub fn selects(&self, callable: &Bound<'_, PyAny>, argc: u32) -> bool {
+        self.of(callable, argc).is_some()
+    }
+
     /// A call of `callable` with `argc` positional arguments and a `key=`
     /// over `arg0` (an exact list, or tuple unless sorting in place) made
     /// at `at` of the code at address `caller`: the keys to wait for.

@@ -28,6 +28,8 @@ use conditions::describe;
 mod exceptions;
 mod frames;
 mod known;
+mod log;
+use log::Log;
 mod matching;
 mod opaque;
 pub(crate) use opaque::GlobalEffects;
@@ -116,6 +118,16 @@ impl Frame {
     }
 }
 
+/// Where the log has a user function's call being replayed.
+enum Start {
+    /// Its `Enter`, at this index.
+    Logged(usize),
+    /// Its calls are no longer logged: the call is opaque.
+    Opaque,
+    /// No `Enter` logged for it: its events, if any, follow.
+    Unmarked,
+}
+
 /// The deepest chain of user-function calls replayed.
 const MAX_DEPTH: usize = 64;
 
@@ -126,7 +138,7 @@ const MAX_NESTING: usize = 120;
 pub(crate) struct Replay<'s> {
     state: &'s mut State,
     effects: &'s Effects,
-    events: &'s [Event],
+    log: Log<'s>,
     next: usize,
     cell: String,
     positions: Arc<Positions>,
@@ -193,7 +205,7 @@ impl<'s> Replay<'s> {
         Replay {
             state,
             effects,
-            events,
+            log: Log::new(events),
             next: 0,
             cell: cell.to_string(),
             positions,
@@ -266,13 +278,11 @@ impl<'s> Replay<'s> {
     /// passed over, and dropped when a later event is taken (`take`). A
     /// call of the same code (`Enter`) is where this call's events end.
     fn peek_at(&self) -> Option<(usize, &'s Event)> {
-        let events: &'s [Event] = self.events;
-        events.iter().enumerate().skip(self.next).find(|(_, e)| {
-            e.code == self.code
-                && !matches!(
-                    e.what,
-                    What::Key(_) | What::Unlogged | What::Order(_) | What::Ranks(_)
-                )
+        self.log.of(self.code, self.next).find(|(_, e)| {
+            !matches!(
+                e.what,
+                What::Key(_) | What::Unlogged | What::Order(_) | What::Ranks(_)
+            )
         })
     }
 
@@ -284,10 +294,10 @@ impl<'s> Replay<'s> {
     /// smallest; a stable order).
     fn order_at(&mut self, c: &ast::ExprCall, name: &str) -> Option<Vec<u32>> {
         let at = self.at(c);
-        let events: &'s [Event] = self.events;
-        let (i, e) = events.iter().enumerate().skip(self.next).find(|(_, e)| {
-            e.code == self.code && !matches!(e.what, What::Key(_) | What::Unlogged)
-        })?;
+        let (i, e) = self
+            .log
+            .of(self.code, self.next)
+            .find(|(_, e)| !matches!(e.what, What::Key(_) | What::Unlogged))?;
         let order = match &e.what {
             What::Order(order) if e.at == at => order.clone(),
             What::Ranks(ranks) if e.at == at => from_ranks(name, ranks)?,
@@ -301,13 +311,12 @@ impl<'s> Replay<'s> {
     /// logged: the tracer stopped for the rest of it (an `Unlogged` marker
     /// comes before any further event of the cell's own code).
     fn unlogged_here(&self) -> bool {
+        // The marker is an event of the cell's code.
         let module = code_key(&self.cell, 0);
-        let events: &'s [Event] = self.events;
-        events
-            .iter()
-            .skip(self.next)
-            .find(|e| e.what == What::Unlogged || e.code == module)
-            .is_some_and(|e| e.what == What::Unlogged)
+        self.log
+            .of(module, self.next)
+            .next()
+            .is_some_and(|(_, e)| e.what == What::Unlogged)
     }
 
     fn peek(&self) -> Option<&'s Event> {
@@ -317,7 +326,7 @@ impl<'s> Replay<'s> {
     /// Takes the event at `index` (and drops those before it; a function
     /// whose calls stopped being logged among them stays so).
     fn take(&mut self, index: usize) {
-        let events: &'s [Event] = self.events;
+        let events: &'s [Event] = self.log.events();
         for e in events.get(self.next..index).unwrap_or_default() {
             if e.what == What::Saturated {
                 self.saturated.insert(e.code);
@@ -1099,6 +1108,24 @@ impl<'s> Replay<'s> {
             .cloned()
             .chain(keywords.iter().map(|(_, v)| v.clone()))
             .collect();
+        // The call's start, when the log has it (it bounds where this call's
+        // events end: `peek_at`). None, and the caller's code raised next:
+        // the call never happened (an argument, or what came before it in
+        // the statement, raised).
+        let outer_code = std::mem::replace(&mut self.code, f.code);
+        let start = match self.peek_at() {
+            Some((i, e)) if e.what == What::Enter => Start::Logged(i),
+            // Not logged any more: the call is opaque.
+            _ if self.saturated_here() || self.unlogged_here() => Start::Opaque,
+            _ => {
+                self.code = outer_code;
+                if self.peek().is_some_and(|e| e.what == What::Raised) {
+                    return Err(Stop::Raised);
+                }
+                self.code = f.code;
+                Start::Unmarked
+            }
+        };
         let mut locals = FxHashMap::default();
         for (i, (name, default)) in f.params.iter().enumerate() {
             let value = args
@@ -1115,39 +1142,19 @@ impl<'s> Replay<'s> {
             self.state.name_inputs(&value, name, &self.cell);
             locals.insert(name.clone(), value);
         }
+        match start {
+            Start::Logged(i) => self.take(i),
+            Start::Opaque => {
+                self.code = outer_code;
+                return Ok(opaque_call(&args_all));
+            }
+            Start::Unmarked => {}
+        }
         let outer = std::mem::replace(&mut self.positions, f.positions.clone());
         let mut frame = Frame::new(locals);
         frame.closure = f.closure.clone();
         self.frames.push(frame);
         let outer_cell = std::mem::replace(&mut self.code_cell, f.cell.clone());
-        let outer_code = std::mem::replace(&mut self.code, f.code);
-        // The call's start, when the log has it (it bounds where this call's
-        // events end: `peek_at`). None, and the caller's code raised next:
-        // the call never happened (an argument, or what came before it in
-        // the statement, raised).
-        match self.peek_at() {
-            Some((i, e)) if e.what == What::Enter => self.take(i),
-            // Not logged any more: the call is opaque.
-            _ if self.saturated_here() || self.unlogged_here() => {
-                self.frames.pop();
-                self.positions = outer;
-                self.code_cell = outer_cell;
-                self.code = outer_code;
-                return Ok(opaque_call(&args_all));
-            }
-            _ => {
-                self.code = outer_code;
-                let raised = self.peek().is_some_and(|e| e.what == What::Raised);
-                self.code = f.code;
-                if raised {
-                    self.frames.pop();
-                    self.positions = outer;
-                    self.code_cell = outer_cell;
-                    self.code = outer_code;
-                    return Err(Stop::Raised);
-                }
-            }
-        }
         let depth = self.frames.len();
         let outer_went_on = std::mem::take(&mut self.went_on);
         let result = match &f.body {
