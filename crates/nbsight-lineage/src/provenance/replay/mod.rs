@@ -1109,9 +1109,10 @@ impl<'s> Replay<'s> {
             .chain(keywords.iter().map(|(_, v)| v.clone()))
             .collect();
         // The call's start, when the log has it (it bounds where this call's
-        // events end: `peek_at`). None, and the caller's code raised next:
-        // the call never happened (an argument, or what came before it in
-        // the statement, raised).
+        // events end: `peek_at`), looked at before the frame is built (an
+        // opaque call needs none). No `Enter`, and the caller's code raised
+        // next: the call never happened (an argument, or what came before
+        // it in the statement, raised).
         let outer_code = std::mem::replace(&mut self.code, f.code);
         let start = match self.peek_at() {
             Some((i, e)) if e.what == What::Enter => Start::Logged(i),
