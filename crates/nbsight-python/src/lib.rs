@@ -18,6 +18,12 @@
 mod cli;
 mod live;
 
+/// The module's Rust allocations (the lineage's and the replay's, many and
+/// small) go to mimalloc, as the `nbsight` binary's do; Python's own
+/// objects stay with CPython's allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// nbsight's native module. Import `nbsight`, not this module directly.
 #[pyo3::pymodule]
 mod _nbsight {

@@ -18,6 +18,8 @@
 mod deferred;
 mod events;
 mod function;
+mod ids;
+mod inputs;
 mod position;
 mod ranges;
 mod replay;
@@ -34,142 +36,21 @@ use rustc_hash::FxHashMap;
 
 pub use deferred::{Deferred, MAX_WAITING, Waiting};
 pub use events::{At, Event, What, code_key};
+use inputs::Inputs;
 use position::Positions;
 use replay::Replay;
 use value::{Deps, InputId, Value};
 
-/// An input: where a value entered the notebook.
-#[derive(Debug, Clone)]
-struct Input {
-    /// The cell that made it (`None`: bound before recording, out of sight).
-    cell: Option<String>,
-    /// The symbol path it was first bound to (`None`: not bound yet).
-    symbol: Option<String>,
-    /// The files it was read from.
-    files: Vec<String>,
-}
-
 /// The replay's state: the inputs seen and the abstract namespace.
 #[derive(Debug, Default)]
 pub(crate) struct State {
-    inputs: Vec<Input>,
+    pub(crate) inputs: Inputs,
     pub(crate) globals: FxHashMap<String, Value>,
     /// Globals whose value the replay knows (`replay/known.rs`).
     pub(crate) known: FxHashMap<String, replay::Known>,
     /// What a function the replay does not run (decorated, async, a
     /// generator: an input object) may do to the globals, by its input.
     pub(crate) changes: FxHashMap<InputId, replay::GlobalEffects>,
-    /// Inputs not named yet (named after the path first bound to them):
-    /// few, so that naming a value's inputs at each binding does not walk
-    /// all its dependencies.
-    unnamed: rustc_hash::FxHashSet<InputId>,
-}
-
-impl State {
-    pub(crate) fn new_input(
-        &mut self,
-        cell: Option<String>,
-        symbol: Option<String>,
-        files: Vec<String>,
-    ) -> InputId {
-        let id = self.inputs.len() as InputId;
-        if symbol.is_none() {
-            self.unnamed.insert(id);
-        }
-        self.inputs.push(Input {
-            cell,
-            symbol,
-            files,
-        });
-        id
-    }
-
-    pub(crate) fn input_parts(&self, id: InputId) -> (Option<String>, Option<String>, Vec<String>) {
-        match self.inputs.get(id as usize) {
-            Some(i) => (i.cell.clone(), i.symbol.clone(), i.files.clone()),
-            None => (None, None, Vec::new()),
-        }
-    }
-
-    /// Names the inputs of `value` not bound yet after `path`, its
-    /// elements after `path[i]` / `path['k']`.
-    pub(crate) fn name_inputs(&mut self, value: &Value, path: &str, cell: &str) {
-        let mut seen: rustc_hash::FxHashSet<*const ()> = rustc_hash::FxHashSet::default();
-        self.name_in(value, path, cell, &mut seen);
-    }
-
-    fn name_deps(&mut self, deps: &Deps, path: &str, cell: &str) {
-        if self.unnamed.is_empty() {
-            return;
-        }
-        // The smaller side is walked.
-        let named: Vec<InputId> = if self.unnamed.len() < deps.where_.len() + deps.why.len() {
-            self.unnamed
-                .iter()
-                .copied()
-                .filter(|id| deps.where_.contains(id) || deps.why.contains(id))
-                .collect()
-        } else {
-            deps.where_
-                .iter()
-                .chain(deps.why.iter())
-                .copied()
-                .filter(|id| self.unnamed.contains(id))
-                .collect()
-        };
-        for id in named {
-            self.unnamed.remove(&id);
-            if let Some(input) = self.inputs.get_mut(id as usize) {
-                input.symbol = Some(path.to_string());
-                input.cell.get_or_insert_with(|| cell.to_string());
-            }
-        }
-    }
-
-    fn name_in(
-        &mut self,
-        value: &Value,
-        path: &str,
-        cell: &str,
-        seen: &mut rustc_hash::FxHashSet<*const ()>,
-    ) {
-        match value {
-            Value::Scalar(d) | Value::Range(d) => self.name_deps(d, path, cell),
-            Value::Sequence(s) => {
-                let key = s.key();
-                if !seen.insert(key) {
-                    return;
-                }
-                let (items, structure) = {
-                    let s = s.borrow();
-                    (s.items.clone(), s.structure.clone())
-                };
-                self.name_deps(&structure, path, cell);
-                for (i, item) in items.iter().enumerate() {
-                    self.name_in(item, &format!("{path}[{i}]"), cell, seen);
-                }
-            }
-            Value::Mapping(m) => {
-                let key = m.key();
-                if !seen.insert(key) {
-                    return;
-                }
-                let (items, structure) = {
-                    let m = m.borrow();
-                    (m.items.clone(), m.structure.clone())
-                };
-                self.name_deps(&structure, path, cell);
-                for (k, item) in &items {
-                    self.name_in(item, &format!("{path}[{k}]"), cell, seen);
-                }
-            }
-            Value::Object(o) => {
-                let deps = o.borrow().deps.clone();
-                self.name_deps(&deps, path, cell);
-            }
-            Value::Function(_) | Value::Module(_) => {}
-        }
-    }
 }
 
 /// An input as a report names it.
@@ -262,11 +143,10 @@ impl Provenance {
                 // Changed by code the replay does not see into: its value
                 // is not what the replay made of it.
                 for name in unseen {
-                    let id = self.state.new_input(
-                        Some(cell_id.to_string()),
-                        Some(name.clone()),
-                        Vec::new(),
-                    );
+                    let id =
+                        self.state
+                            .inputs
+                            .add(Some(cell_id.into()), Some(name.clone()), Vec::new());
                     self.state
                         .globals
                         .insert(name.clone(), Value::object(Deps::input(id), Some(id)));
@@ -335,9 +215,10 @@ impl Provenance {
     /// A cell ran without recording: what it wrote is an input.
     pub fn unrecorded(&mut self, cell_id: &str, written: &[String]) {
         for name in written {
-            let id =
-                self.state
-                    .new_input(Some(cell_id.to_string()), Some(name.clone()), Vec::new());
+            let id = self
+                .state
+                .inputs
+                .add(Some(cell_id.into()), Some(name.clone()), Vec::new());
             self.state
                 .globals
                 .insert(name.clone(), Value::object(Deps::input(id), Some(id)));
@@ -387,30 +268,14 @@ impl Provenance {
         for part in parts {
             value = self.step(&value, part);
         }
-        let deps = value.deps();
-        let refs = |state: &State, ids: &value::Ids| {
-            ranges::summarise(
-                ids.iter()
-                    .filter_map(|&id| state.inputs.get(id as usize))
-                    .map(|i| InputRef {
-                        cell: i.cell.clone(),
-                        symbol: i.symbol.clone().unwrap_or_else(|| "<literal>".into()),
-                    })
-                    .collect(),
-            )
-        };
-        let mut files: Vec<String> = deps
-            .where_
-            .iter()
-            .chain(&deps.why)
-            .filter_map(|&id| self.state.inputs.get(id as usize))
-            .flat_map(|i| i.files.iter().cloned())
-            .collect();
-        files.sort();
-        files.dedup();
+        let (where_, why) = value.ids();
+        let mut all = [where_.as_slice(), why.as_slice()].concat();
+        all.sort_unstable();
+        all.dedup();
+        let files = self.state.inputs.files(&all);
         Some(ProvenanceReport {
-            where_: refs(&self.state, &deps.where_),
-            why: refs(&self.state, &deps.why),
+            where_: self.state.inputs.refs(&where_),
+            why: self.state.inputs.refs(&why),
             files,
             recorded: self.recorded.contains(root),
             followed: !self.unfollowed.contains_key(root),
@@ -474,8 +339,8 @@ impl Provenance {
                         let origin = o.borrow().origin;
                         match origin {
                             Some(origin) => {
-                                let (cell, symbol, files) = self.state.input_parts(origin);
-                                let id = self.state.new_input(
+                                let (cell, symbol, files) = self.state.inputs.parts(origin);
+                                let id = self.state.inputs.add(
                                     cell,
                                     symbol.map(|s| format!("{s}{part}")),
                                     files,

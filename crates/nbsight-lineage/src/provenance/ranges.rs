@@ -4,49 +4,65 @@
 //! are more than [`MIN_RUN`] of them; fewer are listed one by one.
 
 use super::InputRef;
+use super::inputs::Symbol;
 
 /// The longest run of consecutive elements still listed one by one.
 pub(crate) const MIN_RUN: usize = 10;
 
 /// `base[i]` with `i` a non-negative integer: `(base, i)`.
-fn position(symbol: &str) -> Option<(&str, u64)> {
+pub(crate) fn position(symbol: &str) -> Option<(&str, u64)> {
     let inner = symbol.strip_suffix(']')?;
     let open = inner.rfind('[')?;
     let index = inner[open + 1..].parse::<u64>().ok()?;
     Some((&inner[..open], index))
 }
 
-/// Sorts `refs` (positions in numeric order), drops repeats and folds runs
-/// of more than [`MIN_RUN`] consecutive elements of one container into a
-/// slice.
-pub(crate) fn summarise(mut refs: Vec<InputRef>) -> Vec<InputRef> {
-    refs.sort_by_cached_key(|r| match position(&r.symbol) {
-        Some((base, i)) => (r.cell.clone(), base.to_string(), Some(i)),
-        None => (r.cell.clone(), r.symbol.clone(), None),
-    });
-    refs.dedup();
-    let mut out: Vec<InputRef> = Vec::with_capacity(refs.len());
+/// The inputs of an answer, each as its cell and symbol (`None`: never
+/// bound, a `<literal>`), sorted (positions in numeric order), repeats
+/// dropped, runs of more than [`MIN_RUN`] consecutive elements of one
+/// container folded into a slice.
+pub(crate) fn summarise(listed: Vec<(Option<&str>, Option<&Symbol>)>) -> Vec<InputRef> {
+    let mut keys: Vec<(Option<&str>, &str, Option<u64>)> = listed
+        .into_iter()
+        .map(|(cell, symbol)| match symbol {
+            None => (cell, "<literal>", None),
+            Some(symbol) => match symbol.position() {
+                Some((base, i)) => (cell, base, Some(i)),
+                None => match symbol {
+                    Symbol::Path(path) => (cell, &**path, None),
+                    Symbol::Element(base, _) => (cell, &**base, None),
+                },
+            },
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let one = |cell: Option<&str>, symbol: String| InputRef {
+        cell: cell.map(str::to_string),
+        symbol,
+    };
+    let mut out: Vec<InputRef> = Vec::with_capacity(keys.len().min(1024));
     let mut i = 0;
-    while i < refs.len() {
-        let Some((base, start)) = position(&refs[i].symbol) else {
-            out.push(refs[i].clone());
+    while i < keys.len() {
+        let (cell, base, index) = keys[i];
+        let Some(start) = index else {
+            out.push(one(cell, base.to_string()));
             i += 1;
             continue;
         };
         let mut end = i + 1;
-        while end < refs.len()
-            && refs[end].cell == refs[i].cell
-            && position(&refs[end].symbol) == Some((base, start + (end - i) as u64))
-        {
+        while end < keys.len() && keys[end] == (cell, base, Some(start + (end - i) as u64)) {
             end += 1;
         }
         if end - i > MIN_RUN {
-            out.push(InputRef {
-                cell: refs[i].cell.clone(),
-                symbol: format!("{base}[{start}:{}]", start + (end - i) as u64),
-            });
+            out.push(one(
+                cell,
+                format!("{base}[{start}:{}]", start + (end - i) as u64),
+            ));
         } else {
-            out.extend(refs[i..end].iter().cloned());
+            out.extend(
+                (start..start + (end - i) as u64).map(|k| one(cell, format!("{base}[{k}]"))),
+            );
         }
         i = end;
     }
@@ -57,23 +73,28 @@ pub(crate) fn summarise(mut refs: Vec<InputRef>) -> Vec<InputRef> {
 mod tests {
     use super::*;
 
-    fn r(cell: &str, symbol: &str) -> InputRef {
-        InputRef {
-            cell: Some(cell.into()),
-            symbol: symbol.into(),
-        }
+    fn r(cell: &str, symbol: &str) -> (String, Symbol) {
+        (cell.to_string(), Symbol::Path(symbol.into()))
+    }
+
+    fn summarised(refs: &[(String, Symbol)]) -> Vec<InputRef> {
+        summarise(
+            refs.iter()
+                .map(|(c, s)| (Some(c.as_str()), Some(s)))
+                .collect(),
+        )
     }
 
     #[test]
     fn long_runs_become_slices_short_ones_stay() {
-        let mut refs: Vec<InputRef> = (0..100_000)
+        let mut refs: Vec<(String, Symbol)> = (0..100_000)
             .rev()
             .map(|i| r("c1", &format!("L[{i}]")))
             .collect();
         refs.push(r("c2", "factor"));
         refs.extend((0..3).map(|i| r("c1", &format!("xs[{i}]"))));
         refs.push(r("c1", "L[100001]"));
-        let out = summarise(refs);
+        let out = summarised(&refs);
         let shown: Vec<&str> = out.iter().map(|r| r.symbol.as_str()).collect();
         assert_eq!(
             shown,
@@ -90,8 +111,21 @@ mod tests {
 
     #[test]
     fn positions_sort_as_numbers() {
-        let out = summarise(vec![r("c", "a[10]"), r("c", "a[2]"), r("c", "a['k']")]);
+        let out = summarised(&[r("c", "a[10]"), r("c", "a[2]"), r("c", "a['k']")]);
         let shown: Vec<&str> = out.iter().map(|r| r.symbol.as_str()).collect();
         assert_eq!(shown, ["a[2]", "a[10]", "a['k']"]);
+    }
+
+    #[test]
+    fn elements_and_paths_of_one_position_are_one_input() {
+        let base: std::sync::Arc<str> = "L".into();
+        let mut refs: Vec<(String, Symbol)> = (0..12)
+            .map(|i| ("c".to_string(), Symbol::Element(base.clone(), i)))
+            .collect();
+        refs.push(r("c", "L[3]"));
+        refs.push(("c".to_string(), Symbol::Element(base.clone(), 20)));
+        let out = summarised(&refs);
+        let shown: Vec<&str> = out.iter().map(|r| r.symbol.as_str()).collect();
+        assert_eq!(shown, ["L[0:12]", "L[20]"]);
     }
 }

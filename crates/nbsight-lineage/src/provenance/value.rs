@@ -10,13 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use super::function::Function;
 use super::replay::Known;
 
-/// An input's index in the provenance's table.
-pub(crate) type InputId = u32;
-
-/// A set of inputs: persistent, so that copying one (every step of a loop
-/// copies a value's dependencies) shares it, and a union inserts the
-/// smaller set into the larger.
-pub(crate) type Ids = imbl::OrdSet<InputId>;
+pub(crate) use super::ids::{Ids, InputId};
 
 /// What a value depends on.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -191,6 +185,67 @@ impl Value {
     pub fn deps(&self) -> Deps {
         let mut seen = rustc_hash::FxHashSet::default();
         self.deps_seen(&mut seen)
+    }
+
+    /// [`Value::deps`] as two sorted lists (where, why), gathered without
+    /// building a set: what an answer lists, for a container of any size.
+    pub fn ids(&self) -> (Vec<InputId>, Vec<InputId>) {
+        let (mut where_, mut why) = (Vec::new(), Vec::new());
+        let mut seen = rustc_hash::FxHashSet::default();
+        self.gather(&mut where_, &mut why, &mut seen);
+        for ids in [&mut where_, &mut why] {
+            ids.sort_unstable();
+            ids.dedup();
+        }
+        (where_, why)
+    }
+
+    /// Adds the value's dependencies to `where_` and `why` (a container's
+    /// structure to `why`).
+    fn gather(
+        &self,
+        where_: &mut Vec<InputId>,
+        why: &mut Vec<InputId>,
+        seen: &mut rustc_hash::FxHashSet<*const ()>,
+    ) {
+        fn add(d: &Deps, where_: &mut Vec<InputId>, why: &mut Vec<InputId>, decided: bool) {
+            if decided {
+                why.extend(d.where_.iter());
+            } else {
+                where_.extend(d.where_.iter());
+            }
+            why.extend(d.why.iter());
+        }
+        match self {
+            Value::Scalar(d) | Value::Range(d) => add(d, where_, why, false),
+            Value::Sequence(s) => {
+                if !seen.insert(s.key()) {
+                    return;
+                }
+                let s = s.borrow();
+                add(&s.structure, where_, why, true);
+                for item in &s.items {
+                    item.gather(where_, why, seen);
+                }
+            }
+            Value::Mapping(m) => {
+                if !seen.insert(m.key()) {
+                    return;
+                }
+                let m = m.borrow();
+                add(&m.structure, where_, why, true);
+                for (_, item) in &m.items {
+                    item.gather(where_, why, seen);
+                }
+            }
+            Value::Object(o) => {
+                if !seen.insert(o.key()) {
+                    return;
+                }
+                add(&o.borrow().deps, where_, why, false);
+            }
+            Value::Function(_) | Value::Module(_) => {}
+        }
     }
 
     fn deps_seen(&self, seen: &mut rustc_hash::FxHashSet<*const ()>) -> Deps {

@@ -177,9 +177,7 @@ impl Replay<'_> {
             _ => &mut self.state.known,
         };
         match known {
-            Some(k) => {
-                map.insert(name.to_string(), k);
-            }
+            Some(k) => super::set(map, name, k),
             None => {
                 map.remove(name);
             }

@@ -64,6 +64,16 @@ type R<T> = Result<T, Stop>;
 /// Positional and keyword arguments of a call.
 type Arguments = (Vec<Value>, Vec<(String, Value)>);
 
+/// `map[name] = value`, allocating the key only for a new name.
+pub(super) fn set<V>(map: &mut FxHashMap<String, V>, name: &str, value: V) {
+    match map.get_mut(name) {
+        Some(slot) => *slot = value,
+        None => {
+            map.insert(name.to_string(), value);
+        }
+    }
+}
+
 fn unsupported<T>(what: impl Into<String>) -> R<T> {
     Err(Stop::Unsupported(what.into()))
 }
@@ -140,7 +150,7 @@ pub(crate) struct Replay<'s> {
     effects: &'s Effects,
     log: Log<'s>,
     next: usize,
-    cell: String,
+    cell: Arc<str>,
     positions: Arc<Positions>,
     /// The cell whose code is being replayed (the running cell, or the
     /// one that defined the function being replayed).
@@ -207,7 +217,7 @@ impl<'s> Replay<'s> {
             effects,
             log: Log::new(events),
             next: 0,
-            cell: cell.to_string(),
+            cell: Arc::from(cell),
             positions,
             code_cell: Arc::from(cell),
             code: code_key(cell, 0),
@@ -440,7 +450,8 @@ impl<'s> Replay<'s> {
         // Bound before provenance was recorded, or out of sight: an input.
         let id = self
             .state
-            .new_input(None, Some(name.to_string()), Vec::new());
+            .inputs
+            .add(None, Some(name.to_string()), Vec::new());
         let v = Value::object(Deps::input(id), Some(id));
         self.state.globals.insert(name.to_string(), v.clone());
         v
@@ -448,18 +459,23 @@ impl<'s> Replay<'s> {
 
     fn bind_name(&mut self, name: &str, value: Value) {
         self.set_known(name, None);
-        self.state.name_inputs(&value, name, &self.cell);
+        self.state.inputs.name(&value, name, &self.cell);
         let mut value = value.with_why(&self.control());
-        if let Some(kept) = self.kept_out.remove(&(self.frames.len(), name.to_string())) {
+        if !self.kept_out.is_empty()
+            && let Some(kept) = self.kept_out.remove(&(self.frames.len(), name.to_string()))
+        {
             value = value.with_why(&kept);
         }
+        // (A name bound again, as a loop's target is, costs no new key.)
         match self.frames.last_mut() {
             Some(frame) if !frame.globals.iter().any(|g| g == name) => {
-                frame.locals.insert(name.to_string(), value);
+                set(&mut frame.locals, name, value);
             }
             _ => {
-                self.bound.insert(name.to_string());
-                self.state.globals.insert(name.to_string(), value);
+                if !self.bound.contains(name) {
+                    self.bound.insert(name.to_string());
+                }
+                set(&mut self.state.globals, name, value);
             }
         }
     }
@@ -513,7 +529,8 @@ impl<'s> Replay<'s> {
                 let key = self.key_of(&s.slice)?;
                 if let (Some(path), Some(k)) = (symbol_path(&s.value), &key.0) {
                     self.state
-                        .name_inputs(&value, &format!("{path}[{k}]"), &self.cell);
+                        .inputs
+                        .name(&value, &format!("{path}[{k}]"), &self.cell);
                 }
                 let value = value.with_why(&self.control().union_with(&key.1));
                 self.store(&container, key.0, value);
@@ -523,7 +540,8 @@ impl<'s> Replay<'s> {
                 let object = self.eval(&a.value, Mode::Control)?;
                 if let Some(path) = symbol_path(&a.value) {
                     self.state
-                        .name_inputs(&value, &format!("{path}.{}", a.attr), &self.cell);
+                        .inputs
+                        .name(&value, &format!("{path}.{}", a.attr), &self.cell);
                 }
                 let value = value.with_why(&self.control());
                 self.store(&object, Some(format!(".{}", a.attr)), value);
@@ -700,7 +718,7 @@ impl<'s> Replay<'s> {
                     for d in &f.decorator_list {
                         self.eval(&d.expression, Mode::Control)?;
                     }
-                    let id = self.state.new_input(
+                    let id = self.state.inputs.add(
                         Some(self.cell.clone()),
                         Some(f.name.to_string()),
                         Vec::new(),
@@ -715,7 +733,7 @@ impl<'s> Replay<'s> {
                 self.bind_name(f.name.as_str(), function);
             }
             Stmt::ClassDef(c) => {
-                let id = self.state.new_input(
+                let id = self.state.inputs.add(
                     Some(self.cell.clone()),
                     Some(c.name.to_string()),
                     Vec::new(),
@@ -1140,7 +1158,7 @@ impl<'s> Replay<'s> {
                 })
                 .or_else(|| default.clone())
                 .unwrap_or_else(Value::constant);
-            self.state.name_inputs(&value, name, &self.cell);
+            self.state.inputs.name(&value, name, &self.cell);
             locals.insert(name.clone(), value);
         }
         match start {
@@ -1205,7 +1223,8 @@ impl<'s> Replay<'s> {
         if mode == Mode::Bound && self.top_level() {
             let id = self
                 .state
-                .new_input(Some(self.cell.clone()), None, Vec::new());
+                .inputs
+                .add(Some(self.cell.clone()), None, Vec::new());
             Value::scalar(Deps::input(id))
         } else {
             Value::constant()
@@ -1376,7 +1395,7 @@ impl<'s> Replay<'s> {
                 let lazy = matches!(expr, Expr::Generator(_));
                 let (items, structure) =
                     self.comprehension(first, generators, lazy, &mut |r, _| {
-                        r.eval(elt, Mode::Data).map(|v| vec![v])
+                        r.eval(elt, Mode::Data)
                     })?;
                 Value::sequence(items, structure)
             }
@@ -1391,7 +1410,7 @@ impl<'s> Replay<'s> {
                     let deps = r.eval(key, Mode::Control)?.deps();
                     let v = r.eval(&c.value, Mode::Data)?.with_why(&deps);
                     keys.push((shown, deps));
-                    Ok(vec![v])
+                    Ok(v)
                 })?;
                 // The keys are the mapping's structure: what they were
                 // computed from is data of it (`keys()`, iteration).
@@ -1540,10 +1559,11 @@ impl<'s> Replay<'s> {
         };
         let value = match origin {
             Some(origin) => {
-                let (cell, symbol, files) = self.state.input_parts(origin);
+                let (cell, symbol, files) = self.state.inputs.parts(origin);
                 let id = self
                     .state
-                    .new_input(cell, symbol.map(|s| format!("{s}{key}")), files);
+                    .inputs
+                    .add(cell, symbol.map(|s| format!("{s}{key}")), files);
                 let mut d = deps;
                 d.where_.remove(&origin);
                 d.where_.insert(id);
@@ -1566,7 +1586,7 @@ impl<'s> Replay<'s> {
         first_line: u32,
         generators: &[ast::Comprehension],
         lazy: bool,
-        each: &mut dyn FnMut(&mut Self, usize) -> R<Vec<Value>>,
+        each: &mut dyn FnMut(&mut Self, usize) -> R<Value>,
     ) -> R<(Vec<Value>, Deps)> {
         let mut out = Vec::new();
         let mut structure = Deps::default();
@@ -1601,16 +1621,15 @@ impl<'s> Replay<'s> {
         &mut self,
         generation: &mut Generation<'_>,
         depth: usize,
-        each: &mut dyn FnMut(&mut Self, usize) -> R<Vec<Value>>,
+        each: &mut dyn FnMut(&mut Self, usize) -> R<Value>,
         out: &mut Vec<Value>,
         structure: &mut Deps,
     ) -> R<()> {
         let first_line = generation.first_line;
         let Some(g) = generation.generators.get(depth) else {
             let why = self.control();
-            for v in each(self, out.len())? {
-                out.push(v.with_why(&why));
-            }
+            let v = each(self, out.len())?;
+            out.push(v.with_why(&why));
             return Ok(());
         };
         if g.is_async {
@@ -1815,7 +1834,7 @@ impl<'s> Replay<'s> {
                         Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
                         _ => None,
                     });
-                    let id = self.state.new_input(
+                    let id = self.state.inputs.add(
                         Some(self.cell.clone()),
                         None,
                         file.into_iter().collect(),
@@ -1861,7 +1880,8 @@ impl<'s> Replay<'s> {
                     // No notebook input: what it makes enters the notebook.
                     let id = self
                         .state
-                        .new_input(Some(self.cell.clone()), None, Vec::new());
+                        .inputs
+                        .add(Some(self.cell.clone()), None, Vec::new());
                     return Ok(Value::object(Deps::input(id), Some(id)));
                 }
                 Ok(Value::object(deps, None))
@@ -1871,7 +1891,7 @@ impl<'s> Replay<'s> {
                 let origin = o.borrow().origin;
                 let mut effects = None;
                 if let Some(id) = origin
-                    && self.state.input_parts(id).1.is_some()
+                    && self.state.inputs.is_named(id)
                 {
                     self.blind_call = true;
                     effects = self.state.changes.get(&id).cloned();
