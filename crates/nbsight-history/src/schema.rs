@@ -10,10 +10,12 @@ use rusqlite::{Connection, TransactionBehavior};
 use crate::HistoryError;
 
 /// The version this nbsight writes (and the newest it reads).
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
-/// The tables version 2 added (one text for a new file and the migration).
-macro_rules! version_2_tables {
+/// `recordings` as version 2 made it: a `WITHOUT ROWID` table, whose
+/// large rows (a run's events, megabytes) an insert's search of its key
+/// read whole, at every step, so writing a run got slower as the file grew.
+macro_rules! recordings_v2_table {
     () => {
         "
 CREATE TABLE recordings (
@@ -23,6 +25,34 @@ CREATE TABLE recordings (
     PRIMARY KEY (session, execution),
     FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
 ) WITHOUT ROWID;
+"
+    };
+}
+
+/// `recordings` since version 3: a rowid table, its key in a separate
+/// index that holds only the key.
+macro_rules! recordings_table {
+    ($name:literal) => {
+        concat!(
+            "
+CREATE TABLE ",
+            $name,
+            " (
+    session   INTEGER NOT NULL,
+    execution INTEGER NOT NULL,
+    events    TEXT NOT NULL,
+    PRIMARY KEY (session, execution),
+    FOREIGN KEY (session, execution) REFERENCES executions (session, execution)
+);
+"
+        )
+    };
+}
+
+/// `unbound`, added by version 2.
+macro_rules! unbound_table {
+    () => {
+        "
 CREATE TABLE unbound (
     session   INTEGER NOT NULL,
     execution INTEGER NOT NULL,
@@ -95,7 +125,8 @@ CREATE TABLE view_cells (
     PRIMARY KEY (session, position)
 ) WITHOUT ROWID;
 ",
-    version_2_tables!()
+    recordings_table!("recordings"),
+    unbound_table!()
 );
 
 /// The migrations: `MIGRATIONS[i]` takes a file from version `i + 1` to
@@ -109,7 +140,18 @@ const MIGRATIONS: &[&str] = &[
 ALTER TABLE sessions ADD COLUMN effects TEXT NOT NULL DEFAULT '';
 DROP TABLE provenance;
 ",
-        version_2_tables!()
+        recordings_v2_table!(),
+        unbound_table!()
+    ),
+    // 2 -> 3: `recordings` becomes a rowid table (its rows copied).
+    concat!(
+        recordings_table!("recordings_v3"),
+        "
+INSERT INTO recordings_v3 (session, execution, events)
+    SELECT session, execution, events FROM recordings;
+DROP TABLE recordings;
+ALTER TABLE recordings_v3 RENAME TO recordings;
+"
     ),
 ];
 

@@ -404,7 +404,7 @@ fn version_1(path: &Path) {
 
 #[test]
 fn a_version_1_file_is_migrated_forward_keeping_its_runs() {
-    assert_eq!(SCHEMA_VERSION, 2);
+    assert_eq!(SCHEMA_VERSION, 3);
     let dir = tempfile::tempdir().unwrap();
     // A kernel opening it migrates it and goes on writing.
     let path = dir.path().join("v1.sqlite");
@@ -443,6 +443,49 @@ fn a_version_1_file_is_migrated_forward_keeping_its_runs() {
     version_1(&other);
     let history = History::open_existing(&other).unwrap();
     assert_eq!(history.executions(SessionId(1)).unwrap().len(), 1);
+}
+
+/// Version 2's schema, as nbsight wrote it.
+const SCHEMA_V2: &str = include_str!("fixtures/schema_v2.sql");
+
+#[test]
+fn a_version_2_file_is_migrated_keeping_its_recordings_out_of_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v2.sqlite");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(SCHEMA_V2).unwrap();
+    conn.execute_batch(
+        "PRAGMA user_version = 2;
+         INSERT INTO sessions VALUES (1, '/nb/a.ipynb', '3.12.0', '0.1.0', 5.0, '');
+         INSERT INTO executions VALUES (1, 0, 'c1', 1, 1, 5.0, 0.5, 'ok', 'a = 1');
+         INSERT INTO writes VALUES (1, 0, 0, 'a');
+         INSERT INTO recordings VALUES (1, 0, '');",
+    )
+    .unwrap();
+    drop(conn);
+    let history = History::open(&path).unwrap();
+    // The run is still recorded: its provenance is replayed.
+    let a = history
+        .provenance(SessionId(1), "a", &Effects::builtin())
+        .unwrap()
+        .expect("bound");
+    assert!(a.report.recorded);
+    assert!(a.report.followed);
+    drop(history);
+    let conn = Connection::open(&path).unwrap();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    // A rowid table: the events are not part of the key an insert searches.
+    let sql: String = conn
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE name = 'recordings'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(!sql.contains("WITHOUT ROWID"), "{sql}");
 }
 
 #[test]
