@@ -265,10 +265,23 @@ impl Provenance {
         parts.reverse();
         let root = path;
         let mut value = self.state.globals.get(root)?.clone();
+        // What decided the elements of the containers stepped through (an
+        // element at a key or position is there because of them), as the
+        // replay's reads count it (`load_key`), without changing them.
+        let mut decided: Vec<InputId> = Vec::new();
         for part in parts {
+            if let Value::Sequence(_) | Value::Mapping(_) = &value {
+                let structure = value.structure();
+                decided.extend(structure.where_.iter().chain(structure.why.iter()));
+            }
             value = self.step(&value, part);
         }
-        let (where_, why) = value.ids();
+        let (where_, mut why) = value.ids();
+        if !decided.is_empty() {
+            why.extend(decided);
+            why.sort_unstable();
+            why.dedup();
+        }
         let mut all = [where_.as_slice(), why.as_slice()].concat();
         all.sort_unstable();
         all.dedup();

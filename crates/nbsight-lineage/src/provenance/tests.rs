@@ -276,3 +276,47 @@ fn a_frame_of_known_columns_reads_each_column_apart() {
         ["c1:recs[0]['b']", "c1:recs[1]['b']"]
     );
 }
+
+#[test]
+fn a_value_read_by_key_depends_on_the_keys_of_its_dict() {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    let literal = "inventory = {'apples': 10, 'pears': 4}";
+    p.replay("c1", literal, &[], &["inventory".into()], &effects)
+        .expect("replays");
+    p.replay(
+        "c2",
+        "a = inventory['apples']",
+        &[],
+        &["a".into()],
+        &effects,
+    )
+    .expect("replays");
+    // Other keys in the literal, and `apples` is another value (or none).
+    for symbol in ["a", "inventory['apples']"] {
+        let report = p.query(symbol).expect("known");
+        assert_eq!(
+            names(&report.where_),
+            ["c1:inventory['apples']"],
+            "{symbol}"
+        );
+        assert_eq!(names(&report.why), ["c1:inventory"], "{symbol}");
+    }
+}
+
+#[test]
+fn a_count_of_a_library_object_is_decided_by_its_data_not_made_of_it() {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay(
+        "c1",
+        "import pandas as pd\ndf = pd.read_csv('data.csv')\nn = len(df)",
+        &[],
+        &["pd".into(), "df".into(), "n".into()],
+        &effects,
+    )
+    .expect("replays");
+    let report = p.query("n").expect("known");
+    assert!(report.where_.is_empty(), "{:?}", report.where_);
+    assert_eq!(names(&report.why), ["c1:df"]);
+}

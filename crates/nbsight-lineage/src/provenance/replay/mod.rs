@@ -1512,6 +1512,9 @@ impl<'s> Replay<'s> {
     }
 
     /// `container[k]` for a key whose repr is `k` (`2`, `'name'`).
+    /// An element found by its position or key is the one there because of
+    /// what decided the container's elements (its structure: the filters
+    /// that kept elements before it, a dict literal's keys).
     fn load_key(&mut self, container: &Value, k: &str) -> Value {
         match container {
             Value::Sequence(s) => {
@@ -1521,12 +1524,15 @@ impl<'s> Replay<'s> {
                     match k.parse::<i64>() {
                         Ok(i) if (-len..len).contains(&i) => {
                             let i = if i < 0 { i + len } else { i } as usize;
-                            Some(s.items[i].clone())
+                            Some((s.items[i].clone(), s.structure.clone()))
                         }
                         _ => None,
                     }
                 };
-                found.unwrap_or_else(|| Value::scalar(container.deps()))
+                match found {
+                    Some((v, structure)) => v.with_why(&structure),
+                    None => Value::scalar(container.deps()),
+                }
             }
             Value::Mapping(m) => {
                 let found = {
@@ -1534,9 +1540,12 @@ impl<'s> Replay<'s> {
                     m.items
                         .iter()
                         .find(|(key, _)| key == k)
-                        .map(|(_, v)| v.clone())
+                        .map(|(_, v)| (v.clone(), m.structure.clone()))
                 };
-                found.unwrap_or_else(|| Value::scalar(container.deps()))
+                match found {
+                    Some((v, structure)) => v.with_why(&structure),
+                    None => Value::scalar(container.deps()),
+                }
             }
             Value::Object(_) => self.part(container, &format!("[{k}]")),
             Value::Module(_) | Value::Function(_) => Value::constant(),
@@ -2497,6 +2506,9 @@ fn builtin(name: &str, args: &[Value], keywords: &[(String, Value)]) -> Value {
         d
     };
     match (name, args) {
+        // A count: decided by which elements there are, not made of them
+        // (a library object's length too: the rows a filter kept).
+        ("len", [Value::Object(o)]) => Value::scalar(o.borrow().deps.as_why()),
         ("len", [v]) => Value::scalar(v.structure()),
         ("range", _) => Value::Range(all()),
         ("list" | "tuple" | "set" | "sorted" | "reversed", [v]) => match v.elements() {
