@@ -265,14 +265,16 @@ impl Provenance {
         parts.reverse();
         let root = path;
         let mut value = self.state.globals.get(root)?.clone();
-        // What decided the elements of the containers stepped through (an
-        // element at a key or position is there because of them), as the
-        // replay's reads count it (`load_key`), without changing them.
+        // The keys of the dict literals stepped through (a value at a key
+        // is there because of them), as the replay's reads count them
+        // (`load_key`), without changing the dicts.
         let mut decided: Vec<InputId> = Vec::new();
         for part in parts {
-            if let Value::Sequence(_) | Value::Mapping(_) = &value {
-                let structure = value.structure();
-                decided.extend(structure.where_.iter().chain(structure.why.iter()));
+            if let Value::Mapping(m) = &value {
+                let m = m.borrow();
+                if m.literal_keys {
+                    decided.extend(m.structure.where_.iter().chain(m.structure.why.iter()));
+                }
             }
             value = self.step(&value, part);
         }

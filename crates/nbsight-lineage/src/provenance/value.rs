@@ -123,6 +123,11 @@ impl Changing for Sequence {
 pub(crate) struct Mapping {
     pub items: Vec<(String, Value)>,
     pub structure: Deps,
+    /// Its structure is a literal's keys (data, an input named after the
+    /// dict): every value read by key depends on them. (The structure of
+    /// a dict built by code holds every key's inputs; a value read by key
+    /// depends only on its own, which it carries.)
+    pub literal_keys: bool,
 }
 
 /// An object of a library (a frame, an array, a model): what it depends
@@ -169,7 +174,11 @@ impl Value {
     }
 
     pub fn mapping(items: Vec<(String, Value)>, structure: Deps) -> Value {
-        Value::Mapping(Shared::new(Mapping { items, structure }))
+        Value::Mapping(Shared::new(Mapping {
+            items,
+            structure,
+            literal_keys: false,
+        }))
     }
 
     pub fn object(deps: Deps, origin: Option<InputId>) -> Value {

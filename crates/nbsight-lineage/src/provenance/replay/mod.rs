@@ -1378,7 +1378,12 @@ impl<'s> Replay<'s> {
                     Value::Scalar(d) => d,
                     _ => Deps::default(),
                 };
-                Value::mapping(items, structure)
+                let literal_keys = !structure.is_empty();
+                let dict = Value::mapping(items, structure);
+                if let Value::Mapping(m) = &dict {
+                    m.borrow_mut().literal_keys = literal_keys;
+                }
+                dict
             }
             Expr::ListComp(ast::ExprListComp {
                 elt, generators, ..
@@ -1512,9 +1517,10 @@ impl<'s> Replay<'s> {
     }
 
     /// `container[k]` for a key whose repr is `k` (`2`, `'name'`).
-    /// An element found by its position or key is the one there because of
-    /// what decided the container's elements (its structure: the filters
-    /// that kept elements before it, a dict literal's keys).
+    /// A value found by its key in a dict literal is the one there because
+    /// of the literal's keys. (A value of a dict built by code, or an
+    /// element found by its position, carries its own decisions: those
+    /// about other keys or later elements decide nothing about it.)
     fn load_key(&mut self, container: &Value, k: &str) -> Value {
         match container {
             Value::Sequence(s) => {
@@ -1524,15 +1530,12 @@ impl<'s> Replay<'s> {
                     match k.parse::<i64>() {
                         Ok(i) if (-len..len).contains(&i) => {
                             let i = if i < 0 { i + len } else { i } as usize;
-                            Some((s.items[i].clone(), s.structure.clone()))
+                            Some(s.items[i].clone())
                         }
                         _ => None,
                     }
                 };
-                match found {
-                    Some((v, structure)) => v.with_why(&structure),
-                    None => Value::scalar(container.deps()),
-                }
+                found.unwrap_or_else(|| Value::scalar(container.deps()))
             }
             Value::Mapping(m) => {
                 let found = {
@@ -1540,10 +1543,11 @@ impl<'s> Replay<'s> {
                     m.items
                         .iter()
                         .find(|(key, _)| key == k)
-                        .map(|(_, v)| (v.clone(), m.structure.clone()))
+                        .map(|(_, v)| (v.clone(), m.literal_keys.then(|| m.structure.clone())))
                 };
                 match found {
-                    Some((v, structure)) => v.with_why(&structure),
+                    Some((v, Some(keys))) => v.with_why(&keys),
+                    Some((v, None)) => v,
                     None => Value::scalar(container.deps()),
                 }
             }
