@@ -17,6 +17,10 @@ use super::InputRef;
 use super::ranges;
 use super::value::{Deps, InputId, Value};
 
+/// Inputs made between two sweeps, at least: a session of small cells
+/// never pays for one.
+pub(crate) const SWEEP_AFTER: usize = 1 << 16;
+
 /// The symbol path an input was first bound to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Symbol {
@@ -85,6 +89,22 @@ impl Table {
         self.len += 1;
     }
 
+    /// Frees the blocks `live` does not mark (never the last one, which
+    /// is still filling).
+    fn free(&mut self, live: &[bool]) {
+        let last = self.blocks.len().saturating_sub(1);
+        for (i, block) in self.blocks.iter_mut().enumerate().take(last) {
+            if !live.get(i).copied().unwrap_or(false) {
+                *block = Vec::new();
+            }
+        }
+    }
+
+    /// How many blocks hold their inputs.
+    fn held(&self) -> usize {
+        self.blocks.iter().filter(|b| !b.is_empty()).count()
+    }
+
     fn get(&self, id: InputId) -> Option<&Input> {
         let id = id as usize;
         self.blocks.get(id / Self::BLOCK)?.get(id % Self::BLOCK)
@@ -109,6 +129,10 @@ pub(crate) struct Inputs {
     unnamed: Vec<InputId>,
     /// How many inputs are not named yet.
     unnamed_count: usize,
+    /// The table's length at the last sweep, and how many inputs the
+    /// blocks it kept could hold.
+    swept_at: usize,
+    kept: usize,
 }
 
 impl Inputs {
@@ -253,6 +277,38 @@ impl Inputs {
             input.cell.get_or_insert_with(|| cell.clone());
             self.unnamed_count -= 1;
         }
+    }
+
+    /// Enough inputs were made since the last sweep to pay for one: as
+    /// many as it kept, and at least [`SWEEP_AFTER`].
+    pub(crate) fn sweep_due(&self) -> bool {
+        self.table.len() - self.swept_at >= self.kept.max(SWEEP_AFTER)
+    }
+
+    /// Forgets the inputs no value holds any more, a block at a time (an
+    /// id is never given again: a value holding a forgotten one would find
+    /// nothing, never another input). `holds` calls its argument with
+    /// every input some value still holds.
+    pub(crate) fn sweep(&mut self, holds: impl FnOnce(&mut dyn FnMut(InputId))) {
+        let mut live = vec![false; self.table.blocks.len()];
+        holds(&mut |id| {
+            if let Some(block) = live.get_mut(id as usize / Table::BLOCK) {
+                *block = true;
+            }
+        });
+        self.table.free(&live);
+        let table = &self.table;
+        self.unnamed
+            .retain(|&id| table.get(id).is_some_and(|i| i.symbol.is_none()));
+        self.unnamed_count = self.unnamed.len();
+        self.swept_at = self.table.len();
+        self.kept = self.table.held() * Table::BLOCK;
+    }
+
+    /// How many inputs the table holds room for (blocks not freed).
+    #[cfg(test)]
+    pub(crate) fn held(&self) -> usize {
+        self.table.held() * Table::BLOCK
     }
 
     /// The inputs `ids` as an answer lists them (`ranges.rs`).

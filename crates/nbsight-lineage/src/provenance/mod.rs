@@ -53,6 +53,23 @@ pub(crate) struct State {
     pub(crate) changes: FxHashMap<InputId, replay::GlobalEffects>,
 }
 
+impl State {
+    /// Forgets the inputs no value of the namespace holds any more (a
+    /// cell re-run makes new ones; its old values go).
+    fn sweep(&mut self) {
+        let (globals, changes) = (&self.globals, &self.changes);
+        self.inputs.sweep(|hold| {
+            let mut seen = rustc_hash::FxHashSet::default();
+            for value in globals.values() {
+                value.each_input(hold, &mut seen);
+            }
+            for &id in changes.keys() {
+                hold(id);
+            }
+        });
+    }
+}
+
 /// An input as a report names it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct InputRef {
@@ -134,7 +151,7 @@ impl Provenance {
             });
         let unseen = replay.unseen_writes(written);
         drop(replay);
-        match outcome {
+        let result = match outcome {
             Ok(()) => {
                 for name in written {
                     self.recorded.insert(name.clone());
@@ -170,7 +187,11 @@ impl Provenance {
                 }
                 Err(why.0)
             }
+        };
+        if self.state.inputs.sweep_due() {
+            self.state.sweep();
         }
+        result
     }
 
     /// A run as the lineage's log has it, the one step

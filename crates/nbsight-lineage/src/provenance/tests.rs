@@ -320,3 +320,55 @@ fn a_count_of_a_library_object_is_decided_by_its_data_not_made_of_it() {
     assert!(report.where_.is_empty(), "{:?}", report.where_);
     assert_eq!(names(&report.why), ["c1:df"]);
 }
+
+#[test]
+fn inputs_of_values_gone_are_forgotten_and_those_held_still_answer() {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay(
+        "c1",
+        "import random\nkeep = [1, 2]",
+        &[],
+        &["random".into(), "keep".into()],
+        &effects,
+    )
+    .expect("replays");
+    // A cell re-run until its new inputs call for a sweep: each run's
+    // list replaces the one before.
+    let n = 5_000;
+    let cell = "big = [random.random() for i in range(5000)]";
+    let column = cell.find("range").expect("in the cell") as u32 + 1;
+    let code = code_key("c2", 0);
+    let mut events: Vec<Event> = (0..n)
+        .map(|_| Event::new(code, (1, column), What::Iteration))
+        .collect();
+    events.push(Event::new(code, (1, column), What::Exhausted));
+    let runs = inputs::SWEEP_AFTER / n + 2;
+    let mut most = 0;
+    for _ in 0..runs {
+        p.replay("c2", cell, &events, &["big".into()], &effects)
+            .expect("replays");
+        most = most.max(p.state.inputs.held());
+    }
+    // What the namespace holds: `keep`'s block, the (at most three) blocks
+    // of the last run's 5,000 and the block still filling; the runs
+    // before are gone.
+    assert!(
+        p.state.inputs.held() < most,
+        "{} < {most}",
+        p.state.inputs.held()
+    );
+    assert!(
+        p.state.inputs.held() <= 5 * 4096,
+        "{}",
+        p.state.inputs.held()
+    );
+    assert_eq!(
+        names(&p.query("keep[1]").expect("known").where_),
+        ["c1:keep[1]"]
+    );
+    assert_eq!(
+        names(&p.query("big").expect("known").where_),
+        ["c2:big[0:5000]"]
+    );
+}

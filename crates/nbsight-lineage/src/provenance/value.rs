@@ -257,6 +257,75 @@ impl Value {
         }
     }
 
+    /// Calls `f` with every input the value holds: its dependencies, its
+    /// elements', parts', origin's, and those of the functions in it
+    /// (defaults, closures); each container and function once.
+    pub fn each_input(
+        &self,
+        f: &mut dyn FnMut(InputId),
+        seen: &mut rustc_hash::FxHashSet<*const ()>,
+    ) {
+        let deps = |d: &Deps, f: &mut dyn FnMut(InputId)| {
+            for &id in d.where_.iter().chain(d.why.iter()) {
+                f(id);
+            }
+        };
+        match self {
+            Value::Scalar(d) | Value::Range(d) => deps(d, f),
+            Value::Sequence(s) => {
+                if !seen.insert(s.key()) {
+                    return;
+                }
+                let s = s.borrow();
+                deps(&s.structure, f);
+                for item in &s.items {
+                    item.each_input(f, seen);
+                }
+            }
+            Value::Mapping(m) => {
+                if !seen.insert(m.key()) {
+                    return;
+                }
+                let m = m.borrow();
+                deps(&m.structure, f);
+                for (_, item) in &m.items {
+                    item.each_input(f, seen);
+                }
+            }
+            Value::Object(o) => {
+                if !seen.insert(o.key()) {
+                    return;
+                }
+                let o = o.borrow();
+                deps(&o.deps, f);
+                if let Some(origin) = o.origin {
+                    f(origin);
+                }
+                for (_, part) in &o.parts {
+                    part.each_input(f, seen);
+                }
+            }
+            Value::Function(function) => {
+                if !seen.insert(Arc::as_ptr(function) as *const ()) {
+                    return;
+                }
+                for (_, default) in &function.params {
+                    if let Some(default) = default {
+                        default.each_input(f, seen);
+                    }
+                }
+                if let Some(closure) = &function.closure
+                    && seen.insert(Arc::as_ptr(closure) as *const ())
+                {
+                    for value in closure.values() {
+                        value.each_input(f, seen);
+                    }
+                }
+            }
+            Value::Module(_) => {}
+        }
+    }
+
     fn deps_seen(&self, seen: &mut rustc_hash::FxHashSet<*const ()>) -> Deps {
         match self {
             Value::Scalar(d) | Value::Range(d) => d.clone(),

@@ -38,14 +38,25 @@ pub(crate) struct Recorder {
     /// a history opened later gets the runs before it.
     times: Vec<(f64, f64)>,
     /// What every execution of the log left for provenance (its events
-    /// encoded, a few bytes each), kept for the same reason.
+    /// encoded, a few bytes each), kept for the same reason, the events of
+    /// the oldest runs dropped past [`KEPT_EVENTS`] bytes.
     extras: Vec<RunProvenance>,
+    /// The bytes of events `extras` holds, and how many of its first runs
+    /// had theirs dropped.
+    kept: usize,
+    dropped: usize,
     /// The user library-effects files the session reads (absolute paths).
     effects: Vec<String>,
     /// The last view the front end synced: the executions before it, and
     /// the cells.
     view: Option<(u32, Vec<(String, String)>)>,
 }
+
+/// The bytes of recorded events the session keeps for a history opened
+/// later (a loop of 100,000 steps records about a megabyte): past them,
+/// the oldest runs' events are dropped, and such a history reads those
+/// runs as not recorded. The one open is written as each run ends.
+const KEPT_EVENTS: usize = 32 << 20;
 
 /// The one line said when the history cannot be written.
 pub(crate) fn failure(path: &Path, error: &HistoryError) -> String {
@@ -150,9 +161,22 @@ impl Recorder {
         if self.extras.len() < count {
             self.extras
                 .resize(count.saturating_sub(1), RunProvenance::default());
+            self.kept += extra.events.as_ref().map_or(0, |e| e.as_str().len());
             self.extras.push(extra);
         }
-        self.write_executions(lineage).err()
+        let failed = self.write_executions(lineage).err();
+        self.drop_oldest_events(KEPT_EVENTS);
+        failed
+    }
+
+    /// Drops the oldest runs' events past `budget` bytes.
+    fn drop_oldest_events(&mut self, budget: usize) {
+        while self.kept > budget && self.dropped < self.extras.len() {
+            if let Some(events) = self.extras[self.dropped].events.take() {
+                self.kept -= events.as_str().len();
+            }
+            self.dropped += 1;
+        }
     }
 
     /// The front end synced its view after `after` executions.
@@ -209,5 +233,45 @@ impl Recorder {
                 .unwrap_or_default();
             failure(&path, &error)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nbsight_history::RecordedEvents;
+    use nbsight_lineage::{ProvenanceEvent as Event, ProvenanceWhat as What};
+
+    fn run(steps: usize) -> RunProvenance {
+        let events: Vec<Event> = (0..steps)
+            .map(|_| Event::new(7, (1, 5), What::Iteration))
+            .collect();
+        RunProvenance {
+            events: Some(RecordedEvents::encode(&events)),
+            unbound: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_oldest_runs_events_go_past_the_budget() {
+        let mut recorder = Recorder::default();
+        for steps in [100, 0, 100, 100] {
+            let extra = run(steps);
+            recorder.kept += extra.events.as_ref().map_or(0, |e| e.as_str().len());
+            recorder.extras.push(extra);
+        }
+        let one = run(100).events.map_or(0, |e| e.as_str().len());
+        recorder.drop_oldest_events(2 * one);
+        let kept: Vec<bool> = recorder.extras.iter().map(|e| e.events.is_some()).collect();
+        // The first run's events went; the run that recorded nothing
+        // stays as it was, and the two newest are kept.
+        assert_eq!(kept, [false, true, true, true]);
+        assert_eq!(
+            recorder.kept,
+            2 * one + run(0).events.map_or(0, |e| e.as_str().len())
+        );
+        recorder.drop_oldest_events(0);
+        assert!(recorder.extras.iter().all(|e| e.events.is_none()));
+        assert_eq!(recorder.kept, 0);
     }
 }
