@@ -536,16 +536,13 @@ def test_a_selection_by_a_key_function(ip: InteractiveShell) -> None:
         assert ages <= why, symbol
     assert "c1:rate" in refs(nbsight.provenance("first")["why"])
     every = {f"c1:people[{i}][{j}]" for i in range(3) for j in range(2)}
-    if sys.version_info >= (3, 11):
-        # The keys are the values the key function returned (3.12+: its
-        # PY_RETURN events; 3.11: its frames' return events, their caller
-        # at the call): the element chosen is where, its parts apart.
-        assert refs(nbsight.provenance("youngest")["where"]) == ["c1:people[1][0]"]
-        assert refs(nbsight.provenance("first")["where"]) == ["c1:people[1][0]", "c1:people[1][1]"]
-        assert refs(nbsight.provenance("oldest")["where"]) == ["c1:people[2][0]"]
-        assert refs(nbsight.provenance("top")["where"]) == ["c1:people[2][1]"]
-    else:
-        assert set(refs(nbsight.provenance("youngest")["where"])) == every
+    # The keys are the values the key function returned (3.12+: its
+    # PY_RETURN events; 3.10/3.11: its frames' return events, their caller
+    # at the call): the element chosen is where, its parts apart.
+    assert refs(nbsight.provenance("youngest")["where"]) == ["c1:people[1][0]"]
+    assert refs(nbsight.provenance("first")["where"]) == ["c1:people[1][0]", "c1:people[1][1]"]
+    assert refs(nbsight.provenance("oldest")["where"]) == ["c1:people[2][0]"]
+    assert refs(nbsight.provenance("top")["where"]) == ["c1:people[2][1]"]
     # A builtin key runs no code the recorder sees: any element.
     assert set(refs(nbsight.provenance("longest")["where"])) == every
     # Ties: `max` keeps the first of the largest keys, sorting is stable.

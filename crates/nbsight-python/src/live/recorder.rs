@@ -631,8 +631,8 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
         let before = std::mem::take(&mut prefix);
         // The keywords of a call: 3.11's `KW_NAMES` comes before its
         // `PRECALL` and `CALL`, 3.12's before its `CALL`, and 3.13's
-        // `CALL_KW` right after the constant naming them; each counts them
-        // in its argument.
+        // `CALL_KW` and 3.10's `CALL_FUNCTION_KW` right after the constant
+        // naming them; each counts them in its argument.
         // (3.11's `dis` shows no value for `KW_NAMES`: its argument indexes
         // the constants.)
         let names = || {
@@ -652,7 +652,9 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
                 None => Some(false),
                 Some(key) => key.then_some(true),
             },
-            "CALL_KW" => const_names.filter(|key| *key),
+            // 3.13's `CALL_KW` and 3.10's `CALL_FUNCTION_KW`: the constant
+            // naming the keywords comes right before.
+            "CALL_KW" | "CALL_FUNCTION_KW" => const_names.filter(|key| *key),
             _ => None,
         };
         if let (Some(keyed), Ok(Some(arg))) = (keyed, arg)
