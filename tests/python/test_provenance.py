@@ -586,6 +586,26 @@ def test_a_function_called_very_often_is_followed_with_its_later_calls_opaque(
     assert {"c3:xs[0]", "c3:xs[1]"} <= set(refs(p["where"] + p["why"]))
 
 
+def test_a_raise_in_a_library_heavy_statement_ends_the_replay_there(ip: InteractiveShell) -> None:
+    # On 3.10/3.11 the tracer leaves a statement that spends long in library
+    # code, so it does not see that statement raise: the traceback places
+    # the raise, and the replay stops there instead of looking for the
+    # loop after it (pdsh 04.10: a download failed before a loop).
+    cell(ip, "c1", "import json")
+    result = run(
+        ip,
+        "xs = [3]\nfaces = (list(map(json.dumps, range(5000))), json.loads('{'))\n"
+        "total = 0\nfor i in range(3):\n    if i:\n        total += xs[0]",
+        cell_id="c2",
+    )
+    assert type(result.error_in_exec).__name__ == "JSONDecodeError"
+    assert "total" not in ip.user_ns
+    assert nbsight._api._current().session.provenance_error() is None
+    p = nbsight.provenance("xs")
+    assert p["followed"] is True, p
+    assert refs(p["where"]) == ["c2:xs[0]"]
+
+
 def test_a_library_heavy_statement_then_a_user_call_is_followed(ip: InteractiveShell) -> None:
     # On 3.10/3.11 the tracer leaves a statement with no jump of its own
     # that spends long in library code; the user call after it is then

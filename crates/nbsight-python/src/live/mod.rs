@@ -392,8 +392,14 @@ impl Session {
             let raised = trace.raised_lines();
             trace.release();
             trace.recorder.settle(py, None);
-            let recorded = trace.recorder.finish();
+            let mut recorded = trace.recorder.finish();
             native::set_recording(false);
+            // A raise out of the cell that the tracer did not see (3.10/3.11:
+            // it had left a long library statement) is placed by the
+            // traceback's line.
+            if let (Some(events), Some(line)) = (recorded.as_mut(), error_line) {
+                recorder::place_raise(events, nbsight_lineage::code_key(&pending.cell_id, 0), line);
+            }
             let lines = if lost || pending.lost { None } else { lines };
             // A run whose events were not all seen is not recorded.
             let provenance = match (pending.recording, lines.is_some()) {

@@ -41,6 +41,16 @@ pub(crate) const LIMIT: usize = 250_000;
 /// times, or `fib(25)`, costs a few thousand calls' recording.
 pub(crate) const CALLS: u32 = 2_000;
 
+/// The run raised out of the cell's code (`module`) on `line`: unless the
+/// log's last event of that code already says so, a `Raised` event there
+/// ends it (the tracer may have left the statement that raised).
+pub(crate) fn place_raise(events: &mut Vec<Event>, module: u32, line: u32) {
+    let last = events.iter().rev().find(|e| e.code == module);
+    if !last.is_some_and(|e| e.what == What::Raised && e.at.0 == line) {
+        events.push(Event::new(module, (line, 0), What::Raised));
+    }
+}
+
 /// Why a recorded run's decisions are not all known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NotRecorded {
@@ -774,5 +784,23 @@ mod tests {
         assert!(!r.branch(1, 10, 40));
         assert!(r.disabled);
         assert_eq!(r.finish(), None);
+    }
+
+    #[test]
+    fn a_raise_the_log_misses_is_placed_once() {
+        let module = code_key("c1", 0);
+        let function = code_key("c1", 3);
+        let mut events = vec![
+            Event::new(module, (2, 4), What::Decision(true)),
+            Event::new(function, (4, 0), What::Raised),
+        ];
+        place_raise(&mut events, module, 6);
+        assert_eq!(
+            events.last(),
+            Some(&Event::new(module, (6, 0), What::Raised))
+        );
+        let logged = events.len();
+        place_raise(&mut events, module, 6);
+        assert_eq!(events.len(), logged);
     }
 }
