@@ -40,10 +40,7 @@ fn open_creates_the_folder_in_wal_mode_with_the_schema_version() {
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, SCHEMA_VERSION);
+    assert_eq!(user_version(&conn), SCHEMA_VERSION);
     // Opening again keeps what is there.
     drop(conn);
     let mut again = open(dir.path());
@@ -385,6 +382,12 @@ fn a_missing_file_is_not_created_by_readers() {
     assert!(!path.exists());
 }
 
+/// The schema version a file says it has.
+fn user_version(conn: &Connection) -> i64 {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap()
+}
+
 /// Version 1's schema, as the first nbsight with a history wrote it.
 const SCHEMA_V1: &str = include_str!("fixtures/schema_v1.sql");
 
@@ -426,10 +429,7 @@ fn a_version_1_file_is_migrated_forward_keeping_its_runs() {
     assert!(!a.report.recorded);
     drop(history);
     let conn = Connection::open(&path).unwrap();
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, SCHEMA_VERSION);
+    assert_eq!(user_version(&conn), SCHEMA_VERSION);
     let tables: i64 = conn
         .query_row(
             "SELECT count(*) FROM sqlite_master WHERE name = 'provenance'",
@@ -473,10 +473,7 @@ fn a_version_2_file_is_migrated_keeping_its_recordings_out_of_the_key() {
     assert!(a.report.followed);
     drop(history);
     let conn = Connection::open(&path).unwrap();
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, SCHEMA_VERSION);
+    assert_eq!(user_version(&conn), SCHEMA_VERSION);
     // A rowid table: the events are not part of the key an insert searches.
     let sql: String = conn
         .query_row(
