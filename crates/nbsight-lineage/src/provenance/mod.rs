@@ -59,9 +59,8 @@ impl State {
     fn sweep(&mut self) {
         let (globals, changes) = (&self.globals, &self.changes);
         self.inputs.sweep(|hold| {
-            let mut seen = rustc_hash::FxHashSet::default();
             for value in globals.values() {
-                value.each_input(hold, &mut seen);
+                value.each_input(hold);
             }
             for &id in changes.keys() {
                 hold(id);

@@ -192,16 +192,37 @@ impl Value {
     /// Everything the value depends on, as one set: for a container, its
     /// elements' dependencies (where and why) and its structure (why).
     pub fn deps(&self) -> Deps {
-        let mut seen = rustc_hash::FxHashSet::default();
-        self.deps_seen(&mut seen)
+        let mut d = Deps::default();
+        self.walk(
+            &mut |deps, decided| {
+                if decided {
+                    d.union(&deps.as_why());
+                } else {
+                    d.union(deps);
+                }
+            },
+            false,
+            &mut rustc_hash::FxHashSet::default(),
+        );
+        d
     }
 
     /// [`Value::deps`] as two sorted lists (where, why), gathered without
     /// building a set: what an answer lists, for a container of any size.
     pub fn ids(&self) -> (Vec<InputId>, Vec<InputId>) {
         let (mut where_, mut why) = (Vec::new(), Vec::new());
-        let mut seen = rustc_hash::FxHashSet::default();
-        self.gather(&mut where_, &mut why, &mut seen);
+        self.walk(
+            &mut |deps, decided| {
+                if decided {
+                    why.extend(deps.where_.iter());
+                } else {
+                    where_.extend(deps.where_.iter());
+                }
+                why.extend(deps.why.iter());
+            },
+            false,
+            &mut rustc_hash::FxHashSet::default(),
+        );
         for ids in [&mut where_, &mut why] {
             ids.sort_unstable();
             ids.dedup();
@@ -209,77 +230,41 @@ impl Value {
         (where_, why)
     }
 
-    /// Adds the value's dependencies to `where_` and `why` (a container's
-    /// structure to `why`).
-    fn gather(
-        &self,
-        where_: &mut Vec<InputId>,
-        why: &mut Vec<InputId>,
-        seen: &mut rustc_hash::FxHashSet<*const ()>,
-    ) {
-        fn add(d: &Deps, where_: &mut Vec<InputId>, why: &mut Vec<InputId>, decided: bool) {
-            if decided {
-                why.extend(d.where_.iter());
-            } else {
-                where_.extend(d.where_.iter());
-            }
-            why.extend(d.why.iter());
-        }
-        match self {
-            Value::Scalar(d) | Value::Range(d) => add(d, where_, why, false),
-            Value::Sequence(s) => {
-                if !seen.insert(s.key()) {
-                    return;
+    /// Calls `f` with every input the value holds: its dependencies, its
+    /// elements', and (unlike [`Value::deps`]) its parts', its origin and
+    /// those of the functions in it (defaults, closures).
+    pub fn each_input(&self, f: &mut dyn FnMut(InputId)) {
+        self.walk(
+            &mut |deps, _| {
+                for &id in deps.where_.iter().chain(deps.why.iter()) {
+                    f(id);
                 }
-                let s = s.borrow();
-                add(&s.structure, where_, why, true);
-                for item in &s.items {
-                    item.gather(where_, why, seen);
-                }
-            }
-            Value::Mapping(m) => {
-                if !seen.insert(m.key()) {
-                    return;
-                }
-                let m = m.borrow();
-                add(&m.structure, where_, why, true);
-                for (_, item) in &m.items {
-                    item.gather(where_, why, seen);
-                }
-            }
-            Value::Object(o) => {
-                if !seen.insert(o.key()) {
-                    return;
-                }
-                add(&o.borrow().deps, where_, why, false);
-            }
-            Value::Function(_) | Value::Module(_) => {}
-        }
+            },
+            true,
+            &mut rustc_hash::FxHashSet::default(),
+        );
     }
 
-    /// Calls `f` with every input the value holds: its dependencies, its
-    /// elements', parts', origin's, and those of the functions in it
-    /// (defaults, closures); each container and function once.
-    pub fn each_input(
+    /// Calls `visit` with each set of dependencies the value holds, and
+    /// whether it decided which elements a container has (its structure);
+    /// each container and function once (`seen`). `deep`: also an object's
+    /// parts and origin, and a function's defaults and closure.
+    fn walk(
         &self,
-        f: &mut dyn FnMut(InputId),
+        visit: &mut dyn FnMut(&Deps, bool),
+        deep: bool,
         seen: &mut rustc_hash::FxHashSet<*const ()>,
     ) {
-        let deps = |d: &Deps, f: &mut dyn FnMut(InputId)| {
-            for &id in d.where_.iter().chain(d.why.iter()) {
-                f(id);
-            }
-        };
         match self {
-            Value::Scalar(d) | Value::Range(d) => deps(d, f),
+            Value::Scalar(d) | Value::Range(d) => visit(d, false),
             Value::Sequence(s) => {
                 if !seen.insert(s.key()) {
                     return;
                 }
                 let s = s.borrow();
-                deps(&s.structure, f);
+                visit(&s.structure, true);
                 for item in &s.items {
-                    item.each_input(f, seen);
+                    item.walk(visit, deep, seen);
                 }
             }
             Value::Mapping(m) => {
@@ -287,9 +272,9 @@ impl Value {
                     return;
                 }
                 let m = m.borrow();
-                deps(&m.structure, f);
+                visit(&m.structure, true);
                 for (_, item) in &m.items {
-                    item.each_input(f, seen);
+                    item.walk(visit, deep, seen);
                 }
             }
             Value::Object(o) => {
@@ -297,70 +282,34 @@ impl Value {
                     return;
                 }
                 let o = o.borrow();
-                deps(&o.deps, f);
-                if let Some(origin) = o.origin {
-                    f(origin);
-                }
-                for (_, part) in &o.parts {
-                    part.each_input(f, seen);
+                visit(&o.deps, false);
+                if deep {
+                    if let Some(origin) = o.origin {
+                        visit(&Deps::input(origin), false);
+                    }
+                    for (_, part) in &o.parts {
+                        part.walk(visit, deep, seen);
+                    }
                 }
             }
-            Value::Function(function) => {
+            Value::Function(function) if deep => {
                 if !seen.insert(Arc::as_ptr(function) as *const ()) {
                     return;
                 }
                 for (_, default) in &function.params {
                     if let Some(default) = default {
-                        default.each_input(f, seen);
+                        default.walk(visit, deep, seen);
                     }
                 }
                 if let Some(closure) = &function.closure
                     && seen.insert(Arc::as_ptr(closure) as *const ())
                 {
                     for value in closure.values() {
-                        value.each_input(f, seen);
+                        value.walk(visit, deep, seen);
                     }
                 }
             }
-            Value::Module(_) => {}
-        }
-    }
-
-    fn deps_seen(&self, seen: &mut rustc_hash::FxHashSet<*const ()>) -> Deps {
-        match self {
-            Value::Scalar(d) | Value::Range(d) => d.clone(),
-            Value::Sequence(s) => {
-                let key = s.key();
-                if !seen.insert(key) {
-                    return Deps::default();
-                }
-                let s = s.borrow();
-                let mut d = s.structure.as_why();
-                for item in &s.items {
-                    d.union(&item.deps_seen(seen));
-                }
-                d
-            }
-            Value::Mapping(m) => {
-                let key = m.key();
-                if !seen.insert(key) {
-                    return Deps::default();
-                }
-                let m = m.borrow();
-                let mut d = m.structure.as_why();
-                for (_, item) in &m.items {
-                    d.union(&item.deps_seen(seen));
-                }
-                d
-            }
-            Value::Object(o) => {
-                let key = o.key();
-                if !seen.insert(key) {
-                    return Deps::default();
-                }
-                o.borrow().deps.clone()
-            }
-            Value::Function(_) | Value::Module(_) => Deps::default(),
+            Value::Function(_) | Value::Module(_) => {}
         }
     }
 
