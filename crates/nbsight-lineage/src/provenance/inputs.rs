@@ -202,11 +202,14 @@ impl Inputs {
                 // returns above, before locking.)
                 let s = s.borrow();
                 self.name_deps(&s.structure, symbol, cell);
-                let base: Arc<str> = symbol().to_string().into();
+                // The container's path, made once an element needs it (a
+                // loop binding a row per turn names nothing, most turns).
+                let base: std::cell::OnceCell<Arc<str>> = std::cell::OnceCell::new();
+                let base = || base.get_or_init(|| symbol().to_string().into()).clone();
                 for (i, item) in s.items.iter().enumerate() {
                     let element = || match u32::try_from(i) {
-                        Ok(i) => Symbol::Element(base.clone(), i),
-                        Err(_) => Symbol::Path(format!("{base}[{i}]").into()),
+                        Ok(i) => Symbol::Element(base(), i),
+                        Err(_) => Symbol::Path(format!("{}[{i}]", base()).into()),
                     };
                     self.name_in(item, &element, cell, seen);
                 }
@@ -322,9 +325,9 @@ impl Inputs {
     }
 
     /// The files the inputs `ids` were read from, sorted, once each.
-    pub(crate) fn files(&self, ids: &[InputId]) -> Vec<String> {
+    pub(crate) fn files<'a>(&self, ids: impl IntoIterator<Item = &'a InputId>) -> Vec<String> {
         let mut files: Vec<String> = ids
-            .iter()
+            .into_iter()
             .filter_map(|&id| self.table.get(id))
             .flat_map(|i| i.files.iter().cloned())
             .collect();

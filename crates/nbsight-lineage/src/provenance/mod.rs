@@ -59,8 +59,10 @@ impl State {
     fn sweep(&mut self) {
         let (globals, changes) = (&self.globals, &self.changes);
         self.inputs.sweep(|hold| {
+            // (Containers shared by several names are walked once.)
+            let mut seen = rustc_hash::FxHashSet::default();
             for value in globals.values() {
-                value.each_input(hold);
+                value.each_input(hold, &mut seen);
             }
             for &id in changes.keys() {
                 hold(id);
@@ -304,10 +306,7 @@ impl Provenance {
             why.sort_unstable();
             why.dedup();
         }
-        let mut all = [where_.as_slice(), why.as_slice()].concat();
-        all.sort_unstable();
-        all.dedup();
-        let files = self.state.inputs.files(&all);
+        let files = self.state.inputs.files(where_.iter().chain(&why));
         Some(ProvenanceReport {
             where_: self.state.inputs.refs(&where_),
             why: self.state.inputs.refs(&why),

@@ -233,7 +233,12 @@ impl Value {
     /// Calls `f` with every input the value holds: its dependencies, its
     /// elements', and (unlike [`Value::deps`]) its parts', its origin and
     /// those of the functions in it (defaults, closures).
-    pub fn each_input(&self, f: &mut dyn FnMut(InputId)) {
+    /// `seen`: the containers and functions already walked.
+    pub fn each_input(
+        &self,
+        f: &mut dyn FnMut(InputId),
+        seen: &mut rustc_hash::FxHashSet<*const ()>,
+    ) {
         self.walk(
             &mut |deps, _| {
                 for &id in deps.where_.iter().chain(deps.why.iter()) {
@@ -241,7 +246,7 @@ impl Value {
                 }
             },
             true,
-            &mut rustc_hash::FxHashSet::default(),
+            seen,
         );
     }
 
