@@ -750,3 +750,73 @@ def test_keys_from_a_literal_list_are_known(ip: InteractiveShell) -> None:
     cell(ip, "c3", "names.append('di')\nlate = {n: 1 for n in names}")
     p = nbsight.provenance("late['bo']")
     assert "c1:names[0]" in refs(p["where"] + p["why"])
+
+
+def test_dicts_built_with_keys_computed_at_run_time(ip: InteractiveShell) -> None:
+    # Keys known from a literal list of tuples (unpacked in the loop), a
+    # `defaultdict` filled through them, `dict(zip(...))` and `.get` with
+    # a key known from a literal: each entry holds its own values, and the
+    # keys that reached the dict decided which.
+    cell(
+        ip,
+        "c1",
+        "from collections import defaultdict\n"
+        "sales = [('north', 120), ('south', 80), ('north', 45)]\n"
+        "names = ['tea', 'milk']\ncosts = [3.5, 1.2]\nquery = 'milk'",
+    )
+    cell(
+        ip,
+        "c2",
+        "by_region = defaultdict(list)\n"
+        "for region, amount in sales:\n    by_region[region].append(amount)\n"
+        "totals = {r: sum(v) for r, v in by_region.items()}\n"
+        "catalog = dict(zip(names, costs))\nfound = catalog.get(query, 0.0)\n"
+        "counts = {}\nfor region, _ in sales:\n    counts[region] = counts.get(region, 0) + 1\n",
+    )
+    p = nbsight.provenance("totals['north']")
+    assert refs(p["where"]) == ["c1:sales[0][1]", "c1:sales[2][1]"], p
+    assert {"c1:sales[0][0]", "c1:sales[1][0]", "c1:sales[2][0]"} <= set(refs(p["why"])), p
+    p = nbsight.provenance("found")
+    assert refs(p["where"]) == ["c1:costs[1]"], p
+    assert {"c1:query", "c1:names[1]"} <= set(refs(p["why"])), p
+    p = nbsight.provenance("counts['south']")
+    assert refs(p["where"]) == [], p
+    assert "c1:sales[1][0]" in refs(p["why"]), p
+
+
+def test_a_closure_s_nonlocal_is_kept_between_its_calls(ip: InteractiveShell) -> None:
+    cell(
+        ip,
+        "c1",
+        "def make_counter(start, step):\n    count = start\n"
+        "    def bump():\n        nonlocal count\n        count += step\n        return count\n"
+        "    return bump",
+    )
+    cell(ip, "c2", "begin = 10\ntick = make_counter(begin, 5)\ntick()\nlast = tick()")
+    p = nbsight.provenance("last")
+    assert p["followed"] is True, p
+    assert refs(p["where"]) == ["c2:begin", "c2:step"], p
+
+
+def test_a_sort_by_a_tuple_key_is_followed(ip: InteractiveShell) -> None:
+    cell(
+        ip,
+        "c1",
+        "staff = [('ops', 5200), ('dev', 6100), ('dev', 5900)]\n"
+        "ranked = sorted(staff, key=lambda e: (e[0], -e[1]))\nfirst = ranked[0]",
+    )
+    p = nbsight.provenance("first")
+    assert refs(p["where"]) == ["c1:staff[1][0]", "c1:staff[1][1]"], p
+    assert "c1:staff[2][1]" in refs(p["why"]), p
+
+
+def test_a_column_added_then_rows_sorted(ip: InteractiveShell) -> None:
+    cell(
+        ip,
+        "c1",
+        "import pandas as pd\nrows = [{'p': 10.0, 'q': 3}, {'p': 4.0, 'q': 10}]\ntax = 0.08\n"
+        "df = pd.DataFrame(rows)\ndf['rev'] = df['p'] * df['q'] * (1 + tax)\n"
+        "df = df.sort_values('rev')\ntotal = df['rev'].sum()",
+    )
+    p = nbsight.provenance("total")
+    assert {"c1:tax", "c1:rows[0]['p']", "c1:rows[1]['q']"} <= set(refs(p["where"])), p

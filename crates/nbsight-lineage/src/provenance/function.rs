@@ -3,7 +3,7 @@
 //! where its code positions are (the source of the cell that defined it),
 //! and the variables of the function it was defined in.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use ruff_python_ast::{Expr, Stmt};
 use rustc_hash::FxHashMap;
@@ -33,5 +33,37 @@ pub(crate) struct Function {
     pub code: u32,
     /// The enclosing function's variables when it was defined (a closure's
     /// free variables: `make_scaler(k)`'s `factor`).
-    pub closure: Option<Arc<FxHashMap<String, Value>>>,
+    pub closure: Option<Arc<Closure>>,
+}
+
+/// The variables of the enclosing functions a function sees, shared by
+/// its calls: what one call assigns to a `nonlocal` the next one reads
+/// (`make_counter`'s `count`). A mutex as `value::Shared` is; nothing
+/// else is locked while it is held.
+#[derive(Debug, Default)]
+pub(crate) struct Closure(Mutex<FxHashMap<String, Value>>);
+
+impl Closure {
+    pub fn new(variables: FxHashMap<String, Value>) -> Closure {
+        Closure(Mutex::new(variables))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, FxHashMap<String, Value>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn get(&self, name: &str) -> Option<Value> {
+        self.lock().get(name).cloned()
+    }
+
+    pub fn set(&self, name: &str, value: Value) {
+        self.lock().insert(name.to_string(), value);
+    }
+
+    /// A copy of its variables.
+    pub fn variables(&self) -> FxHashMap<String, Value> {
+        self.lock().clone()
+    }
 }

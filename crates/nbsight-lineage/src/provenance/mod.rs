@@ -287,16 +287,15 @@ impl Provenance {
         parts.reverse();
         let root = path;
         let mut value = self.state.globals.get(root)?.clone();
-        // The keys of the dict literals stepped through (a value at a key
-        // is there because of them), as the replay's reads count them
-        // (`load_key`), without changing the dicts.
+        // The keys of the dicts stepped through (a value at a key is there
+        // because of them: a literal's, those computed at run time), as the
+        // replay's reads count them (`load_key`), without changing the
+        // dicts.
         let mut decided: Vec<InputId> = Vec::new();
         for part in parts {
             if let Value::Mapping(m) = &value {
-                let m = m.borrow();
-                if m.literal_keys {
-                    decided.extend(m.structure.where_.iter().chain(m.structure.why.iter()));
-                }
+                let keys = m.borrow().read_by_key();
+                decided.extend(keys.where_.iter().chain(keys.why.iter()));
             }
             value = self.step(&value, part);
         }

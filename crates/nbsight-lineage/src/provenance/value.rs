@@ -124,10 +124,35 @@ pub(crate) struct Mapping {
     pub items: Vec<(String, Value)>,
     pub structure: Deps,
     /// Its structure is a literal's keys (data, an input named after the
-    /// dict): every value read by key depends on them. (The structure of
-    /// a dict built by code holds every key's inputs; a value read by key
-    /// depends only on its own, which it carries.)
+    /// dict): every value read by key depends on them.
     pub literal_keys: bool,
+    /// What the keys computed at run time that reached it depend on
+    /// (`by_region[region]`): which entry a key reaches was decided by
+    /// them all, so every value read by key depends on them.
+    pub keys: Deps,
+    /// A `defaultdict`'s factory: what reading a missing key puts there.
+    pub default: Option<Fresh>,
+}
+
+/// What a `defaultdict`'s factory makes for a missing key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fresh {
+    /// An empty list or set (`list`, `set`).
+    Sequence,
+    /// An empty dict (`dict`, `lambda: defaultdict(int)`...).
+    Mapping,
+    /// A constant (`int`, `float`, `str`, `lambda: 0`).
+    Constant,
+}
+
+impl Fresh {
+    pub fn make(self) -> Value {
+        match self {
+            Fresh::Sequence => Value::sequence(Vec::new(), Deps::default()),
+            Fresh::Mapping => Value::mapping(Vec::new(), Deps::default()),
+            Fresh::Constant => Value::constant(),
+        }
+    }
 }
 
 /// An object of a library (a frame, an array, a model): what it depends
@@ -178,6 +203,8 @@ impl Value {
             items,
             structure,
             literal_keys: false,
+            keys: Deps::default(),
+            default: None,
         }))
     }
 
@@ -309,7 +336,7 @@ impl Value {
                 if let Some(closure) = &function.closure
                     && seen.insert(Arc::as_ptr(closure) as *const ())
                 {
-                    for value in closure.values() {
+                    for value in closure.variables().values() {
                         value.walk(visit, deep, seen);
                     }
                 }
@@ -377,5 +404,22 @@ fn key_deps(_key: &str, structure: &Deps) -> Deps {
 }
 
 impl Changing for Mapping {}
+
+impl Mapping {
+    /// What decided which value a read by key finds: the literal's keys
+    /// and the keys computed at run time ([`Mapping::keys`]).
+    pub fn read_by_key(&self) -> Deps {
+        let mut d = self.keys.clone();
+        if self.literal_keys {
+            d.union(&self.structure.as_why());
+        }
+        d
+    }
+
+    /// A key computed at run time (depending on `key`) reached it.
+    pub fn reached_by(&mut self, key: &Deps) {
+        self.keys.union(&key.as_why());
+    }
+}
 
 impl Changing for Object {}

@@ -3,11 +3,12 @@
 //! `xs.sort()` makes, as positions of `xs`, computed from the CALL event's
 //! argument before the call runs. Only where that runs no user code and
 //! has no effect: `xs` an exact list (or tuple) of exact ints, bools,
-//! floats (not NaN) or strs, compared as CPython's own `max`, `min` and
-//! stable `list.sort` compare them. With a `key=` that is a user function
-//! (a lambda, a `def` recorded in the notebook), the keys are the values
-//! its calls return (read from their PY_RETURN events, [`Keyed`]) and are
-//! compared the same way when they are plain. Anything else (a builtin key,
+//! floats (not NaN) or strs, or of exact tuples of them, compared as
+//! CPython's own `max`, `min` and stable `list.sort` compare them. With a
+//! `key=` that is a user function (a lambda, a `def` recorded in the
+//! notebook), the keys are the values its calls return (read from their
+//! PY_RETURN events, [`Keyed`]) and are compared the same way when they
+//! are plain. Anything else (a builtin key,
 //! a generator, objects with their own comparisons) is not computed, and
 //! the replay answers that any element may have been chosen.
 
@@ -213,16 +214,40 @@ fn plain_items<'py>(arg: &Bound<'py, PyAny>, list_only: bool) -> Option<Vec<Boun
 }
 
 /// `items` when every one is an exact int, bool or float (not NaN), or
-/// every one an exact str.
+/// every one an exact str, or every one an exact tuple of such (a key
+/// `(e['dept'], -e['salary'])`) whose elements at each position are all
+/// numbers or all strs: comparing them runs no user code.
 fn plain(items: Vec<Bound<'_, PyAny>>) -> Option<Vec<Bound<'_, PyAny>>> {
-    let number = |x: &Bound<'_, PyAny>| {
-        x.is_exact_instance_of::<PyInt>()
-            || x.is_exact_instance_of::<PyBool>()
-            || (x.is_exact_instance_of::<PyFloat>()
-                && x.cast::<PyFloat>().is_ok_and(|f| !f.value().is_nan()))
+    let scalars = |column: &mut dyn Iterator<Item = Bound<'_, PyAny>>| {
+        let (mut numbers, mut texts) = (true, true);
+        for x in column {
+            numbers &= is_number(&x);
+            texts &= x.is_exact_instance_of::<PyString>();
+            if !numbers && !texts {
+                return false;
+            }
+        }
+        true
     };
-    let text = |x: &Bound<'_, PyAny>| x.is_exact_instance_of::<PyString>();
-    (items.iter().all(number) || items.iter().all(text)).then_some(items)
+    if scalars(&mut items.iter().cloned()) {
+        return Some(items);
+    }
+    let tuples: Vec<&Bound<'_, PyTuple>> = items
+        .iter()
+        .map(|x| x.cast_exact::<PyTuple>().ok())
+        .collect::<Option<_>>()?;
+    let width = tuples.iter().map(|t| t.len()).max()?;
+    (0..width)
+        .all(|i| scalars(&mut tuples.iter().filter_map(|t| t.get_item(i).ok())))
+        .then_some(items)
+}
+
+/// An exact int, bool or float that is not NaN.
+fn is_number(x: &Bound<'_, PyAny>) -> bool {
+    x.is_exact_instance_of::<PyInt>()
+        || x.is_exact_instance_of::<PyBool>()
+        || (x.is_exact_instance_of::<PyFloat>()
+            && x.cast::<PyFloat>().is_ok_and(|f| !f.value().is_nan()))
 }
 
 /// The first element `better` than all before it stays chosen, as

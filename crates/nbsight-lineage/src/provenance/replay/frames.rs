@@ -4,10 +4,14 @@
 //! the frame does not share the list), so that `df['a'].mean()` depends on
 //! `xs` alone. Selecting rows (`df[mask]`, `df[1:3]`) keeps the columns,
 //! each also decided by the selection; which rows stay is not known, so a
-//! column's every element stays possible.
+//! column's every element stays possible. Sorting rows (`sort_values`)
+//! keeps the columns too: each position may hold any of its column's
+//! values, decided by the columns sorted by.
+
+use ruff_python_ast::{self as ast, Expr};
 
 use super::super::value::{Deps, Value};
-use super::decided_by;
+use super::{UnionWith, decided_by, python_repr};
 
 /// The frame `path(args, keywords)` makes, when it is a `pandas.DataFrame`
 /// of a dict of columns or a list of records the replay holds (`deps`:
@@ -131,6 +135,89 @@ pub(super) fn rows(frame: &Value, why: &Deps) -> Option<Value> {
             .iter()
             .map(|(k, v)| (k.clone(), decided_by(v, &why, 0)))
             .collect();
+    }
+    Some(object)
+}
+
+/// The frame `frame.method(args)` makes when it only reorders or selects
+/// rows of a frame with known columns (`sort_values`, `sort_index`,
+/// `head`, `tail`, `copy`, `reset_index(drop=True)`): the same columns,
+/// each element any of its column's, decided by the sort's columns (its
+/// `by`, or every column when they are not literal names) and the
+/// arguments; `None` for any other method.
+pub(super) fn reordered(
+    frame: &Value,
+    method: &str,
+    c: &ast::ExprCall,
+    args: &[Value],
+) -> Option<Value> {
+    let Value::Object(o) = frame else {
+        return None;
+    };
+    let (deps, parts) = {
+        let o = o.borrow();
+        if o.parts.is_empty() || o.origin.is_some() {
+            return None;
+        }
+        (o.deps.clone(), o.parts.clone())
+    };
+    let mut why = Deps::default();
+    for a in args {
+        why.union(&a.deps().as_why());
+    }
+    let shuffled = match method {
+        "sort_values" => {
+            let by = c
+                .arguments
+                .args
+                .first()
+                .or_else(|| c.arguments.find_keyword("by").map(|k| &k.value));
+            let names: Option<Vec<String>> = match by {
+                Some(Expr::StringLiteral(s)) => Some(vec![python_repr(s.value.to_str())]),
+                Some(Expr::List(l)) => l
+                    .elts
+                    .iter()
+                    .map(|e| match e {
+                        Expr::StringLiteral(s) => Some(python_repr(s.value.to_str())),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => None,
+            };
+            let sorted_by: Option<Vec<&Value>> = names.and_then(|names| {
+                names
+                    .iter()
+                    .map(|n| {
+                        let key = format!("[{n}]");
+                        parts.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+                    })
+                    .collect()
+            });
+            match sorted_by {
+                Some(columns) => columns.iter().for_each(|v| why.union(&v.deps().as_why())),
+                None => why.union(&deps.as_why()),
+            }
+            true
+        }
+        "sort_index" => true,
+        "head" | "tail" | "copy" => false,
+        "reset_index" if c.arguments.find_keyword("drop").is_some() => false,
+        _ => return None,
+    };
+    let column = |v: &Value| match v.elements() {
+        Some(items) if shuffled => {
+            let mut all = Deps::default();
+            for item in &items {
+                all.union(&item.deps());
+            }
+            let any = Value::scalar(all).with_why(&why);
+            Value::sequence(vec![any; items.len()], v.structure().union_with(&why))
+        }
+        _ => decided_by(v, &why, 0),
+    };
+    let object = Value::object(deps.with_why(&why), None);
+    if let Value::Object(new) = &object {
+        new.borrow_mut().parts = parts.iter().map(|(k, v)| (k.clone(), column(v))).collect();
     }
     Some(object)
 }

@@ -1,7 +1,8 @@
 //! Values the replay knows without running the code: integers and strings a
-//! cell computes from literals (`i = 0`, `i = i + 1`, `key = 'a'`), the
-//! positions a loop over `range(...)` or `enumerate(...)` takes, and the keys
-//! of a dict a loop walks. They name the element a subscript with a
+//! cell computes from literals (`i = 0`, `i = i + 1`, `key = 'a'`), tuples
+//! of them, the positions a loop over `range(...)` or `enumerate(...)`
+//! takes, the elements of a literal list a loop walks (`for region, amount
+//! in sales`), and the keys of a dict. They name the element a subscript with a
 //! computed key reads or writes (`numbers[i]`, `d[k]`), which the recorder
 //! does not log (it reads nothing from the program's values).
 
@@ -9,7 +10,7 @@ use ruff_python_ast::{self as ast, Expr};
 use rustc_hash::FxHashMap;
 
 use super::super::value::Value;
-use super::{Replay, python_repr};
+use super::{Replay, constant_key, python_repr};
 
 /// A known value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,13 +18,35 @@ pub(crate) enum Known {
     Int(i64),
     /// Any other value, by its `repr` (a string's quoted form).
     Repr(String),
+    /// A tuple (`('north', 120)`): its elements, `None` where unknown.
+    Tuple(Vec<Option<Known>>),
 }
 
 impl Known {
-    pub fn repr(&self) -> String {
+    /// Its `repr`, as containers spell their keys; a tuple's only when
+    /// every element is known.
+    pub fn repr(&self) -> Option<String> {
         match self {
-            Known::Int(i) => i.to_string(),
-            Known::Repr(r) => r.clone(),
+            Known::Int(i) => Some(i.to_string()),
+            Known::Repr(r) => Some(r.clone()),
+            Known::Tuple(items) => {
+                let items: Option<Vec<String>> = items
+                    .iter()
+                    .map(|i| i.as_ref().and_then(Known::repr))
+                    .collect();
+                match items?.as_slice() {
+                    [one] => Some(format!("({one},)")),
+                    all => Some(format!("({})", all.join(", "))),
+                }
+            }
+        }
+    }
+
+    /// The `k`-th element of a known tuple.
+    pub fn nth(&self, k: usize) -> Option<Known> {
+        match self {
+            Known::Tuple(items) => items.get(k).cloned().flatten(),
+            _ => None,
         }
     }
 
@@ -36,22 +59,19 @@ impl Known {
     }
 }
 
-/// The values the targets of a loop take, iteration by iteration.
+/// The values a loop's target takes, iteration by iteration.
 #[derive(Debug, Clone)]
 pub(super) enum Keys {
     /// `start + k * step`.
     Range { start: i64, step: i64 },
     /// The `k`-th of a list.
     List(Vec<Known>),
-}
-
-/// Which part of the target the known value binds: the whole (`for i in
-/// range(n)`, `for k in d`) or the first of a pair (`for i, x in
-/// enumerate(xs)`, `for k, v in d.items()`).
-#[derive(Debug, Clone)]
-pub(super) struct IteratedKeys {
-    keys: Keys,
-    first_of_pair: bool,
+    /// `(key, value)` pairs of a dict whose keys are known (`d.items()`).
+    Pairs(Vec<Known>),
+    /// `enumerate(xs, start)`: `(start + k, xs[k])`.
+    Enumerate { start: i64, of: Option<Box<Keys>> },
+    /// `zip(xs, ys, ...)`: `(xs[k], ys[k], ...)`.
+    Zip(Vec<Option<Keys>>),
 }
 
 /// `l op r` on known integers, as Python computes it.
@@ -87,13 +107,25 @@ pub(super) fn apply(op: ast::Operator, l: Known, r: Known) -> Option<Known> {
 }
 
 impl Keys {
-    fn get(&self, k: usize) -> Option<Known> {
+    /// The value of the `k`-th iteration.
+    pub fn get(&self, k: usize) -> Option<Known> {
+        let position = |start: i64, step: i64| {
+            let k = i64::try_from(k).ok()?;
+            Some(Known::Int(start.checked_add(k.checked_mul(step)?)?))
+        };
         match self {
-            Keys::Range { start, step } => {
-                let k = i64::try_from(k).ok()?;
-                Some(Known::Int(start.checked_add(k.checked_mul(*step)?)?))
-            }
+            Keys::Range { start, step } => position(*start, *step),
             Keys::List(list) => list.get(k).cloned(),
+            Keys::Pairs(keys) => Some(Known::Tuple(vec![Some(keys.get(k)?.clone()), None])),
+            Keys::Enumerate { start, of } => Some(Known::Tuple(vec![
+                position(*start, 1),
+                of.as_ref().and_then(|of| of.get(k)),
+            ])),
+            Keys::Zip(each) => Some(Known::Tuple(
+                each.iter()
+                    .map(|keys| keys.as_ref().and_then(|keys| keys.get(k)))
+                    .collect(),
+            )),
         }
     }
 }
@@ -117,8 +149,16 @@ impl Replay<'_> {
             Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => {
                 match self.known_at(&u.operand, depth + 1)? {
                     Known::Int(i) => i.checked_neg().map(Known::Int),
-                    Known::Repr(_) => None,
+                    _ => None,
                 }
+            }
+            Expr::Tuple(t) if !t.elts.is_empty() => {
+                let items: Vec<Option<Known>> =
+                    t.elts.iter().map(|e| self.known_at(e, depth + 1)).collect();
+                items
+                    .iter()
+                    .any(Option::is_some)
+                    .then_some(Known::Tuple(items))
             }
             Expr::Name(n) => self.known_name(n.id.as_str()).cloned(),
             Expr::BinOp(b) => apply(
@@ -186,91 +226,66 @@ impl Replay<'_> {
 
     /// The values a loop over `iter` (whose value is `value`) gives its
     /// target, when the replay knows them.
-    pub(super) fn iterated_keys(&self, iter: &Expr, value: &Value) -> Option<IteratedKeys> {
-        let whole = |keys| {
-            Some(IteratedKeys {
-                keys,
-                first_of_pair: false,
-            })
-        };
-        let mapping_keys = |v: &Value| match v {
-            Value::Mapping(m) => Some(Keys::List(
-                m.borrow()
-                    .items
-                    .iter()
-                    .map(|(k, _)| Known::of_key(k))
-                    .collect(),
-            )),
-            _ => None,
-        };
-        if let Value::Mapping(_) = value {
-            return whole(mapping_keys(value)?);
+    pub(super) fn iterated_keys(&self, iter: &Expr, value: &Value) -> Option<Keys> {
+        of_value(value).or_else(|| self.keys_of_call(iter))
+    }
+
+    /// What iterating `e` gives, when the replay knows it: a name bound
+    /// to a dict or a literal list, or a call of `range`, `enumerate`,
+    /// `zip`, `.keys()` or `.items()` over such.
+    fn keys_of(&self, e: &Expr) -> Option<Keys> {
+        match e {
+            Expr::Name(n) => of_value(self.peek_name(n.id.as_str())?),
+            _ => self.keys_of_call(e),
         }
-        // A literal list of constants: its elements.
-        let literal = |v: &Value| match v {
-            Value::Sequence(s) => s.borrow().known.clone().map(Keys::List),
-            _ => None,
-        };
-        if let Some(keys) = literal(value) {
-            return whole(keys);
-        }
-        let Expr::Call(c) = iter else { return None };
+    }
+
+    fn keys_of_call(&self, e: &Expr) -> Option<Keys> {
+        let Expr::Call(c) = e else { return None };
         if !c.arguments.keywords.is_empty() {
             return None;
         }
         let args = &c.arguments.args;
+        let int = |a: &Expr| match self.known(a)? {
+            Known::Int(i) => Some(i),
+            _ => None,
+        };
         match &*c.func {
             Expr::Name(f) if f.id.as_str() == "range" && !self.is_bound("range") => {
-                let ints: Option<Vec<i64>> = args
-                    .iter()
-                    .map(|a| match self.known(a)? {
-                        Known::Int(i) => Some(i),
-                        Known::Repr(_) => None,
-                    })
-                    .collect();
+                let ints: Option<Vec<i64>> = args.iter().map(int).collect();
                 let (start, step) = match ints?.as_slice() {
                     [_] => (0, 1),
                     [start, _] => (*start, 1),
                     [start, _, step] if *step != 0 => (*start, *step),
                     _ => return None,
                 };
-                whole(Keys::Range { start, step })
+                Some(Keys::Range { start, step })
             }
             Expr::Name(f) if f.id.as_str() == "enumerate" && !self.is_bound("enumerate") => {
-                let start = match args.get(1) {
-                    None if args.len() == 1 => 0,
-                    Some(a) if args.len() == 2 => match self.known(a)? {
-                        Known::Int(i) => i,
-                        Known::Repr(_) => return None,
-                    },
+                let start = match args.as_ref() {
+                    [_] => 0,
+                    [_, start] => int(start)?,
                     _ => return None,
                 };
-                Some(IteratedKeys {
-                    keys: Keys::Range { start, step: 1 },
-                    first_of_pair: true,
+                Some(Keys::Enumerate {
+                    start,
+                    of: self.keys_of(&args[0]).map(Box::new),
                 })
             }
-            // `for name, x in zip(names, xs)`: the first list's elements.
             Expr::Name(f) if f.id.as_str() == "zip" && !self.is_bound("zip") => {
-                let Some(Expr::Name(first)) = args.first() else {
-                    return None;
-                };
-                Some(IteratedKeys {
-                    keys: literal(self.peek_name(first.id.as_str())?)?,
-                    first_of_pair: true,
-                })
+                let each: Vec<Option<Keys>> = args.iter().map(|a| self.keys_of(a)).collect();
+                each.iter().any(Option::is_some).then_some(Keys::Zip(each))
             }
             Expr::Attribute(a) if args.is_empty() => {
                 let Expr::Name(n) = &*a.value else {
                     return None;
                 };
-                let keys = mapping_keys(self.peek_name(n.id.as_str())?)?;
+                let Some(Keys::List(keys)) = mapping_keys(self.peek_name(n.id.as_str())?) else {
+                    return None;
+                };
                 match a.attr.as_str() {
-                    "keys" => whole(keys),
-                    "items" => Some(IteratedKeys {
-                        keys,
-                        first_of_pair: true,
-                    }),
+                    "keys" => Some(Keys::List(keys)),
+                    "items" => Some(Keys::Pairs(keys)),
                     _ => None,
                 }
             }
@@ -278,18 +293,65 @@ impl Replay<'_> {
         }
     }
 
-    /// After iteration `k` bound `target`: what the replay knows of it.
-    pub(super) fn know_target(&mut self, target: &Expr, keys: Option<&IteratedKeys>, k: usize) {
-        let Some(keys) = keys else { return };
-        let name = match (target, keys.first_of_pair) {
-            (Expr::Name(n), false) => n,
-            (Expr::Tuple(t), true) if t.elts.len() == 2 => match &t.elts[0] {
-                Expr::Name(n) => n,
-                _ => return,
-            },
-            _ => return,
-        };
-        let known = keys.keys.get(k);
-        self.set_known(name.id.as_str(), known);
+    /// After an iteration bound `target` to a value the replay knows (or
+    /// not: `None`): what it knows of the names in it.
+    pub(super) fn know_target(&mut self, target: &Expr, known: Option<Known>) {
+        match target {
+            Expr::Name(n) => self.set_known(n.id.as_str(), known),
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                let fits = matches!(&known, Some(Known::Tuple(items)) if items.len() == elts.len());
+                for (i, e) in elts.iter().enumerate() {
+                    let part = if fits {
+                        known.as_ref().and_then(|k| k.nth(i))
+                    } else {
+                        None
+                    };
+                    self.know_target(e, part);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The keys of a dict, or the elements of a literal of constants.
+fn of_value(value: &Value) -> Option<Keys> {
+    match value {
+        Value::Mapping(_) => mapping_keys(value),
+        Value::Sequence(s) => s.borrow().known.clone().map(Keys::List),
+        _ => None,
+    }
+}
+
+fn mapping_keys(value: &Value) -> Option<Keys> {
+    match value {
+        Value::Mapping(m) => Some(Keys::List(
+            m.borrow()
+                .items
+                .iter()
+                .map(|(k, _)| Known::of_key(k))
+                .collect(),
+        )),
+        _ => None,
+    }
+}
+
+/// What a literal element of a list or tuple display is, when it is a
+/// constant or a tuple of constants (`('north', 120)`; a float is there
+/// but unknown).
+pub(super) fn literal_known(e: &Expr) -> Option<Known> {
+    match e {
+        Expr::Tuple(t) if !t.elts.is_empty() => {
+            let items: Option<Vec<Option<Known>>> = t
+                .elts
+                .iter()
+                .map(|e| match e {
+                    Expr::Tuple(_) => Some(literal_known(e)),
+                    _ => constant_key(e).map(|k| k.map(|k| Known::of_key(&k))),
+                })
+                .collect();
+            Some(Known::Tuple(items?))
+        }
+        _ => constant_key(e).flatten().map(|k| Known::of_key(&k)),
     }
 }

@@ -37,9 +37,9 @@ use opaque::{global_effects, yields};
 
 use super::State;
 use super::events::{At, Event, What, code_key};
-use super::function::{Body, Function};
+use super::function::{Body, Closure, Function};
 use super::position::Positions;
-use super::value::{Deps, Shared, Value};
+use super::value::{Deps, Fresh, Mapping, Shared, Value};
 pub(crate) use known::Known;
 
 /// Why the replay of a cell gave up.
@@ -114,7 +114,9 @@ struct Frame {
     /// Locals whose value the replay knows (`known.rs`).
     known: FxHashMap<String, Known>,
     /// The running function's closure (`Function::closure`).
-    closure: Option<Arc<FxHashMap<String, Value>>>,
+    closure: Option<Arc<Closure>>,
+    /// Names its `nonlocal` statements declared: bound in the closure.
+    nonlocals: Vec<String>,
 }
 
 impl Frame {
@@ -124,6 +126,7 @@ impl Frame {
             globals: Vec::new(),
             known: FxHashMap::default(),
             closure: None,
+            nonlocals: Vec::new(),
         }
     }
 }
@@ -441,7 +444,7 @@ impl<'s> Replay<'s> {
         if let Some(frame) = self.frames.last()
             && let Some(v) = frame.closure.as_ref().and_then(|c| c.get(name))
         {
-            return v.clone();
+            return v;
         }
         if let Some(v) = self.state.globals.get(name) {
             return v.clone();
@@ -469,6 +472,13 @@ impl<'s> Replay<'s> {
             value = value.with_why(&kept);
         }
         // (A name bound again, as a loop's target is, costs no new key.)
+        if let Some(frame) = self.frames.last()
+            && frame.nonlocals.iter().any(|n| n == name)
+            && let Some(closure) = &frame.closure
+        {
+            closure.set(name, value);
+            return;
+        }
         match self.frames.last_mut() {
             Some(frame) if !frame.globals.iter().any(|g| g == name) => {
                 set(&mut frame.locals, name, value);
@@ -534,6 +544,11 @@ impl<'s> Replay<'s> {
                         .inputs
                         .name(&value, &format!("{path}[{k}]"), &self.cell);
                 }
+                reached(&container, &key.1);
+                // The key is data of the dict's keys (iterating it).
+                if let Value::Mapping(m) = &container {
+                    m.borrow_mut().structure.union(&key.1);
+                }
                 let value = value.with_why(&self.control().union_with(&key.1));
                 self.store(&container, key.0, value);
                 Ok(())
@@ -586,6 +601,9 @@ impl<'s> Replay<'s> {
                     format!("[{k}]")
                 };
                 let mut o = o.borrow_mut();
+                // The object as a whole (a method of it, a copy) now
+                // holds the part too.
+                o.deps.union(&deps);
                 match o.parts.iter_mut().find(|(key, _)| *key == k) {
                     Some((_, v)) => *v = value,
                     None => o.parts.push((k, value)),
@@ -779,6 +797,14 @@ impl<'s> Replay<'s> {
                     frame.globals.extend(g.names.iter().map(|n| n.to_string()));
                 }
             }
+            Stmt::Nonlocal(n) => match self.frames.last_mut() {
+                Some(frame) if frame.closure.is_some() => {
+                    frame
+                        .nonlocals
+                        .extend(n.names.iter().map(|n| n.to_string()));
+                }
+                _ => return unsupported("a nonlocal outside a closure"),
+            },
             Stmt::With(s) => return self.with_(s),
             Stmt::Try(s) => return self.try_(s),
             Stmt::Match(s) => return self.match_(s),
@@ -801,6 +827,7 @@ impl<'s> Replay<'s> {
             Expr::Subscript(sub) => {
                 let container = self.eval(&sub.value, Mode::Control)?;
                 let (key, key_deps) = self.key_of(&sub.slice)?;
+                reached(&container, &key_deps);
                 Some((container, key, key_deps, Some(&*sub.slice)))
             }
             Expr::Attribute(a) => {
@@ -1071,7 +1098,7 @@ impl<'s> Replay<'s> {
             let bound = self.bind(&s.target, item);
             self.control.pop();
             bound?;
-            self.know_target(&s.target, keys.as_ref(), k);
+            self.know_target(&s.target, keys.as_ref().and_then(|keys| keys.get(k)));
             k += 1;
             if let Some(end) = self.iterate(&s.body, structure.clone())? {
                 return Ok(end);
@@ -1100,9 +1127,13 @@ impl<'s> Replay<'s> {
         }
         // Defined in a function: what it sees of the enclosing scopes.
         let closure = self.frames.last().map(|frame| {
-            let mut seen = frame.closure.as_deref().cloned().unwrap_or_default();
+            let mut seen = frame
+                .closure
+                .as_deref()
+                .map(Closure::variables)
+                .unwrap_or_default();
             seen.extend(frame.locals.iter().map(|(k, v)| (k.clone(), v.clone())));
-            Arc::new(seen)
+            Arc::new(Closure::new(seen))
         });
         Ok(Value::Function(Arc::new(Function {
             params: list,
@@ -1216,7 +1247,7 @@ impl<'s> Replay<'s> {
             let deps = self.eval(slice, Mode::Control)?.deps();
             return Ok((None, deps));
         }
-        let key = self.known(slice).map(|k| k.repr());
+        let key = self.known(slice).and_then(|k| k.repr());
         let deps = self.eval(slice, Mode::Control)?.deps();
         Ok((key, deps))
     }
@@ -1251,10 +1282,7 @@ impl<'s> Replay<'s> {
         }
         // How many elements there are is code, not data.
         let value = Value::sequence(items, Deps::default());
-        let known: Option<Vec<Known>> = elts
-            .iter()
-            .map(|e| constant_key(e).flatten().map(|k| Known::of_key(&k)))
-            .collect();
+        let known: Option<Vec<Known>> = elts.iter().map(known::literal_known).collect();
         if let (Value::Sequence(s), Some(known), true) = (&value, known, ordered) {
             s.borrow().known.replace(known);
         }
@@ -1413,7 +1441,7 @@ impl<'s> Replay<'s> {
                 let mut keys = Vec::new();
                 let first = self.lines(c).0;
                 let items = self.comprehension(first, &c.generators, false, &mut |r, _| {
-                    let shown = r.known(key).map(|k| k.repr());
+                    let shown = r.known(key).and_then(|k| k.repr());
                     let deps = r.eval(key, Mode::Control)?.deps();
                     let v = r.eval(&c.value, Mode::Data)?.with_why(&deps);
                     keys.push((shown, deps));
@@ -1435,14 +1463,11 @@ impl<'s> Replay<'s> {
                         later.union(deps);
                     }
                 }
-                let items = (items, ());
-                Value::mapping(
-                    keys.into_iter()
-                        .map(|(k, _)| k.unwrap_or_else(|| "?".to_string()))
-                        .zip(items.0)
-                        .collect(),
-                    structure,
-                )
+                let mut entries = Vec::new();
+                for ((key, _), item) in keys.into_iter().zip(items) {
+                    put(&mut entries, key.unwrap_or_else(|| "?".to_string()), item);
+                }
+                Value::mapping(entries, structure)
             }
             Expr::Subscript(s) => {
                 let container = self.eval(&s.value, Mode::Control)?;
@@ -1452,6 +1477,7 @@ impl<'s> Replay<'s> {
                 {
                     return Ok(rows);
                 }
+                reached(&container, &key_deps);
                 self.load(&container, key.as_deref(), &s.slice)?
                     .with_why(&key_deps)
             }
@@ -1513,6 +1539,19 @@ impl<'s> Replay<'s> {
                 Value::sequence(items, s.structure.clone())
             }
             (Value::Object(_), None) => Value::object(container.deps(), None),
+            // A key not known: the one entry of such keys (`?`), when the
+            // dict has no other (a `defaultdict` filled in a loop).
+            (Value::Mapping(m), None) => {
+                let only = {
+                    let m = m.borrow();
+                    match m.items.as_slice() {
+                        [(k, v)] if k == "?" => Some(v.clone()),
+                        _ => None,
+                    }
+                };
+                only.or_else(|| self.missing(m, "?"))
+                    .unwrap_or_else(|| Value::scalar(container.deps()))
+            }
             (Value::Module(_), _) | (Value::Function(_), _) => Value::constant(),
             _ => Value::scalar(container.deps()),
         })
@@ -1545,18 +1584,66 @@ impl<'s> Replay<'s> {
                     m.items
                         .iter()
                         .find(|(key, _)| key == k)
-                        .map(|(_, v)| (v.clone(), m.literal_keys.then(|| m.structure.clone())))
+                        .map(|(_, v)| (v.clone(), m.read_by_key()))
                 };
                 match found {
-                    Some((v, Some(keys))) => v.with_why(&keys),
-                    Some((v, None)) => v,
-                    None => Value::scalar(container.deps()),
+                    Some((v, keys)) => v.with_why(&keys),
+                    None => self
+                        .missing(m, k)
+                        .unwrap_or_else(|| Value::scalar(container.deps())),
                 }
             }
             Value::Object(_) => self.part(container, &format!("[{k}]")),
             Value::Module(_) | Value::Function(_) => Value::constant(),
             _ => Value::scalar(container.deps()),
         }
+    }
+
+    /// The entry a `defaultdict` makes for the missing key `k` (`None`:
+    /// `m` has no factory, or already has an entry that is not `?`).
+    fn missing(&mut self, m: &Shared<Mapping>, k: &str) -> Option<Value> {
+        let fresh = {
+            let m = m.borrow();
+            if k == "?" && !m.items.is_empty() {
+                return None;
+            }
+            m.default?
+        };
+        let value = fresh.make();
+        let control = self.control().as_why();
+        let mut m = m.borrow_mut();
+        m.items.push((k.to_string(), value.clone()));
+        m.structure.union(&control);
+        // The keys computed so far decided that this one is new.
+        let keys = m.keys.clone();
+        m.structure.union(&keys);
+        Some(value)
+    }
+
+    /// `dict(pairs)` (`dict(zip(names, prices))`): each pair's value at
+    /// its key, when the replay knows the key (`?` otherwise); the keys
+    /// decided which entries there are and which value each holds.
+    fn dict_of_pairs(&mut self, arg: &Expr, pairs: &Value, items: Vec<Value>) -> Value {
+        let keys = self.iterated_keys(arg, pairs);
+        let mut structure = pairs.structure();
+        let mut entries: Vec<(String, Value)> = Vec::new();
+        for (k, pair) in items.into_iter().enumerate() {
+            let (key_deps, value) = match pair.elements().as_deref() {
+                Some([key, value]) => (key.deps(), value.clone()),
+                _ => (pair.deps(), Value::scalar(pair.deps())),
+            };
+            let key = keys
+                .as_ref()
+                .and_then(|keys| keys.get(k))
+                .and_then(|known| known.nth(0))
+                .and_then(|known| known.repr())
+                .unwrap_or_else(|| "?".to_string());
+            structure.union(&key_deps);
+            put(&mut entries, key, value.with_why(&key_deps));
+        }
+        let dict = Value::mapping(entries, structure.clone());
+        reached(&dict, &structure);
+        dict
     }
 
     /// A part of a library object (`df['a']`, `df.a`): named after the
@@ -1676,7 +1763,7 @@ impl<'s> Replay<'s> {
             }
             let item = element(&iterable, elements.as_deref(), k);
             self.bind(&g.target, item)?;
-            self.know_target(&g.target, keys.as_ref(), k);
+            self.know_target(&g.target, keys.as_ref().and_then(|keys| keys.get(k)));
             k += 1;
             let mut decided = iter_structure.clone();
             let mut kept = true;
@@ -1720,6 +1807,9 @@ impl<'s> Replay<'s> {
                     let mut deps = receiver.deps();
                     let (args, keywords) = self.arguments(c, Mode::Control)?;
                     let (args, keywords) = self.functions_as_reads(args, keywords);
+                    if let Some(rows) = frames::reordered(&receiver, a.attr.as_str(), c, &args) {
+                        return Ok(rows);
+                    }
                     for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
                         deps.union(&v.deps());
                     }
@@ -1797,8 +1887,8 @@ impl<'s> Replay<'s> {
                 .closure
                 .as_ref()
                 .and_then(|c| c.get(name))
-                .or_else(|| self.state.globals.get(name));
-            if let Some(v) = value
+                .or_else(|| self.state.globals.get(name).cloned());
+            if let Some(v) = &value
                 && !matches!(v, Value::Function(_) | Value::Module(_))
             {
                 deps.union(&v.deps());
@@ -1856,6 +1946,20 @@ impl<'s> Replay<'s> {
                     );
                     deps.where_.insert(id);
                     return Ok(Value::object(deps, Some(id)));
+                }
+                if let Some(empty) = empty_container(path, c, &args, &keywords) {
+                    return Ok(empty);
+                }
+                if path == "builtins.dict"
+                    && let ([pairs], [], [arg]) = (
+                        args.as_slice(),
+                        keywords.as_slice(),
+                        c.arguments.args.as_ref(),
+                    )
+                    && !matches!(pairs, Value::Mapping(_))
+                    && let Some(items) = pairs.elements()
+                {
+                    return Ok(self.dict_of_pairs(arg, pairs, items));
                 }
                 if let Some(frame) = frames::frame(path, &args, &keywords, &deps) {
                     return Ok(frame);
@@ -2098,12 +2202,14 @@ impl<'s> Replay<'s> {
                 if !matches!(name, "keys" | "values" | "items" | "get" | "setdefault") {
                     return Ok(None);
                 }
+                let known_key = c
+                    .arguments
+                    .args
+                    .first()
+                    .and_then(|k| self.known(k))
+                    .and_then(|k| k.repr());
                 let (args, _) = self.arguments(c, Mode::Control)?;
-                let literal_key = || match c.arguments.args.first() {
-                    Some(Expr::StringLiteral(s)) => Some(python_repr(s.value.to_str())),
-                    Some(Expr::NumberLiteral(n)) => number_repr(&n.value),
-                    _ => None,
-                };
+                let literal_key = || known_key.clone();
                 let value = match (name, args.as_slice()) {
                     ("keys", []) => {
                         let m = m.borrow();
@@ -2115,26 +2221,28 @@ impl<'s> Replay<'s> {
                             m.structure.clone(),
                         )
                     }
+                    // Each value was decided by the keys computed at run
+                    // time that reached the dict (which of them it got).
                     ("values", []) => {
-                        let m = m.borrow();
+                        let (values, structure, keys) = entries(m);
                         Value::sequence(
-                            m.items.iter().map(|(_, v)| v.clone()).collect(),
-                            m.structure.clone(),
+                            values.into_iter().map(|v| v.with_why(&keys)).collect(),
+                            structure,
                         )
                     }
                     ("items", []) => {
-                        let m = m.borrow();
+                        let (values, structure, keys) = entries(m);
                         Value::sequence(
-                            m.items
-                                .iter()
-                                .map(|(_, v)| {
+                            values
+                                .into_iter()
+                                .map(|v| {
                                     Value::sequence(
-                                        vec![Value::scalar(m.structure.clone()), v.clone()],
+                                        vec![Value::scalar(structure.clone()), v.with_why(&keys)],
                                         Deps::default(),
                                     )
                                 })
                                 .collect(),
-                            m.structure.clone(),
+                            structure.clone(),
                         )
                     }
                     // The entry at the key, made from the default when
@@ -2159,16 +2267,38 @@ impl<'s> Replay<'s> {
                             }
                         }
                     }
-                    ("get", [_, ..]) => {
-                        let key = literal_key();
-                        let found = key.and_then(|k| {
-                            m.borrow()
-                                .items
-                                .iter()
-                                .find(|(key, _)| *key == k)
-                                .map(|(_, v)| v.clone())
-                        });
-                        found.unwrap_or_else(|| Value::scalar(receiver.deps()))
+                    // The entry at the key, or the default: which one is
+                    // decided by the key and the dict's keys.
+                    ("get", [key, rest @ ..]) => {
+                        let default = rest.first().cloned().unwrap_or_else(Value::constant);
+                        let key_why = key.deps().as_why();
+                        let (entry, read_by_key, unknown_keys, keys) = {
+                            let m = m.borrow();
+                            let entry = literal_key().and_then(|k| {
+                                m.items
+                                    .iter()
+                                    .find(|(key, _)| *key == k)
+                                    .map(|(_, v)| v.clone())
+                            });
+                            (
+                                entry,
+                                m.read_by_key(),
+                                m.items.iter().any(|(k, _)| k == "?"),
+                                m.structure.as_why(),
+                            )
+                        };
+                        match entry {
+                            Some(v) => v.with_why(&key_why.union_with(&read_by_key)),
+                            // Absent: the default, because no key equals it.
+                            None if literal_key().is_some() && !unknown_keys => {
+                                default.with_why(&key_why.union_with(&keys))
+                            }
+                            None => {
+                                let mut d = receiver.deps();
+                                d.union(&default.deps());
+                                Value::scalar(d.union_with(&key_why))
+                            }
+                        }
                     }
                     _ => opaque(receiver, &args, &[]),
                 };
@@ -2176,6 +2306,102 @@ impl<'s> Replay<'s> {
             }
             _ => Ok(None),
         }
+    }
+}
+
+/// A dict's values, structure and [`Mapping::keys`], read under one lock
+/// (the values may hold the dict itself: they are changed after it).
+fn entries(m: &Shared<Mapping>) -> (Vec<Value>, Deps, Deps) {
+    let m = m.borrow();
+    (
+        m.items.iter().map(|(_, v)| v.clone()).collect(),
+        m.structure.clone(),
+        m.keys.clone(),
+    )
+}
+
+/// `entries[key] = value` in a dict being built: a later equal key
+/// replaces the value where the first put it; under the unknown key `?`
+/// any of the values may be there.
+fn put(entries: &mut Vec<(String, Value)>, key: String, value: Value) {
+    match entries.iter_mut().find(|(e, _)| *e == key) {
+        Some((e, old)) if e != "?" => *old = value,
+        Some((_, old)) => *old = Value::scalar(old.deps().union_with(&value.deps())),
+        None => entries.push((key, value)),
+    }
+}
+
+/// A key computed at run time (depending on `key`) reached `container`.
+fn reached(container: &Value, key: &Deps) {
+    if let Value::Mapping(m) = container
+        && !key.is_empty()
+    {
+        m.borrow_mut().reached_by(key);
+    }
+}
+
+/// An empty container made by a call of `path` (`list()`, `dict()`,
+/// `dict(a=1)`, `collections.defaultdict(list)`, `Counter()`, `deque()`):
+/// code, not data that entered the notebook.
+fn empty_container(
+    path: &str,
+    c: &ast::ExprCall,
+    args: &[Value],
+    keywords: &[(String, Value)],
+) -> Option<Value> {
+    match (path, args) {
+        ("builtins.list" | "builtins.set" | "builtins.tuple" | "collections.deque", []) => keywords
+            .is_empty()
+            .then(|| Value::sequence(Vec::new(), Deps::default())),
+        ("builtins.dict", []) => Some(Value::mapping(
+            keywords
+                .iter()
+                .map(|(k, v)| (python_repr(k), v.clone()))
+                .collect(),
+            Deps::default(),
+        )),
+        ("collections.OrderedDict", []) if keywords.is_empty() => {
+            Some(Value::mapping(Vec::new(), Deps::default()))
+        }
+        ("collections.Counter", []) if keywords.is_empty() => Some(defaulting(Fresh::Constant)),
+        ("collections.defaultdict", [_]) if keywords.is_empty() => {
+            Some(defaulting(factory(&c.arguments.args[0])?))
+        }
+        _ => None,
+    }
+}
+
+/// An empty dict whose missing keys get `fresh`.
+fn defaulting(fresh: Fresh) -> Value {
+    let value = Value::mapping(Vec::new(), Deps::default());
+    if let Value::Mapping(m) = &value {
+        m.borrow_mut().default = Some(fresh);
+    }
+    value
+}
+
+/// What the `defaultdict` factory `e` makes, when the replay knows.
+fn factory(e: &Expr) -> Option<Fresh> {
+    match e {
+        Expr::Name(n) => match n.id.as_str() {
+            "list" | "set" => Some(Fresh::Sequence),
+            "dict" | "OrderedDict" | "Counter" => Some(Fresh::Mapping),
+            "int" | "float" | "str" | "bool" => Some(Fresh::Constant),
+            _ => None,
+        },
+        Expr::Lambda(l) if l.parameters.is_none() => match &*l.body {
+            Expr::NumberLiteral(_) | Expr::StringLiteral(_) | Expr::NoneLiteral(_) => {
+                Some(Fresh::Constant)
+            }
+            Expr::List(_) | Expr::Set(_) => Some(Fresh::Sequence),
+            Expr::Dict(_) => Some(Fresh::Mapping),
+            Expr::Call(c) if c.arguments.is_empty() => match &*c.func {
+                Expr::Name(n) if n.id.as_str() == "defaultdict" => None,
+                other => factory(other),
+            },
+            _ => None,
+        },
+        _ => None,
     }
 }
 
