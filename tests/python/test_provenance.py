@@ -722,7 +722,34 @@ def test_a_global_changed_by_code_the_replay_cannot_see_is_not_followed(
     assert p["recorded"] is True
 
 
-def test_generator_functions_are_objects_of_their_cell(ip: InteractiveShell) -> None:
+def test_a_generator_function_yields_what_its_consumer_took(ip: InteractiveShell) -> None:
+    # Replayed where it is made, as far as the log shows it ran: each
+    # element yielded is made of what its own run read; a consumer that
+    # stopped early (`break`, `next`) took only the first ones.
+    cell(
+        ip,
+        "c1",
+        "def running_total(xs):\n    total = 0\n    for x in xs:\n"
+        "        total += x\n        yield total",
+    )
+    cell(
+        ip,
+        "c2",
+        "deposits = [100, 250, -80, 40]\nhistory = list(running_total(deposits))\n"
+        "for t in running_total(deposits):\n    if t > 300:\n        break\n"
+        "g = running_total(deposits)\nfirst = next(g)\n"
+        "doubled = [2 * h for h in running_total(deposits[:2])]",
+    )
+    where = lambda symbol: refs(nbsight.provenance(symbol)["where"])  # noqa: E731
+    assert where("history[0]") == ["c2:deposits[0]"]
+    assert where("history[2]") == ["c2:deposits[0]", "c2:deposits[1]", "c2:deposits[2]"]
+    assert where("t") == ["c2:deposits[0]", "c2:deposits[1]"]
+    assert where("first") == ["c2:deposits[0]"]
+    assert where("doubled[1]") == ["c2:deposits[0]", "c2:deposits[1]"]
+    assert nbsight.provenance("doubled")["followed"] is True
+
+
+def test_generator_functions_with_unknown_slices(ip: InteractiveShell) -> None:
     cell(ip, "c1", "def chunks(xs, n):\n    for i in range(0, len(xs), n):\n        yield xs[i:i + n]\nitems = [1, 2, 3]\nsize = 2")
     cell(ip, "c2", "batches = list(chunks(items, size))\nodd = [x * x for x in items if x % 2]")
     p = nbsight.provenance("batches")

@@ -47,7 +47,8 @@ pub enum What {
     /// An exception was raised in the code, or passed through it, on this
     /// line (not one that ends an iteration).
     Raised,
-    /// A call of the code (a function's) starts.
+    /// A call of the code (a function's) starts; a generator's run, at its
+    /// first resume (not at the later ones).
     Enter,
     /// The function was called too often in this run: from here on its
     /// calls and events are not logged (the replay takes them as opaque).

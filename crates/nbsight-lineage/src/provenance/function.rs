@@ -34,6 +34,9 @@ pub(crate) struct Function {
     /// The enclosing function's variables when it was defined (a closure's
     /// free variables: `make_scaler(k)`'s `factor`).
     pub closure: Option<Arc<Closure>>,
+    /// A generator function (its body yields): a call replays the body as
+    /// far as the log shows it ran, and gives what it yielded.
+    pub generator: bool,
 }
 
 /// The variables of the enclosing functions a function sees, shared by

@@ -510,7 +510,13 @@ unsafe fn suspend(api: &Api, shared: &Shared) {
 unsafe fn on_call(api: &Api, trace: &mut Trace, frame: *mut ffi::PyFrameObject) -> bool {
     let code = unsafe { code_of(frame) };
     if trace.recorder.on && trace.recorder.has_table(code) {
-        trace.recorder.entered(code);
+        // (A generator's resume gives a call event too: not a call.)
+        if !trace
+            .recorder
+            .resumes(code, unsafe { lasti_of(api, frame) })
+        {
+            trace.recorder.entered(code);
+        }
         if trace.recorder.needs_opcodes(code) {
             unsafe { set_opcodes(api, frame, true) };
             trace.recorder.logging(frame as usize, code);

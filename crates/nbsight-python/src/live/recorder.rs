@@ -143,6 +143,12 @@ struct Table {
     /// comprehension's or a generator expression's, which are part of the
     /// code around them).
     enters: bool,
+    /// The offset of its first instruction that suspends a generator or
+    /// coroutine (`YIELD_VALUE`, 3.10's `YIELD_FROM`, `SEND`); `u32::MAX`
+    /// in code that has none. (3.10/3.11 give a call event at every resume
+    /// of a generator, with the frame's last instruction at or past it: a
+    /// resume is not a call.)
+    first_yield: u32,
     /// Calls logged in this run.
     calls: u32,
     /// More than [`CALLS`] calls in this run: its events are no longer
@@ -463,6 +469,12 @@ impl Recorder {
         }
     }
 
+    /// 3.10/3.11: a call event of `code` whose frame's last instruction is
+    /// at `lasti` (`None`: not started) resumes a suspended generator.
+    pub fn resumes(&self, code: usize, lasti: Option<u32>) -> bool {
+        lasti.is_some_and(|l| self.tables.get(&code).is_some_and(|t| l >= t.first_yield))
+    }
+
     /// A call of `code` starts; `true` when it is logged.
     pub fn entered(&mut self, code: usize) -> bool {
         if !self.on {
@@ -599,6 +611,7 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
     let mut prefix: Vec<u32> = Vec::new();
     let mut last: Option<Jump> = None;
     let mut aliases: Vec<u32> = Vec::new();
+    let mut first_yield = u32::MAX;
     for instruction in instructions.call1((code,))?.try_iter()? {
         let instruction = instruction?;
         let offset = instruction.getattr("offset")?.extract::<u32>()?;
@@ -637,6 +650,9 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
         if opname == "EXTENDED_ARG" {
             prefix.push(offset);
             continue;
+        }
+        if matches!(opname.as_str(), "YIELD_VALUE" | "YIELD_FROM" | "SEND") {
+            first_yield = first_yield.min(offset);
         }
         let before = std::mem::take(&mut prefix);
         // The keywords of a call: 3.11's `KW_NAMES` comes before its
@@ -725,6 +741,7 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
         jump_lines,
         calls_at,
         enters: false,
+        first_yield,
         calls: 0,
         saturated: false,
     })

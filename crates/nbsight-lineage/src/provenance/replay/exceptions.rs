@@ -64,7 +64,7 @@ impl Replay<'_> {
             }
             other => other,
         };
-        if let Err(Stop::Unsupported(_) | Stop::Saturated) = outcome {
+        if let Err(Stop::Unsupported(_) | Stop::Saturated | Stop::Suspended) = outcome {
             return outcome;
         }
         match self.block(&s.finalbody)? {

@@ -141,6 +141,9 @@ impl Replay<'_> {
             if self.saturated_here() {
                 return Err(Stop::Saturated);
             }
+            if self.generator_suspended() {
+                return Err(Stop::Suspended);
+            }
             return unsupported(format!(
                 "the case on line {} not logged, found {}",
                 start.0,

@@ -57,6 +57,8 @@ enum Stop {
     /// The function's calls stopped being logged (it was called too often
     /// in the run): the call being replayed is opaque from here.
     Saturated,
+    /// A generator's log ends here: its consumer took no more.
+    Suspended,
 }
 
 type R<T> = Result<T, Stop>;
@@ -117,6 +119,9 @@ struct Frame {
     closure: Option<Arc<Closure>>,
     /// Names its `nonlocal` statements declared: bound in the closure.
     nonlocals: Vec<String>,
+    /// A generator's frame: what it yielded, and what decided that it
+    /// yielded them.
+    yields: Option<(Vec<Value>, Deps)>,
 }
 
 impl Frame {
@@ -127,6 +132,7 @@ impl Frame {
             known: FxHashMap::default(),
             closure: None,
             nonlocals: Vec::new(),
+            yields: None,
         }
     }
 }
@@ -202,6 +208,10 @@ pub(crate) struct Replay<'s> {
     /// Globals that code the replay does not run changed (its body says
     /// it may: `log.append(x)` in a generator function).
     changed_unseen: Vec<String>,
+    /// Per generator function's code, where the log of its last replayed
+    /// run ended (its runs are replayed when created, out of the log's
+    /// order: the next one starts after it).
+    generator_ends: FxHashMap<u32, usize>,
 }
 
 /// The name `kept_out` gives a function's return value.
@@ -238,6 +248,7 @@ impl<'s> Replay<'s> {
             bound: rustc_hash::FxHashSet::default(),
             blind_call: false,
             changed_unseen: Vec::new(),
+            generator_ends: FxHashMap::default(),
         }
     }
 
@@ -268,6 +279,9 @@ impl<'s> Replay<'s> {
             Err(Stop::Saturated) => Err(Unsupported(
                 "the log ended a function's calls outside any call".into(),
             )),
+            Err(Stop::Suspended) => {
+                Err(Unsupported("a generator suspended outside any call".into()))
+            }
         }
     }
 
@@ -372,6 +386,7 @@ impl<'s> Replay<'s> {
             // The code raised before it decided.
             Some((_, e)) if e.what == What::Raised => Err(Stop::Raised),
             _ if self.saturated_here() => Err(Stop::Saturated),
+            _ if self.generator_suspended() => Err(Stop::Suspended),
             other => unsupported(format!(
                 "expected a decision on line {first}, found {}",
                 describe(other.map(|(_, e)| e))
@@ -404,11 +419,34 @@ impl<'s> Replay<'s> {
             Some(more) => Ok(more),
             None if self.peek().is_some_and(|e| e.what == What::Raised) => Err(Stop::Raised),
             None if self.saturated_here() => Err(Stop::Saturated),
+            None if self.generator_suspended() => Err(Stop::Suspended),
             None => unsupported(format!(
                 "the {what} on line {} not logged, found {}",
                 lines.0,
                 describe(self.peek())
             )),
+        }
+    }
+
+    /// The code being replayed is a generator's whose log ends here (no
+    /// later event of it, or its next run's start): it was not resumed.
+    fn generator_suspended(&self) -> bool {
+        self.in_generator() && self.peek().is_none_or(|e| e.what == What::Enter)
+    }
+
+    fn in_generator(&self) -> bool {
+        self.frames.last().is_some_and(|f| f.yields.is_some())
+    }
+
+    /// The running generator yielded `items`.
+    fn yielded(&mut self, items: Vec<Value>) {
+        let why = self.control();
+        let items: Vec<Value> = items.into_iter().map(|v| v.with_why(&why)).collect();
+        if let Some(frame) = self.frames.last_mut()
+            && let Some((out, structure)) = &mut frame.yields
+        {
+            structure.union(&why.as_why());
+            out.extend(items);
         }
     }
 
@@ -731,10 +769,10 @@ impl<'s> Replay<'s> {
                 return Err(Stop::Raised);
             }
             Stmt::FunctionDef(f) => {
-                // A function the replay does not run (decorated, async, a
-                // generator): an object of this cell, as a class is; what
-                // a call of it changes is not seen (`blind_call`).
-                if !f.decorator_list.is_empty() || f.is_async || yields(&f.body) {
+                // A function the replay does not run (decorated, async): an
+                // object of this cell, as a class is; what a call of it
+                // changes is not seen (`blind_call`).
+                if !f.decorator_list.is_empty() || f.is_async {
                     for d in &f.decorator_list {
                         self.eval(&d.expression, Mode::Control)?;
                     }
@@ -748,8 +786,12 @@ impl<'s> Replay<'s> {
                     return Ok(Flow::Normal);
                 }
                 let first_line = self.lines(f).0;
-                let function =
-                    self.function_of(&f.parameters, Body::Block(f.body.to_vec()), first_line)?;
+                let function = self.function_of(
+                    &f.parameters,
+                    Body::Block(f.body.to_vec()),
+                    first_line,
+                    yields(&f.body),
+                )?;
                 self.bind_name(f.name.as_str(), function);
             }
             Stmt::ClassDef(c) => {
@@ -1108,7 +1150,13 @@ impl<'s> Replay<'s> {
 
     // ----- functions -------------------------------------------------
 
-    fn function_of(&mut self, params: &ast::Parameters, body: Body, first_line: u32) -> R<Value> {
+    fn function_of(
+        &mut self,
+        params: &ast::Parameters,
+        body: Body,
+        first_line: u32,
+        generator: bool,
+    ) -> R<Value> {
         if params.vararg.is_some() || params.kwarg.is_some() {
             return unsupported("a function with *args or **kwargs");
         }
@@ -1142,6 +1190,7 @@ impl<'s> Replay<'s> {
             code: code_key(&self.code_cell, first_line),
             cell: self.code_cell.clone(),
             closure,
+            generator,
         })))
     }
 
@@ -1159,6 +1208,33 @@ impl<'s> Replay<'s> {
             .cloned()
             .chain(keywords.iter().map(|(_, v)| v.clone()))
             .collect();
+        // A generator runs as its consumer takes from it. It is replayed
+        // here, where it is made, when the log shows its run starting
+        // before the caller's code logs anything more (`list(gen(xs))`,
+        // `for x in gen(xs)`, `g = gen(xs)` then `next(g)`): from its
+        // start, out of the log's order (the caller's own events stay
+        // where they are); otherwise it is opaque.
+        let resumed_at = if f.generator {
+            let from = self
+                .generator_ends
+                .get(&f.code)
+                .copied()
+                .unwrap_or(0)
+                .max(self.next);
+            let caller_next = self.peek_at().map(|(j, _)| j);
+            match self.log.of(f.code, from).next() {
+                Some((i, e)) if e.what == What::Enter && caller_next.is_none_or(|j| j > i) => {
+                    Some(std::mem::replace(&mut self.next, i))
+                }
+                _ => {
+                    // (What its run does to the globals is not seen.)
+                    self.blind_call = true;
+                    return Ok(opaque_call(&args_all));
+                }
+            }
+        } else {
+            None
+        };
         // The call's start, when the log has it (it bounds where this call's
         // events end: `peek_at`), looked at before the frame is built (an
         // opaque call needs none). No `Enter`, and the caller's code raised
@@ -1205,6 +1281,7 @@ impl<'s> Replay<'s> {
         let outer = std::mem::replace(&mut self.positions, f.positions.clone());
         let mut frame = Frame::new(locals);
         frame.closure = f.closure.clone();
+        frame.yields = f.generator.then(Default::default);
         self.frames.push(frame);
         let outer_cell = std::mem::replace(&mut self.code_cell, f.cell.clone());
         let depth = self.frames.len();
@@ -1224,10 +1301,24 @@ impl<'s> Replay<'s> {
         self.kept_out.retain(|(d, _), _| *d < depth);
         self.went_on = outer_went_on;
         self.exit_decision = None;
-        self.frames.pop();
+        let frame = self.frames.pop();
         self.positions = outer;
         self.code_cell = outer_cell;
         self.code = outer_code;
+        if let Some(caller_at) = resumed_at {
+            self.generator_ends.insert(f.code, self.next);
+            self.next = caller_at;
+            let (items, structure) = frame.and_then(|f| f.yields).unwrap_or_default();
+            return match result {
+                // It ended, its consumer stopped taking, or it raised (to
+                // its consumer, whose own log says so).
+                Ok(_) | Err(Stop::Suspended | Stop::Raised) => {
+                    Ok(Value::sequence(items, structure))
+                }
+                Err(Stop::Saturated) => Ok(opaque_call(&args_all)),
+                Err(other) => Err(other),
+            };
+        }
         match result {
             // Its events stopped being logged: the rest of it is opaque.
             Err(Stop::Saturated) => Ok(opaque_call(&args_all)),
@@ -1502,7 +1593,8 @@ impl<'s> Replay<'s> {
             Expr::Lambda(l) => {
                 let params = l.parameters.as_deref().cloned().unwrap_or_default();
                 let first_line = self.lines(l).0;
-                self.function_of(&params, Body::Lambda(l.body.clone()), first_line)?
+                let generator = matches!(&*l.body, Expr::Yield(_) | Expr::YieldFrom(_));
+                self.function_of(&params, Body::Lambda(l.body.clone()), first_line, generator)?
             }
             Expr::Named(n) => {
                 let v = self.eval(&n.value, mode)?;
@@ -1516,6 +1608,23 @@ impl<'s> Replay<'s> {
                     deps.union(&self.eval(part, Mode::Control)?.deps());
                 }
                 Value::scalar(deps)
+            }
+            Expr::Yield(y) if self.in_generator() => {
+                let value = match &y.value {
+                    Some(v) => self.eval(v, Mode::Data)?,
+                    None => Value::constant(),
+                };
+                self.yielded(vec![value]);
+                // What the consumer sends back: none of the notebook's data.
+                Value::constant()
+            }
+            Expr::YieldFrom(y) if self.in_generator() => {
+                let inner = self.eval(&y.value, Mode::Data)?;
+                let items = inner
+                    .elements()
+                    .unwrap_or_else(|| vec![Value::scalar(inner.deps())]);
+                self.yielded(items);
+                Value::scalar(inner.structure().as_why())
             }
             _ => return unsupported("an expression the replay does not know (await, yield, ...)"),
         })

@@ -1,4 +1,4 @@
-//! Functions the replay does not run (decorated, `async`, generators): each
+//! Functions the replay does not run (decorated, `async`): each
 //! is an object of the cell that defined it, and what a call of it may do to
 //! the globals is read from its code once, at its definition
 //! ([`GlobalEffects`]). A global it rebinds (`global x`) is changed unseen:
