@@ -847,3 +847,31 @@ def test_a_column_added_then_rows_sorted(ip: InteractiveShell) -> None:
     )
     p = nbsight.provenance("total")
     assert {"c1:tax", "c1:rows[0]['p']", "c1:rows[1]['q']"} <= set(refs(p["where"])), p
+
+
+def test_positions_and_keys_known_from_the_loop_that_computed_them(ip: InteractiveShell) -> None:
+    # `position` counted by an `enumerate` loop bounds a slice exactly;
+    # `w[0]` of a word known from a literal list keys `setdefault`; behind
+    # a filter, the elements kept before decide which lands at a position.
+    cell(
+        ip,
+        "c1",
+        "queue = ['ana', 'ben', 'cleo', 'dev']\ntarget = 'cleo'\n"
+        "words = ['apple', 'avocado', 'banana']\nraw = [' al ', '', 'bo']",
+    )
+    cell(
+        ip,
+        "c2",
+        "position = -1\nfor i, person in enumerate(queue):\n"
+        "    if person == target:\n        position = i\n        break\n"
+        "ahead = queue[:position]\n"
+        "groups = {}\nfor w in words:\n    groups.setdefault(w[0], []).append(w)\n"
+        "n_groups = len(groups)\n"
+        "clean = [r.strip() for r in raw if r.strip()]",
+    )
+    assert refs(nbsight.provenance("ahead")["where"]) == ["c1:queue[0]", "c1:queue[1]"]
+    assert refs(nbsight.provenance("groups['a']")["where"]) == ["c1:words[0]", "c1:words[1]"]
+    assert "c1:words[1]" in refs(nbsight.provenance("n_groups")["why"])
+    p = nbsight.provenance("clean[1]")
+    assert refs(p["where"]) == ["c1:raw[2]"], p
+    assert {"c1:raw[0]", "c1:raw[1]"} <= set(refs(p["why"])), p

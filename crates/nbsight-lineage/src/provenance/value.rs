@@ -391,7 +391,12 @@ impl Value {
     pub fn structure(&self) -> Deps {
         match self {
             Value::Sequence(s) => s.borrow().structure.clone(),
-            Value::Mapping(m) => m.borrow().structure.clone(),
+            // (Which keys there are was decided by every key computed at
+            // run time that reached it: one equal to another made none.)
+            Value::Mapping(m) => {
+                let m = m.borrow();
+                m.structure.clone().with_why(&m.keys)
+            }
             Value::Range(d) => d.clone(),
             other => other.deps(),
         }

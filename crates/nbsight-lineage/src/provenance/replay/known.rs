@@ -152,6 +152,27 @@ impl Replay<'_> {
                     _ => None,
                 }
             }
+            // `w[0]` of a known str, `pair[1]` of a known tuple.
+            Expr::Subscript(s) => {
+                let Known::Int(i) = self.known_at(&s.slice, depth + 1)? else {
+                    return None;
+                };
+                match self.known_at(&s.value, depth + 1)? {
+                    Known::Tuple(items) => {
+                        let len = i64::try_from(items.len()).ok()?;
+                        let i = if i < 0 { i + len } else { i };
+                        items.get(usize::try_from(i).ok()?).cloned().flatten()
+                    }
+                    Known::Repr(r) => {
+                        let chars: Vec<char> = plain_str(&r)?.chars().collect();
+                        let len = i64::try_from(chars.len()).ok()?;
+                        let i = if i < 0 { i + len } else { i };
+                        let c = chars.get(usize::try_from(i).ok()?)?;
+                        Some(Known::Repr(python_repr(&c.to_string())))
+                    }
+                    Known::Int(_) => None,
+                }
+            }
             Expr::Tuple(t) if !t.elts.is_empty() => {
                 let items: Vec<Option<Known>> =
                     t.elts.iter().map(|e| self.known_at(e, depth + 1)).collect();
@@ -353,5 +374,57 @@ pub(super) fn literal_known(e: &Expr) -> Option<Known> {
             Some(Known::Tuple(items?))
         }
         _ => constant_key(e).flatten().map(|k| Known::of_key(&k)),
+    }
+}
+
+/// The text of a str's `repr` with nothing escaped in it (`'apple'`).
+fn plain_str(repr: &str) -> Option<&str> {
+    let inner = repr
+        .strip_prefix('\'')
+        .and_then(|r| r.strip_suffix('\''))
+        .or_else(|| repr.strip_prefix('"').and_then(|r| r.strip_suffix('"')))?;
+    (!inner.contains('\\')).then_some(inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tuple_is_spelled_as_python_spells_it_when_all_of_it_is_known() {
+        let a = Known::Repr("'a'".into());
+        let pair = Known::Tuple(vec![Some(a.clone()), Some(Known::Int(2))]);
+        assert_eq!(pair.repr().as_deref(), Some("('a', 2)"));
+        let one = Known::Tuple(vec![Some(Known::Int(-1))]);
+        assert_eq!(one.repr().as_deref(), Some("(-1,)"));
+        let partly = Known::Tuple(vec![Some(a.clone()), None]);
+        assert_eq!(partly.repr(), None);
+        assert_eq!(partly.nth(0), Some(a));
+        assert_eq!(partly.nth(1), None);
+    }
+
+    #[test]
+    fn the_iterations_of_enumerate_and_zip_are_tuples() {
+        let names = Keys::List(vec![Known::Repr("'x'".into()), Known::Repr("'y'".into())]);
+        let e = Keys::Enumerate {
+            start: 1,
+            of: Some(Box::new(names.clone())),
+        };
+        assert_eq!(e.get(1).and_then(|k| k.repr()).as_deref(), Some("(2, 'y')"));
+        let z = Keys::Zip(vec![Some(names), None]);
+        assert_eq!(
+            z.get(0).and_then(|k| k.nth(0)),
+            Some(Known::Repr("'x'".into()))
+        );
+        assert_eq!(z.get(0).and_then(|k| k.nth(1)), None);
+        assert_eq!(z.get(2).and_then(|k| k.nth(0)), None);
+    }
+
+    #[test]
+    fn only_a_str_with_nothing_escaped_is_read_back() {
+        assert_eq!(plain_str("'apple'"), Some("apple"));
+        assert_eq!(plain_str("\"it's\""), Some("it's"));
+        assert_eq!(plain_str("'a\\nb'"), None);
+        assert_eq!(plain_str("3"), None);
     }
 }

@@ -1568,9 +1568,16 @@ impl<'s> Replay<'s> {
                 {
                     return Ok(rows);
                 }
-                reached(&container, &key_deps);
-                self.load(&container, key.as_deref(), &s.slice)?
-                    .with_why(&key_deps)
+                let value = self.load(&container, key.as_deref(), &s.slice)?;
+                // An entry that may be changed in place through the read
+                // (`d[k].append(x)`): the key reached the dict.
+                if matches!(
+                    value,
+                    Value::Sequence(_) | Value::Mapping(_) | Value::Object(_)
+                ) {
+                    reached(&container, &key_deps);
+                }
+                value.with_why(&key_deps)
             }
             Expr::Attribute(a) => {
                 let object = self.eval(&a.value, Mode::Control)?;
@@ -1635,15 +1642,24 @@ impl<'s> Replay<'s> {
         Ok(match (container, key) {
             (_, Some(k)) => self.load_key(container, k),
             (Value::Sequence(s), None) if matches!(slice, Expr::Slice(_)) => {
+                // The bounds the replay knows (literals, `queue[:position]`
+                // after a loop that counted), read before the list is
+                // locked (`xs[:len(xs) - 1]` reads it).
+                let len = s.borrow().items.len();
+                let positions = match slice {
+                    Expr::Slice(bounds) => known_slice(bounds, len, |e| match self.known(e) {
+                        Some(Known::Int(i)) => Some(i),
+                        _ => None,
+                    }),
+                    _ => None,
+                };
                 let s = s.borrow();
-                let items = match slice {
-                    Expr::Slice(bounds) => match literal_slice(bounds, s.items.len()) {
-                        Some(positions) => {
-                            positions.into_iter().map(|i| s.items[i].clone()).collect()
-                        }
-                        None => s.items.clone(),
-                    },
-                    _ => s.items.clone(),
+                let items = match positions {
+                    Some(positions) => positions
+                        .into_iter()
+                        .filter_map(|i| s.items.get(i).cloned())
+                        .collect(),
+                    None => s.items.clone(),
                 };
                 Value::sequence(items, s.structure.clone())
             }
@@ -1819,6 +1835,7 @@ impl<'s> Replay<'s> {
             generators,
             lazy,
             stopped: false,
+            filtered: generators.iter().any(|g| !g.ifs.is_empty()),
         };
         let result = self.generate(&mut generation, 0, each, &mut out, &mut structure);
         self.generator_stopped = generation.stopped;
@@ -1838,7 +1855,12 @@ impl<'s> Replay<'s> {
     ) -> R<()> {
         let first_line = generation.first_line;
         let Some(g) = generation.generators.get(depth) else {
-            let why = self.control();
+            let mut why = self.control();
+            // Behind a filter, the elements kept before it decided where
+            // it lands (`clean[1]` is another element when `raw[0]` goes).
+            if generation.filtered {
+                why.union(structure);
+            }
             let v = each(self, out.len())?;
             out.push(v.with_why(&why));
             return Ok(());
@@ -2200,7 +2222,9 @@ impl<'s> Replay<'s> {
                 // hold the list itself.
                 let value = match (name, args.as_slice()) {
                     ("append", [v]) => {
-                        let item = v.with_why(&control);
+                        // Which elements came before decided where it lands.
+                        let before = s.borrow().structure.clone();
+                        let item = v.with_why(&control.clone().union_with(&before));
                         let mut s = s.borrow_mut();
                         s.items.push(item);
                         s.structure.union(&control);
@@ -2356,25 +2380,39 @@ impl<'s> Replay<'s> {
                     }
                     // The entry at the key, made from the default when
                     // missing; what is done to it is done to the dict's
-                    // entry. A key computed at run time is one entry `?`
-                    // (as a dict comprehension's): every such key's values
-                    // go there, and which keys exist depends on them.
+                    // entry, decided by the keys that reached the dict. A
+                    // key the replay does not know is one entry `?` (as a
+                    // dict comprehension's): every such key's values go
+                    // there.
                     ("setdefault", [key, rest @ ..]) => {
                         let default = rest.first().cloned().unwrap_or_else(Value::constant);
                         let known = literal_key();
-                        let mut m = m.borrow_mut();
-                        if known.is_none() {
-                            m.structure.union(&key.deps());
-                        }
-                        m.structure.union(&control);
-                        let slot = known.unwrap_or_else(|| "?".to_string());
-                        match m.items.iter().find(|(k, _)| *k == slot) {
-                            Some((_, v)) => v.clone(),
-                            None => {
-                                m.items.push((slot, default.clone()));
-                                default
+                        let key_deps = key.deps();
+                        let (entry, read_by_key) = {
+                            let mut m = m.borrow_mut();
+                            m.structure.union(&control);
+                            if !key_deps.is_empty() {
+                                m.reached_by(&key_deps);
                             }
-                        }
+                            // A key not known may be a new one: data of
+                            // the dict's keys, as a new known key is.
+                            if known.is_none() {
+                                m.structure.union(&key_deps);
+                            }
+                            let slot = known.unwrap_or_else(|| "?".to_string());
+                            let entry = match m.items.iter().find(|(k, _)| *k == slot) {
+                                Some((_, v)) => v.clone(),
+                                None => {
+                                    m.structure.union(&key_deps);
+                                    m.items.push((slot, default.clone()));
+                                    default
+                                }
+                            };
+                            (entry, m.read_by_key())
+                        };
+                        // (Changed once the dict is no longer locked: the
+                        // entry may be the dict.)
+                        entry.with_why(&key_deps.as_why().union_with(&read_by_key))
                     }
                     // The entry at the key, or the default: which one is
                     // decided by the key and the dict's keys.
@@ -2571,12 +2609,16 @@ fn literal_index(expr: &Expr) -> Option<i64> {
 }
 
 /// The positions `seq[lower:upper:step]` takes from a sequence of `len`
-/// elements, when every bound given is an integer literal (Python's
-/// slicing rules); `None` otherwise.
-fn literal_slice(bounds: &ast::ExprSlice, len: usize) -> Option<Vec<usize>> {
+/// elements, when `index` knows every bound given (Python's slicing
+/// rules); `None` otherwise.
+fn known_slice(
+    bounds: &ast::ExprSlice,
+    len: usize,
+    index: impl Fn(&Expr) -> Option<i64>,
+) -> Option<Vec<usize>> {
     let bound = |b: &Option<Box<Expr>>| match b.as_deref() {
         None => Some(None),
-        Some(e) => literal_index(e).map(Some),
+        Some(e) => index(e).map(Some),
     };
     let (lower, upper, step) = (
         bound(&bounds.lower)?,
@@ -2835,6 +2877,8 @@ struct Generation<'a> {
     lazy: bool,
     /// Its consumer stopped taking elements.
     stopped: bool,
+    /// It has a condition (`if`) that may leave elements out.
+    filtered: bool,
 }
 
 /// A call of a builtin.
