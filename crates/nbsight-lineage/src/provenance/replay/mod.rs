@@ -1944,6 +1944,15 @@ impl<'s> Replay<'s> {
                     for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
                         deps.union(&v.deps());
                     }
+                    // A test of each element (`s.isna()`): which are true
+                    // is decided by the elements; none of them is copied.
+                    if matches!(
+                        a.attr.as_str(),
+                        "isna" | "isnull" | "notna" | "notnull" | "duplicated" | "isin" | "between"
+                    ) && matches!(receiver, Value::Object(_) | Value::Sequence(_))
+                    {
+                        return Ok(Value::object(deps.as_why(), None));
+                    }
                     // A method changing its object: one that returns
                     // None, or whose result the statement drops.
                     if let Value::Object(o) = &receiver
