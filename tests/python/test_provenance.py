@@ -875,3 +875,21 @@ def test_positions_and_keys_known_from_the_loop_that_computed_them(ip: Interacti
     p = nbsight.provenance("clean[1]")
     assert refs(p["where"]) == ["c1:raw[2]"], p
     assert {"c1:raw[0]", "c1:raw[1]"} <= set(refs(p["why"])), p
+
+
+def test_a_sort_in_reverse_is_followed(ip: InteractiveShell) -> None:
+    # `reverse=True` keeps equal elements in their order: the recorder logs
+    # the ranks the sort orders by, ties included.
+    cell(
+        ip,
+        "c1",
+        "scores = {'ana': 7, 'bo': 9, 'cy': 7}\n"
+        "podium = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)\n"
+        "second = podium[1]\nxs = [2, 2, 1, 4, 4]\nxs.sort(reverse=True)\nbig = xs[0]",
+    )
+    p = nbsight.provenance("second")
+    assert "c1:scores['ana']" in refs(p["where"]), p
+    assert "c1:scores['cy']" not in refs(p["where"]), p
+    if sys.version_info >= (3, 12):
+        # (3.10/3.11 log the choice only for a `key=` function.)
+        assert refs(nbsight.provenance("big")["where"]) == ["c1:xs[3]"]

@@ -462,10 +462,11 @@ impl Recorder {
         self.tables.get(&code).is_some_and(|t| t.saturated)
     }
 
-    /// 3.12+: the selection at `at` of `code` chose `order`.
-    pub fn chose(&mut self, code: usize, at: (u32, u32), order: Vec<u32>) {
+    /// 3.12+: what the selection at `at` of `code` chose (`What::Order`)
+    /// or sorted by (`What::Ranks`).
+    pub fn chose(&mut self, code: usize, at: (u32, u32), what: What) {
         if let Some(key) = self.tables.get(&code).map(|t| t.key) {
-            self.push(Event::new(key, at, What::Order(order)));
+            self.push(Event::new(key, at, what));
         }
     }
 
@@ -602,10 +603,10 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
     let mut calls_at = FxHashMap::default();
     let mut previous = String::new();
     let mut previous_offset = 0u32;
-    // `Some(true)`: the next call's keywords are `key` alone (`Some(false)`:
-    // others).
-    let mut kw_names: Option<bool> = None;
-    let mut const_names: Option<bool> = None;
+    // `Some(Some((n, key)))`: the next call passes `n` keywords, all among
+    // `key` and `reverse` (`key` one of them or not); `Some(None)`: others.
+    let mut kw_names: Option<Option<(u32, bool)>> = None;
+    let mut const_names: Option<Option<(u32, bool)>> = None;
     let mut line = 0u32;
     // Offsets of the `EXTENDED_ARG`s right before the instruction.
     let mut prefix: Vec<u32> = Vec::new();
@@ -670,21 +671,28 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
                     code.getattr("co_consts")?.get_item(index)?.extract()
                 })
                 .ok()?;
-            Some(names == ["key"])
+            // `(how many, one is key)` for keywords among `key` and
+            // `reverse` (`sorted(xs, key=f, reverse=True)`); `None` for
+            // any other.
+            names
+                .iter()
+                .all(|n| n == "key" || n == "reverse")
+                .then(|| (names.len() as u32, names.iter().any(|n| n == "key")))
         };
         let arg = instruction.getattr("arg")?.extract::<Option<u32>>();
-        let keyed = match opname.as_str() {
+        // `(keywords, one is key)`.
+        let keywords = match opname.as_str() {
             "CALL" => match kw_names {
-                None => Some(false),
-                Some(key) => key.then_some(true),
+                None => Some((0, false)),
+                Some(names) => names,
             },
             // 3.13's `CALL_KW` and 3.10's `CALL_FUNCTION_KW`: the constant
             // naming the keywords comes right before.
-            "CALL_KW" | "CALL_FUNCTION_KW" => const_names.filter(|key| *key),
+            "CALL_KW" | "CALL_FUNCTION_KW" => const_names.flatten(),
             _ => None,
         };
-        if let (Some(keyed), Ok(Some(arg))) = (keyed, arg)
-            && let Some(argc) = arg.checked_sub(u32::from(keyed))
+        if let (Some((count, keyed)), Ok(Some(arg))) = (keywords, arg)
+            && let Some(argc) = arg.checked_sub(count)
             && argc <= 1
         {
             let site = Site {
@@ -699,12 +707,12 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
             }
         }
         kw_names = match opname.as_str() {
-            "KW_NAMES" => names(),
+            "KW_NAMES" => Some(names()),
             "PRECALL" => kw_names,
             _ => None,
         };
         const_names = if opname == "LOAD_CONST" {
-            names()
+            Some(names())
         } else {
             None
         };

@@ -1,19 +1,22 @@
 //! What a selection chose, for the provenance recorder (3.12+): the
-//! element `max(xs)`/`min(xs)` returns and the order `sorted(xs)`/
-//! `xs.sort()` makes, as positions of `xs`, computed from the CALL event's
-//! argument before the call runs. Only where that runs no user code and
-//! has no effect: `xs` an exact list (or tuple) of exact ints, bools,
-//! floats (not NaN) or strs, or of exact tuples of them, compared as
-//! CPython's own `max`, `min` and stable `list.sort` compare them. With a
-//! `key=` that is a user function (a lambda, a `def` recorded in the
-//! notebook), the keys are the values its calls return (read from their
-//! PY_RETURN events, [`Keyed`]) and are compared the same way when they
-//! are plain. Anything else (a builtin key,
-//! a generator, objects with their own comparisons) is not computed, and
-//! the replay answers that any element may have been chosen.
+//! element `max(xs)`/`min(xs)` returns (its position in `xs`), or the rank
+//! of each element a sort (`sorted(xs)`, `xs.sort()`) orders by, equal
+//! elements equal ranks (the replay makes the order from them, `reverse=
+//! True`'s too), computed from the CALL event's argument before the call
+//! runs. Only where that runs no user code and has no effect: `xs` an
+//! exact list (or tuple, or view of a dict) of exact ints, bools, floats
+//! (not NaN) or strs, or of exact tuples of them, compared as CPython's
+//! own `max`, `min` and stable `list.sort` compare them. With a `key=`
+//! that is a user function (a lambda, a `def` recorded in the notebook),
+//! the keys are the values its calls return (read from their PY_RETURN
+//! events, [`Keyed`]) and are compared the same way when they are plain.
+//! Anything else (a builtin key, a generator, objects with their own
+//! comparisons) is not computed, and the replay answers that any element
+//! may have been chosen.
 
 use std::cmp::Ordering;
 
+use nbsight_lineage::ProvenanceWhat as What;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
 
@@ -28,6 +31,9 @@ pub(crate) struct Selectors {
     min: Py<PyAny>,
     sorted: Py<PyAny>,
     list_sort: Py<PyAny>,
+    /// The types of a dict's views (`d.items()`, `d.keys()`, `d.values()`):
+    /// iterating one runs no user code.
+    views: [Py<PyAny>; 3],
 }
 
 #[derive(Clone, Copy)]
@@ -46,6 +52,11 @@ impl Selectors {
             min: builtins.getattr("min")?.unbind(),
             sorted: builtins.getattr("sorted")?.unbind(),
             list_sort: py.get_type::<PyList>().getattr("sort")?.unbind(),
+            views: [
+                py.eval(c"type({}.items())", None, None)?.unbind(),
+                py.eval(c"type({}.keys())", None, None)?.unbind(),
+                py.eval(c"type({}.values())", None, None)?.unbind(),
+            ],
         })
     }
 
@@ -59,6 +70,12 @@ impl Selectors {
             0 if is(&self.list_sort) => Some(Selector::Sort),
             _ => None,
         }
+    }
+
+    /// Is `arg` exactly a view of a dict (`d.items()`...)?
+    fn is_view(&self, arg: &Bound<'_, PyAny>) -> bool {
+        let t = arg.get_type();
+        self.views.iter().any(|v| t.is(v))
     }
 
     /// Is `callable`, called with `argc` positional arguments, a selection
@@ -85,6 +102,8 @@ impl Selectors {
             && let Ok(tuple) = arg0.cast_exact::<PyTuple>()
         {
             tuple.len()
+        } else if !matches!(selector, Selector::Sort) && self.is_view(arg0) {
+            arg0.len().ok()?
         } else {
             return None;
         };
@@ -107,9 +126,13 @@ impl Selectors {
         callable: &Bound<'_, PyAny>,
         argc: u32,
         arg0: &Bound<'_, PyAny>,
-    ) -> Option<Vec<u32>> {
+    ) -> Option<What> {
         let selector = self.of(callable, argc)?;
-        let items = plain_items(arg0, matches!(selector, Selector::Sort))?;
+        let items = if !matches!(selector, Selector::Sort) && self.is_view(arg0) {
+            plain(arg0.try_iter().ok()?.collect::<PyResult<Vec<_>>>().ok()?)?
+        } else {
+            plain_items(arg0, matches!(selector, Selector::Sort))?
+        };
         if items.len() > longest(selector) || items.is_empty() {
             return None;
         }
@@ -136,8 +159,8 @@ pub(crate) struct Keyed {
 pub(crate) enum KeyStep {
     /// More keys to come.
     More,
-    /// All keys are in: the positions the selection chose or left.
-    Done(Vec<u32>),
+    /// All keys are in: what the selection chose or the ranks it sorted by.
+    Done(What),
     /// The choice cannot be computed (a key that is not plain).
     Lost,
 }
@@ -190,12 +213,14 @@ fn longest(selector: Selector) -> usize {
     }
 }
 
-/// What `selector` makes of `items` (plain values, [`plain`]).
-fn select(selector: Selector, items: &[Bound<'_, PyAny>]) -> Option<Vec<u32>> {
+/// What `selector` makes of `items` (plain values, [`plain`]): the
+/// element `max`/`min` chose, or the ranks a sort orders by (with ties, so
+/// that the replay makes `reverse=True`'s stable order too).
+fn select(selector: Selector, items: &[Bound<'_, PyAny>]) -> Option<What> {
     match selector {
-        Selector::Max => chosen(items, |item, best| item.gt(best)).map(|i| vec![i]),
-        Selector::Min => chosen(items, |item, best| item.lt(best)).map(|i| vec![i]),
-        Selector::Sorted | Selector::Sort => stable_order(items),
+        Selector::Max => chosen(items, |item, best| item.gt(best)).map(|i| What::Order(vec![i])),
+        Selector::Min => chosen(items, |item, best| item.lt(best)).map(|i| What::Order(vec![i])),
+        Selector::Sorted | Selector::Sort => ranks(items).map(What::Ranks),
     }
 }
 

@@ -319,7 +319,7 @@ impl<'s> Replay<'s> {
     /// `name` is the call's (`max`, `min`, `sorted`, `sort`): from logged
     /// ranks it chooses as CPython does (the first of the largest or
     /// smallest; a stable order).
-    fn order_at(&mut self, c: &ast::ExprCall, name: &str) -> Option<Vec<u32>> {
+    fn order_at(&mut self, c: &ast::ExprCall, name: &str, reverse: bool) -> Option<Vec<u32>> {
         let at = self.at(c);
         let (i, e) = self
             .log
@@ -328,8 +328,8 @@ impl<'s> Replay<'s> {
         // (CPython 3.10 logs no columns: the line says where.)
         let here = e.at == at || (e.at.1 == 0 && e.at.0 == at.0);
         let order = match &e.what {
-            What::Order(order) if here => order.clone(),
-            What::Ranks(ranks) if here => from_ranks(name, ranks)?,
+            What::Order(order) if here && !reverse => order.clone(),
+            What::Ranks(ranks) if here => from_ranks(name, ranks, reverse)?,
             _ => return None,
         };
         self.take(i);
@@ -2127,8 +2127,8 @@ impl<'s> Replay<'s> {
                     // key's inputs decided too).
                     if matches!(name, "max" | "min" | "sorted")
                         && let [v] = args.as_slice()
-                        && let Some(key) = only_key(&keywords)
-                        && let Some(order) = self.order_at(c, name)
+                        && let Some((key, reverse)) = selection_keywords(&keywords, c)
+                        && let Some(order) = self.order_at(c, name, reverse)
                         && let Some(chosen) = selected(name, v, &order, &key)
                     {
                         return Ok(chosen);
@@ -2283,8 +2283,8 @@ impl<'s> Replay<'s> {
                         Value::constant()
                     }
                     ("sort", [])
-                        if let Some(key) = only_key(&keywords)
-                            && let Some(order) = self.order_at(c, "sort") =>
+                        if let Some((key, reverse)) = selection_keywords(&keywords, c)
+                            && let Some(order) = self.order_at(c, "sort", reverse) =>
                     {
                         // The order the recorder saw: each position holds
                         // the element it logged, decided by comparing them
@@ -2764,28 +2764,42 @@ fn selected(name: &str, v: &Value, order: &[u32], key: &Deps) -> Option<Value> {
 /// The positions a selection `name` takes from elements whose keys have
 /// `ranks`: `max` the first of the highest, `min` the first of the lowest,
 /// sorting a stable order.
-fn from_ranks(name: &str, ranks: &[u32]) -> Option<Vec<u32>> {
+fn from_ranks(name: &str, ranks: &[u32], reverse: bool) -> Option<Vec<u32>> {
     let positions = 0..u32::try_from(ranks.len()).ok()?;
     let first = |best: u32| positions.clone().find(|&p| ranks[p as usize] == best);
     match name {
         "max" => Some(vec![first(*ranks.iter().max()?)?]),
         "min" => Some(vec![first(*ranks.iter().min()?)?]),
         _ => {
+            // `reverse=True` keeps equal elements in their order too.
             let mut order: Vec<u32> = positions.collect();
-            order.sort_by_key(|&p| ranks[p as usize]);
+            if reverse {
+                order.sort_by_key(|&p| std::cmp::Reverse(ranks[p as usize]));
+            } else {
+                order.sort_by_key(|&p| ranks[p as usize]);
+            }
             Some(order)
         }
     }
 }
 
-/// The dependencies of a call's keywords when it has none but `key=`
-/// (empty without one); `None` with any other.
-fn only_key(keywords: &[(String, Value)]) -> Option<Deps> {
-    match keywords {
-        [] => Some(Deps::default()),
-        [(name, key)] if name == "key" => Some(key.deps()),
-        _ => None,
+/// The dependencies of a selection's `key=` (empty without one) and
+/// whether it sorts in reverse, when its keywords are at most `key=` and
+/// `reverse=` with a literal bool; `None` with any other.
+fn selection_keywords(keywords: &[(String, Value)], c: &ast::ExprCall) -> Option<(Deps, bool)> {
+    let mut key = Deps::default();
+    let mut reverse = false;
+    for (name, value) in keywords {
+        match name.as_str() {
+            "key" => key = value.deps(),
+            "reverse" => match c.arguments.find_keyword("reverse").map(|k| &k.value) {
+                Some(Expr::BooleanLiteral(b)) => reverse = b.value,
+                _ => return None,
+            },
+            _ => return None,
+        }
     }
+    Some((key, reverse))
 }
 
 /// A copy of `v` whose every part was also decided by `why` (an element a
@@ -2991,9 +3005,18 @@ mod tests {
     #[test]
     fn ranks_choose_as_cpython_does() {
         let ranks = [1, 1, 0, 2, 2];
-        assert_eq!(from_ranks("max", &ranks), Some(vec![3]));
-        assert_eq!(from_ranks("min", &ranks), Some(vec![2]));
-        assert_eq!(from_ranks("sorted", &ranks), Some(vec![2, 0, 1, 3, 4]));
-        assert_eq!(from_ranks("max", &[]), None);
+        assert_eq!(from_ranks("max", &ranks, false), Some(vec![3]));
+        assert_eq!(from_ranks("min", &ranks, false), Some(vec![2]));
+        assert_eq!(
+            from_ranks("sorted", &ranks, false),
+            Some(vec![2, 0, 1, 3, 4])
+        );
+        // `sorted(xs, reverse=True)` is stable too: `[4, 4, 2, 2, 1]` from
+        // `xs = [2, 2, 1, 4, 4]` takes the first 4 first.
+        assert_eq!(
+            from_ranks("sorted", &ranks, true),
+            Some(vec![3, 4, 0, 1, 2])
+        );
+        assert_eq!(from_ranks("max", &[], false), None);
     }
 }
