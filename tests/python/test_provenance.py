@@ -893,3 +893,25 @@ def test_a_sort_in_reverse_is_followed(ip: InteractiveShell) -> None:
     if sys.version_info >= (3, 12):
         # (3.10/3.11 log the choice only for a `key=` function.)
         assert refs(nbsight.provenance("big")["where"]) == ["c1:xs[3]"]
+
+
+def test_map_update_and_an_append_whose_argument_raised(ip: InteractiveShell) -> None:
+    cell(
+        ip,
+        "c1",
+        "prices = [12.0, 45.5]\ntax = 0.2\ndefaults = {'lr': 0.1, 'epochs': 10}\n"
+        "overrides = {'epochs': 25}\nraw = ['12', 'n/a']\nfallback = 0",
+    )
+    cell(
+        ip,
+        "c2",
+        "taxed = list(map(lambda p: p * (1 + tax), prices))\n"
+        "config = dict(defaults)\nconfig.update(overrides)\n"
+        "parsed = []\nfor r in raw:\n    try:\n        parsed.append(int(r))\n"
+        "    except ValueError:\n        parsed.append(fallback)\n",
+    )
+    assert refs(nbsight.provenance("taxed[1]")["where"]) == ["c1:prices[1]", "c1:tax"]
+    p = nbsight.provenance("config['epochs']")
+    assert refs(p["where"]) == ["c1:overrides['epochs']"], p
+    assert "c1:overrides" in refs(p["why"]), p
+    assert refs(nbsight.provenance("parsed[1]")["where"]) == ["c1:fallback"]

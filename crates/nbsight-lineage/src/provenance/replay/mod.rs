@@ -2227,6 +2227,10 @@ impl<'s> Replay<'s> {
                     return Ok(None);
                 }
                 let (args, keywords) = self.arguments(c, Mode::Data)?;
+                // An argument (or the method) raised: nothing changed.
+                if self.take_raised(c) {
+                    return Err(Stop::Raised);
+                }
                 // Values are prepared before the list is locked: they may
                 // hold the list itself.
                 let value = match (name, args.as_slice()) {
@@ -2341,7 +2345,10 @@ impl<'s> Replay<'s> {
                 Ok(Some(value))
             }
             Value::Mapping(m) => {
-                if !matches!(name, "keys" | "values" | "items" | "get" | "setdefault") {
+                if !matches!(
+                    name,
+                    "keys" | "values" | "items" | "get" | "setdefault" | "update" | "copy"
+                ) {
                     return Ok(None);
                 }
                 let known_key = c
@@ -2350,7 +2357,10 @@ impl<'s> Replay<'s> {
                     .first()
                     .and_then(|k| self.known(k))
                     .and_then(|k| k.repr());
-                let (args, _) = self.arguments(c, Mode::Control)?;
+                let (args, keywords) = self.arguments(c, Mode::Data)?;
+                if self.take_raised(c) {
+                    return Err(Stop::Raised);
+                }
                 let literal_key = || known_key.clone();
                 let value = match (name, args.as_slice()) {
                     ("keys", []) => {
@@ -2423,6 +2433,42 @@ impl<'s> Replay<'s> {
                         // entry may be the dict.)
                         entry.with_why(&key_deps.as_why().union_with(&read_by_key))
                     }
+                    ("copy", []) => copy_of(m),
+                    // `d.update(other)`, `d.update(k=v)`: each entry put at
+                    // its key (an unknown key `?` leaves every value
+                    // possible there).
+                    ("update", [] | [_]) => {
+                        let mut entries: Vec<(String, Value)> = keywords
+                            .iter()
+                            .map(|(k, v)| (python_repr(k), v.with_why(&control)))
+                            .collect();
+                        let mut structure = control.clone();
+                        match args.first() {
+                            Some(Value::Mapping(other)) if !Shared::ptr_eq(m, other) => {
+                                // (Each value is there because of the
+                                // other dict's keys.)
+                                let (items, keys) = {
+                                    let other = other.borrow();
+                                    structure.union(&other.structure);
+                                    (other.items.clone(), other.read_by_key())
+                                };
+                                let why = control.clone().union_with(&keys);
+                                entries
+                                    .extend(items.into_iter().map(|(k, v)| (k, v.with_why(&why))));
+                            }
+                            Some(Value::Mapping(_)) | None => {}
+                            Some(other) => {
+                                structure.union(&other.deps());
+                                entries.push(("?".to_string(), Value::scalar(other.deps())));
+                            }
+                        }
+                        let mut m = m.borrow_mut();
+                        m.structure.union(&structure);
+                        for (k, v) in entries {
+                            put(&mut m.items, k, v);
+                        }
+                        Value::constant()
+                    }
                     // The entry at the key, or the default: which one is
                     // decided by the key and the dict's keys.
                     ("get", [key, rest @ ..]) => {
@@ -2463,6 +2509,20 @@ impl<'s> Replay<'s> {
             _ => Ok(None),
         }
     }
+}
+
+/// A copy of a dict (`dict(d)`, `d.copy()`): its entries, and what
+/// decided them.
+fn copy_of(m: &Shared<Mapping>) -> Value {
+    let m = m.borrow();
+    let copy = Value::mapping(m.items.clone(), m.structure.clone());
+    if let Value::Mapping(c) = &copy {
+        let mut c = c.borrow_mut();
+        c.literal_keys = m.literal_keys;
+        c.keys = m.keys.clone();
+        c.default = m.default;
+    }
+    copy
 }
 
 /// A dict's values, structure and [`Mapping::keys`], read under one lock
@@ -2943,10 +3003,7 @@ fn builtin(name: &str, args: &[Value], keywords: &[(String, Value)]) -> Value {
             }
             None => Value::object(v.deps(), None),
         },
-        ("dict", [Value::Mapping(m)]) => {
-            let m = m.borrow();
-            Value::mapping(m.items.clone(), m.structure.clone())
-        }
+        ("dict", [Value::Mapping(m)]) => copy_of(m),
         ("enumerate", [v, ..]) => match v.elements() {
             Some(items) => Value::sequence(
                 items
@@ -2976,6 +3033,33 @@ fn builtin(name: &str, args: &[Value], keywords: &[(String, Value)]) -> Value {
             }
             _ => Value::scalar(all()),
         },
+        // `map(f, xs, ...)`: the k-th result is `f` of the k-th elements,
+        // with what `f` reads from outside (`f` here is those reads:
+        // `functions_as_reads`).
+        ("map", [f, iterables @ ..]) if !iterables.is_empty() => {
+            let columns: Option<Vec<Vec<Value>>> = iterables.iter().map(|v| v.elements()).collect();
+            match columns {
+                Some(columns) => {
+                    let len = columns.iter().map(Vec::len).min().unwrap_or(0);
+                    let reads = f.deps();
+                    let mut structure = Deps::default();
+                    for v in iterables {
+                        structure.union(&v.structure());
+                    }
+                    let items = (0..len)
+                        .map(|k| {
+                            let mut d = reads.clone();
+                            for column in &columns {
+                                d.union(&column[k].deps());
+                            }
+                            Value::scalar(d)
+                        })
+                        .collect();
+                    Value::sequence(items, structure)
+                }
+                None => Value::scalar(all()),
+            }
+        }
         ("print", _) => Value::constant(),
         // The element chosen (not logged: a key, 3.10/3.11) may be any of
         // them, decided by comparing them all.
