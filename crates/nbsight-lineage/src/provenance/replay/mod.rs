@@ -1433,11 +1433,22 @@ impl<'s> Replay<'s> {
                 Value::scalar(self.eval(&u.operand, mode)?.deps())
             }
             Expr::Compare(c) => {
-                let mut deps = self.eval(&c.left, Mode::Control)?.deps();
+                let left = self.eval(&c.left, Mode::Control)?;
+                let mut elementwise = matches!(left, Value::Object(_));
+                let mut deps = left.deps();
                 for e in &c.comparators {
-                    deps.union(&self.eval(e, Mode::Control)?.deps());
+                    let right = self.eval(e, Mode::Control)?;
+                    elementwise |= matches!(right, Value::Object(_));
+                    deps.union(&right.deps());
                 }
-                Value::scalar(deps)
+                // A library object compared (`arr > 3`, `df['a'] == x`) is
+                // a test of each element: which are true is decided by
+                // them (a count of them, `.sum()`, is not made of them).
+                if elementwise {
+                    Value::object(deps.as_why(), None)
+                } else {
+                    Value::scalar(deps)
+                }
             }
             Expr::BoolOp(b) => {
                 let mut decided = Deps::default();
