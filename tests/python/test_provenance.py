@@ -915,3 +915,9 @@ def test_map_update_and_an_append_whose_argument_raised(ip: InteractiveShell) ->
     assert refs(p["where"]) == ["c1:overrides['epochs']"], p
     assert "c1:overrides" in refs(p["why"]), p
     assert refs(nbsight.provenance("parsed[1]")["where"]) == ["c1:fallback"]
+
+
+def test_enumerate_from_a_start_keyword_knows_its_positions(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "words = ['ox', 'elk', 'yak']")
+    cell(ip, "c2", "numbered = {}\nfor n, w in enumerate(words, start=1):\n    numbered[n] = w")
+    assert refs(nbsight.provenance("numbered[2]")["where"]) == ["c1:words[1]"]

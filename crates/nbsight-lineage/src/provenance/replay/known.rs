@@ -263,16 +263,23 @@ impl Replay<'_> {
 
     fn keys_of_call(&self, e: &Expr) -> Option<Keys> {
         let Expr::Call(c) = e else { return None };
-        if !c.arguments.keywords.is_empty() {
-            return None;
-        }
+        // (`enumerate(xs, start=1)`: its one keyword.)
+        let start_keyword = match c.arguments.keywords.as_ref() {
+            [] => None,
+            [k] if k.arg.as_ref().is_some_and(|a| a.as_str() == "start") => Some(&k.value),
+            _ => return None,
+        };
         let args = &c.arguments.args;
         let int = |a: &Expr| match self.known(a)? {
             Known::Int(i) => Some(i),
             _ => None,
         };
         match &*c.func {
-            Expr::Name(f) if f.id.as_str() == "range" && !self.is_bound("range") => {
+            Expr::Name(f)
+                if f.id.as_str() == "range"
+                    && !self.is_bound("range")
+                    && start_keyword.is_none() =>
+            {
                 let ints: Option<Vec<i64>> = args.iter().map(int).collect();
                 let (start, step) = match ints?.as_slice() {
                     [_] => (0, 1),
@@ -283,9 +290,9 @@ impl Replay<'_> {
                 Some(Keys::Range { start, step })
             }
             Expr::Name(f) if f.id.as_str() == "enumerate" && !self.is_bound("enumerate") => {
-                let start = match args.as_ref() {
-                    [_] => 0,
-                    [_, start] => int(start)?,
+                let start = match (args.as_ref(), start_keyword) {
+                    ([_], None) => 0,
+                    ([_], Some(start)) | ([_, start], None) => int(start)?,
                     _ => return None,
                 };
                 Some(Keys::Enumerate {
@@ -293,11 +300,13 @@ impl Replay<'_> {
                     of: self.keys_of(&args[0]).map(Box::new),
                 })
             }
-            Expr::Name(f) if f.id.as_str() == "zip" && !self.is_bound("zip") => {
+            Expr::Name(f)
+                if f.id.as_str() == "zip" && !self.is_bound("zip") && start_keyword.is_none() =>
+            {
                 let each: Vec<Option<Keys>> = args.iter().map(|a| self.keys_of(a)).collect();
                 each.iter().any(Option::is_some).then_some(Keys::Zip(each))
             }
-            Expr::Attribute(a) if args.is_empty() => {
+            Expr::Attribute(a) if args.is_empty() && start_keyword.is_none() => {
                 let Expr::Name(n) = &*a.value else {
                     return None;
                 };

@@ -2592,7 +2592,7 @@ fn empty_container(
         }
         ("collections.Counter", []) if keywords.is_empty() => Some(defaulting(Fresh::Constant)),
         ("collections.defaultdict", [_]) if keywords.is_empty() => {
-            Some(defaulting(factory(&c.arguments.args[0])?))
+            Some(defaulting(factory(c.arguments.args.first()?)?))
         }
         _ => None,
     }
