@@ -921,3 +921,15 @@ def test_enumerate_from_a_start_keyword_knows_its_positions(ip: InteractiveShell
     cell(ip, "c1", "words = ['ox', 'elk', 'yak']")
     cell(ip, "c2", "numbered = {}\nfor n, w in enumerate(words, start=1):\n    numbered[n] = w")
     assert refs(nbsight.provenance("numbered[2]")["where"]) == ["c1:words[1]"]
+
+
+def test_a_counter_of_known_elements_and_its_most_common(ip: InteractiveShell) -> None:
+    # The most common key is the first of its elements; which one it is
+    # was decided by comparing every element.
+    cell(ip, "c1", "from collections import Counter\nclicks = ['red', 'blue', 'red', 'green', 'red']")
+    cell(ip, "c2", "counts = Counter(clicks)\nmost, n = counts.most_common(1)[0]\nblue = counts['blue']")
+    p = nbsight.provenance("most")
+    assert refs(p["where"]) == ["c1:clicks[0]"], p
+    assert {f"c1:clicks[{i}]" for i in range(5)} <= set(refs(p["why"])), p
+    p = nbsight.provenance("blue")
+    assert refs(p["where"]) == [] and "c1:clicks[1]" in refs(p["why"]), p

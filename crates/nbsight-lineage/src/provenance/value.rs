@@ -132,6 +132,10 @@ pub(crate) struct Mapping {
     pub keys: Deps,
     /// A `defaultdict`'s factory: what reading a missing key puts there.
     pub default: Option<Fresh>,
+    /// A `Counter` of elements the replay knew, until it changes: per
+    /// entry, how many there were and the first of them (the dict's key
+    /// is that element), for `most_common`.
+    pub tally: Option<Vec<(u64, Value)>>,
 }
 
 /// What a `defaultdict`'s factory makes for a missing key.
@@ -205,6 +209,7 @@ impl Value {
             literal_keys: false,
             keys: Deps::default(),
             default: None,
+            tally: None,
         }))
     }
 
@@ -408,7 +413,11 @@ fn key_deps(_key: &str, structure: &Deps) -> Deps {
     structure.clone()
 }
 
-impl Changing for Mapping {}
+impl Changing for Mapping {
+    fn changing(&mut self) {
+        self.tally = None;
+    }
+}
 
 impl Mapping {
     /// What decided which value a read by key finds: the literal's keys

@@ -2101,6 +2101,12 @@ impl<'s> Replay<'s> {
                 if let Some(empty) = empty_container(path, c, &args, &keywords) {
                     return Ok(empty);
                 }
+                if path == "collections.Counter"
+                    && let ([elements], []) = (args.as_slice(), keywords.as_slice())
+                    && let Some(counter) = counter_of(elements)
+                {
+                    return Ok(counter);
+                }
                 if path == "builtins.dict"
                     && let ([pairs], [], [arg]) = (
                         args.as_slice(),
@@ -2358,7 +2364,14 @@ impl<'s> Replay<'s> {
             Value::Mapping(m) => {
                 if !matches!(
                     name,
-                    "keys" | "values" | "items" | "get" | "setdefault" | "update" | "copy"
+                    "keys"
+                        | "values"
+                        | "items"
+                        | "get"
+                        | "setdefault"
+                        | "update"
+                        | "copy"
+                        | "most_common"
                 ) {
                     return Ok(None);
                 }
@@ -2445,6 +2458,41 @@ impl<'s> Replay<'s> {
                         entry.with_why(&key_deps.as_why().union_with(&read_by_key))
                     }
                     ("copy", []) => copy_of(m),
+                    // A `Counter` of known elements: its entries by count,
+                    // the first to come first among equal counts; each key
+                    // is the first of its elements, chosen by comparing
+                    // every count.
+                    ("most_common", [] | [_]) => {
+                        let (tally, structure) = {
+                            let m = m.borrow();
+                            (m.tally.clone(), m.structure.clone())
+                        };
+                        let n = c.arguments.args.first().map(literal_index);
+                        match (tally, n) {
+                            (Some(tally), None | Some(Some(_))) => {
+                                let decided = structure.as_why();
+                                let mut order: Vec<usize> = (0..tally.len()).collect();
+                                order.sort_by_key(|&i| std::cmp::Reverse(tally[i].0));
+                                if let Some(Some(n)) = n {
+                                    order.truncate(usize::try_from(n).unwrap_or(0));
+                                }
+                                let pairs = order
+                                    .into_iter()
+                                    .map(|i| {
+                                        Value::sequence(
+                                            vec![
+                                                tally[i].1.with_why(&decided),
+                                                Value::scalar(decided.clone()),
+                                            ],
+                                            Deps::default(),
+                                        )
+                                    })
+                                    .collect();
+                                Value::sequence(pairs, decided)
+                            }
+                            _ => opaque(receiver, &args, &[]),
+                        }
+                    }
                     // `d.update(other)`, `d.update(k=v)`: each entry put at
                     // its key (an unknown key `?` leaves every value
                     // possible there).
@@ -2520,6 +2568,44 @@ impl<'s> Replay<'s> {
             _ => Ok(None),
         }
     }
+}
+
+/// `Counter(xs)` of a list whose elements the replay knows (a literal of
+/// constants): an entry per distinct element, in the order they first
+/// come; each count is decided by every element (compared to it), and
+/// made of none.
+fn counter_of(elements: &Value) -> Option<Value> {
+    let Value::Sequence(s) = elements else {
+        return None;
+    };
+    let (items, known, structure) = {
+        let s = s.borrow();
+        (s.items.clone(), s.known.clone()?, s.structure.clone())
+    };
+    let mut all = structure.as_why();
+    for item in &items {
+        all.union(&item.deps().as_why());
+    }
+    let mut keys: Vec<String> = Vec::new();
+    let mut tally: Vec<(u64, Value)> = Vec::new();
+    for (known, item) in known.iter().zip(&items) {
+        let key = known.repr()?;
+        match keys.iter().position(|k| *k == key) {
+            Some(i) => tally[i].0 += 1,
+            None => {
+                keys.push(key);
+                tally.push((1, item.clone()));
+            }
+        }
+    }
+    let count = Value::scalar(all.clone());
+    let counter = Value::mapping(keys.into_iter().map(|k| (k, count.clone())).collect(), all);
+    if let Value::Mapping(m) = &counter {
+        let mut m = m.borrow_mut();
+        m.default = Some(Fresh::Constant);
+        m.tally = Some(tally);
+    }
+    Some(counter)
 }
 
 /// A copy of a dict (`dict(d)`, `d.copy()`): its entries, and what
