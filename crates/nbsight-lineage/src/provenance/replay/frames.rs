@@ -114,20 +114,25 @@ fn attribute_name(key: &str) -> Option<&str> {
     .then_some(name)
 }
 
+/// What a frame built from data the replay holds depends on, and its
+/// columns (`None` for any other value: a frame read from a file is named
+/// by its parts as they are read, not by known columns).
+fn known_columns(frame: &Value) -> Option<(Deps, Vec<(String, Value)>)> {
+    let Value::Object(o) = frame else {
+        return None;
+    };
+    let o = o.borrow();
+    if o.parts.is_empty() || o.origin.is_some() {
+        return None;
+    }
+    Some((o.deps.clone(), o.parts.clone()))
+}
+
 /// Rows of the frame `frame` selected by a key that depends on `why`: a
 /// frame with the same columns, each also decided by `why`; `None` when
 /// `frame` has no known columns.
 pub(super) fn rows(frame: &Value, why: &Deps) -> Option<Value> {
-    let Value::Object(o) = frame else {
-        return None;
-    };
-    let (deps, parts) = {
-        let o = o.borrow();
-        if o.parts.is_empty() || o.origin.is_some() {
-            return None;
-        }
-        (o.deps.clone(), o.parts.clone())
-    };
+    let (deps, parts) = known_columns(frame)?;
     let why = why.as_why();
     let object = Value::object(deps.with_why(&why), None);
     if let Value::Object(new) = &object {
@@ -151,16 +156,7 @@ pub(super) fn reordered(
     c: &ast::ExprCall,
     args: &[Value],
 ) -> Option<Value> {
-    let Value::Object(o) = frame else {
-        return None;
-    };
-    let (deps, parts) = {
-        let o = o.borrow();
-        if o.parts.is_empty() || o.origin.is_some() {
-            return None;
-        }
-        (o.deps.clone(), o.parts.clone())
-    };
+    let (deps, parts) = known_columns(frame)?;
     let mut why = Deps::default();
     for a in args {
         why.union(&a.deps().as_why());
