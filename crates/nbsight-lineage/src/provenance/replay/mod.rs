@@ -8,8 +8,11 @@
 //!
 //! Covered: assignments (names, subscripts, attributes, unpacking), `if`,
 //! `while`, `for`, `break`, `continue`, user functions and lambdas (calls
-//! replay their bodies), comprehensions, the common builtins, list and dict
-//! methods, and library calls (their result depends on their receiver and
+//! replay their bodies; closures, `nonlocal`), generator functions (replayed
+//! where they are made, as far as their run went), comprehensions, the
+//! common builtins, list and dict methods (dicts filled through keys
+//! computed at run time keep those keys as the decisions of every entry),
+//! and library calls (their result depends on their receiver and
 //! arguments; a reader of files brings its file; a call with no notebook
 //! input makes an input). What is not covered makes the replay of the cell
 //! give up (`Unsupported`): the caller then takes the cell's results as
