@@ -933,3 +933,19 @@ def test_a_counter_of_known_elements_and_its_most_common(ip: InteractiveShell) -
     assert {f"c1:clicks[{i}]" for i in range(5)} <= set(refs(p["why"])), p
     p = nbsight.provenance("blue")
     assert refs(p["where"]) == [] and "c1:clicks[1]" in refs(p["why"]), p
+
+
+def test_a_recursive_generator_is_an_object_of_its_cell(ip: InteractiveShell) -> None:
+    # The log does not tell apart the events of two runs of one generator
+    # function alive at once: a generator that makes others of itself is
+    # not replayed, and what it gives depends on its arguments.
+    cell(
+        ip,
+        "c1",
+        "def walk(t):\n    if isinstance(t, int):\n        yield t\n    else:\n"
+        "        for c in t:\n            yield from walk(c)\n"
+        "tree = [1, [2, 3]]\nflat = list(walk(tree))",
+    )
+    p = nbsight.provenance("flat")
+    assert p["followed"] is True, p
+    assert {"c1:tree[0]", "c1:tree[1][1]"} <= set(refs(p["where"] + p["why"])), p

@@ -36,7 +36,7 @@ use log::Log;
 mod matching;
 mod opaque;
 pub(crate) use opaque::GlobalEffects;
-use opaque::{global_effects, yields};
+use opaque::{global_effects, names, yields};
 
 use super::State;
 use super::events::{At, Event, What, code_key};
@@ -125,6 +125,8 @@ struct Frame {
     /// A generator's frame: what it yielded, and what decided that it
     /// yielded them.
     yields: Option<(Vec<Value>, Deps)>,
+    /// The code object it runs, when it is a function's.
+    code: Option<u32>,
 }
 
 impl Frame {
@@ -136,6 +138,7 @@ impl Frame {
             closure: None,
             nonlocals: Vec::new(),
             yields: None,
+            code: None,
         }
     }
 }
@@ -772,10 +775,15 @@ impl<'s> Replay<'s> {
                 return Err(Stop::Raised);
             }
             Stmt::FunctionDef(f) => {
-                // A function the replay does not run (decorated, async): an
-                // object of this cell, as a class is; what a call of it
-                // changes is not seen (`blind_call`).
-                if !f.decorator_list.is_empty() || f.is_async {
+                // A function the replay does not run (decorated, async, a
+                // generator that makes others of itself): an object of this
+                // cell, as a class is; what a call of it changes is not seen
+                // (`blind_call`).
+                let generator = yields(&f.body);
+                if !f.decorator_list.is_empty()
+                    || f.is_async
+                    || (generator && names(&f.body, f.name.as_str()))
+                {
                     for d in &f.decorator_list {
                         self.eval(&d.expression, Mode::Control)?;
                     }
@@ -793,7 +801,7 @@ impl<'s> Replay<'s> {
                     &f.parameters,
                     Body::Block(f.body.to_vec()),
                     first_line,
-                    yields(&f.body),
+                    generator,
                 )?;
                 self.bind_name(f.name.as_str(), function);
             }
@@ -1218,6 +1226,16 @@ impl<'s> Replay<'s> {
         // start, out of the log's order (the caller's own events stay
         // where they are); otherwise it is opaque.
         let resumed_at = if f.generator {
+            // A generator made while one of the same function runs (a
+            // recursive walk, `yield from walk(child)`): the log does not
+            // tell apart the events of the two runs of one code.
+            if self
+                .frames
+                .iter()
+                .any(|frame| frame.yields.is_some() && frame.code == Some(f.code))
+            {
+                return unsupported("a generator function that makes another of itself");
+            }
             let from = self
                 .generator_ends
                 .get(&f.code)
@@ -1285,6 +1303,7 @@ impl<'s> Replay<'s> {
         let mut frame = Frame::new(locals);
         frame.closure = f.closure.clone();
         frame.yields = f.generator.then(Default::default);
+        frame.code = Some(f.code);
         self.frames.push(frame);
         let outer_cell = std::mem::replace(&mut self.code_cell, f.cell.clone());
         let depth = self.frames.len();

@@ -1,4 +1,5 @@
-//! Functions the replay does not run (decorated, `async`): each
+//! Functions the replay does not run (decorated, `async`, recursive
+//! generators): each
 //! is an object of the cell that defined it, and what a call of it may do to
 //! the globals is read from its code once, at its definition
 //! ([`GlobalEffects`]). A global it rebinds (`global x`) is changed unseen:
@@ -184,6 +185,25 @@ pub(super) fn yields(body: &[Stmt]) -> bool {
         finds.visit_stmt(stmt);
     }
     finds.0
+}
+
+/// `body` reads the name `name` (a function that calls itself: a
+/// recursive generator, whose runs' events the log does not tell apart).
+pub(super) fn names(body: &[Stmt], name: &str) -> bool {
+    struct Finds<'n>(&'n str, bool);
+    impl<'a> Visitor<'a> for Finds<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Name(n) if n.id.as_str() == self.0 => self.1 = true,
+                _ => walk_expr(self, expr),
+            }
+        }
+    }
+    let mut finds = Finds(name, false);
+    for stmt in body {
+        finds.visit_stmt(stmt);
+    }
+    finds.1
 }
 
 #[cfg(test)]
