@@ -949,3 +949,15 @@ def test_a_recursive_generator_is_an_object_of_its_cell(ip: InteractiveShell) ->
     p = nbsight.provenance("flat")
     assert p["followed"] is True, p
     assert {"c1:tree[0]", "c1:tree[1][1]"} <= set(refs(p["where"] + p["why"])), p
+
+
+def test_a_key_made_at_run_time_is_made_of_the_key_that_made_it(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "words = ['data', 'model', 'data', 'loss']")
+    cell(
+        ip,
+        "c2",
+        "freq = {}\nfor w in words:\n    freq[w] = freq.get(w, 0) + 1\n"
+        "names = list(freq)\nfirst_pair = list(freq.items())[1]",
+    )
+    assert refs(nbsight.provenance("names[1]")["where"]) == ["c1:words[1]"]
+    assert refs(nbsight.provenance("first_pair[0]")["where"]) == ["c1:words[1]"]

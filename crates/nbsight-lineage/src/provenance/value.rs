@@ -132,6 +132,11 @@ pub(crate) struct Mapping {
     pub keys: Deps,
     /// A `defaultdict`'s factory: what reading a missing key puts there.
     pub default: Option<Fresh>,
+    /// What a key computed at run time was made of, by the key of the
+    /// entry it made (`freq[w] = ...`: `w`'s inputs). A key not here came
+    /// with the dict (a literal's, or one the replay did not know): its
+    /// structure is all it knows of it.
+    pub key_inputs: rustc_hash::FxHashMap<String, Deps>,
     /// A `Counter` of elements the replay knew, until it changes: per
     /// entry, how many there were and the first of them (the dict's key
     /// is that element), for `most_common`.
@@ -209,6 +214,7 @@ impl Value {
             literal_keys: false,
             keys: Deps::default(),
             default: None,
+            key_inputs: rustc_hash::FxHashMap::default(),
             tally: None,
         }))
     }
@@ -381,12 +387,7 @@ impl Value {
             Value::Sequence(s) => Some(s.borrow().items.clone()),
             Value::Mapping(m) => {
                 let m = m.borrow();
-                Some(
-                    m.items
-                        .iter()
-                        .map(|(k, _)| Value::Scalar(key_deps(k, &m.structure)))
-                        .collect(),
-                )
+                Some(m.items.iter().map(|(k, _)| m.key_value(k)).collect())
             }
             _ => None,
         }
@@ -408,11 +409,6 @@ impl Value {
     }
 }
 
-/// A dict's key as a value: it came with the dict.
-fn key_deps(_key: &str, structure: &Deps) -> Deps {
-    structure.clone()
-}
-
 impl Changing for Mapping {
     fn changing(&mut self) {
         self.tally = None;
@@ -428,6 +424,24 @@ impl Mapping {
             d.union(&self.structure.as_why());
         }
         d
+    }
+
+    /// The key `k` as a value (iterating the dict, `keys()`, `items()`):
+    /// made of what made it, when a key computed at run time did, and
+    /// decided by the dict's structure; otherwise it came with the dict.
+    pub fn key_value(&self, k: &str) -> Value {
+        match self.key_inputs.get(k) {
+            Some(own) => Value::Scalar(own.clone().with_why(&self.structure)),
+            None => Value::Scalar(self.structure.clone()),
+        }
+    }
+
+    /// The entry at `k` was made by a key computed at run time that
+    /// depends on `key` (the first such key stays: the dict keeps it).
+    pub fn made_by(&mut self, k: &str, key: &Deps) {
+        if !key.is_empty() && !self.key_inputs.contains_key(k) {
+            self.key_inputs.insert(k.to_string(), key.clone());
+        }
     }
 
     /// A key computed at run time (depending on `key`) reached it.

@@ -591,7 +591,11 @@ impl<'s> Replay<'s> {
                 reached(&container, &key.1);
                 // The key is data of the dict's keys (iterating it).
                 if let Value::Mapping(m) = &container {
-                    m.borrow_mut().structure.union(&key.1);
+                    let mut m = m.borrow_mut();
+                    m.structure.union(&key.1);
+                    if let Some(k) = &key.0 {
+                        m.made_by(k, &key.1);
+                    }
                 }
                 let value = value.with_why(&self.control().union_with(&key.1));
                 self.store(&container, key.0, value);
@@ -1588,10 +1592,13 @@ impl<'s> Replay<'s> {
                     }
                 }
                 let mut entries = Vec::new();
-                for ((key, _), item) in keys.into_iter().zip(items) {
-                    put(&mut entries, key.unwrap_or_else(|| "?".to_string()), item);
+                let mut made = Vec::new();
+                for ((key, deps), item) in keys.into_iter().zip(items) {
+                    let key = key.unwrap_or_else(|| "?".to_string());
+                    made.push((key.clone(), deps));
+                    put(&mut entries, key, item);
                 }
-                Value::mapping(entries, structure)
+                made_by(Value::mapping(entries, structure), made)
             }
             Expr::Subscript(s) => {
                 let container = self.eval(&s.value, Mode::Control)?;
@@ -1609,6 +1616,12 @@ impl<'s> Replay<'s> {
                     Value::Sequence(_) | Value::Mapping(_) | Value::Object(_)
                 ) {
                     reached(&container, &key_deps);
+                }
+                // A `defaultdict`'s read made the entry.
+                if let (Value::Mapping(m), Some(k)) = (&container, &key)
+                    && m.borrow().default.is_some()
+                {
+                    m.borrow_mut().made_by(k, &key_deps);
                 }
                 value.with_why(&key_deps)
             }
@@ -1785,6 +1798,7 @@ impl<'s> Replay<'s> {
         let keys = self.iterated_keys(arg, pairs);
         let mut structure = pairs.structure();
         let mut entries: Vec<(String, Value)> = Vec::new();
+        let mut made = Vec::new();
         for (k, pair) in items.into_iter().enumerate() {
             let (key_deps, value) = match pair.elements().as_deref() {
                 Some([key, value]) => (key.deps(), value.clone()),
@@ -1797,9 +1811,10 @@ impl<'s> Replay<'s> {
                 .and_then(|known| known.repr())
                 .unwrap_or_else(|| "?".to_string());
             structure.union(&key_deps);
+            made.push((key.clone(), key_deps.clone()));
             put(&mut entries, key, value.with_why(&key_deps));
         }
-        let dict = Value::mapping(entries, structure.clone());
+        let dict = made_by(Value::mapping(entries, structure.clone()), made);
         reached(&dict, &structure);
         dict
     }
@@ -2412,10 +2427,7 @@ impl<'s> Replay<'s> {
                     ("keys", []) => {
                         let m = m.borrow();
                         Value::sequence(
-                            m.items
-                                .iter()
-                                .map(|_| Value::scalar(m.structure.clone()))
-                                .collect(),
+                            m.items.iter().map(|(k, _)| m.key_value(k)).collect(),
                             m.structure.clone(),
                         )
                     }
@@ -2430,17 +2442,19 @@ impl<'s> Replay<'s> {
                     }
                     ("items", []) => {
                         let (values, structure, keys) = entries(m);
+                        let names: Vec<Value> = {
+                            let m = m.borrow();
+                            m.items.iter().map(|(k, _)| m.key_value(k)).collect()
+                        };
                         Value::sequence(
-                            values
+                            names
                                 .into_iter()
-                                .map(|v| {
-                                    Value::sequence(
-                                        vec![Value::scalar(structure.clone()), v.with_why(&keys)],
-                                        Deps::default(),
-                                    )
+                                .zip(values)
+                                .map(|(name, v)| {
+                                    Value::sequence(vec![name, v.with_why(&keys)], Deps::default())
                                 })
                                 .collect(),
-                            structure.clone(),
+                            structure,
                         )
                     }
                     // The entry at the key, made from the default when
@@ -2469,6 +2483,7 @@ impl<'s> Replay<'s> {
                                 Some((_, v)) => v.clone(),
                                 None => {
                                     m.structure.union(&key_deps);
+                                    m.made_by(&slot, &key_deps);
                                     m.items.push((slot, default.clone()));
                                     default
                                 }
@@ -2625,9 +2640,26 @@ fn counter_of(elements: &Value) -> Option<Value> {
     if let Value::Mapping(m) = &counter {
         let mut m = m.borrow_mut();
         m.default = Some(Fresh::Constant);
+        for ((k, _), (_, first)) in m.items.clone().iter().zip(&tally) {
+            m.made_by(k, &first.deps());
+        }
         m.tally = Some(tally);
     }
     Some(counter)
+}
+
+/// `dict` whose keys `made` (each with what it depends on) were computed
+/// at run time ([`Mapping::made_by`]; the unknown key `?` aside).
+fn made_by(dict: Value, made: Vec<(String, Deps)>) -> Value {
+    if let Value::Mapping(m) = &dict {
+        let mut m = m.borrow_mut();
+        for (k, deps) in made {
+            if k != "?" {
+                m.made_by(&k, &deps);
+            }
+        }
+    }
+    dict
 }
 
 /// A copy of a dict (`dict(d)`, `d.copy()`): its entries, and what
@@ -2640,6 +2672,7 @@ fn copy_of(m: &Shared<Mapping>) -> Value {
         c.literal_keys = m.literal_keys;
         c.keys = m.keys.clone();
         c.default = m.default;
+        c.key_inputs = m.key_inputs.clone();
     }
     copy
 }
