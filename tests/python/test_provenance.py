@@ -961,3 +961,9 @@ def test_a_key_made_at_run_time_is_made_of_the_key_that_made_it(ip: InteractiveS
     )
     assert refs(nbsight.provenance("names[1]")["where"]) == ["c1:words[1]"]
     assert refs(nbsight.provenance("first_pair[0]")["where"]) == ["c1:words[1]"]
+
+
+def test_reading_a_counter_keeps_its_tally(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "from collections import Counter\nvotes = ['a', 'b', 'b']")
+    cell(ip, "c2", "tally = Counter(votes)\nn_a = tally['a']\nwinner = tally.most_common(1)[0][0]")
+    assert refs(nbsight.provenance("winner")["where"]) == ["c1:votes[1]"]

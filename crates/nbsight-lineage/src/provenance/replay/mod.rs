@@ -1617,9 +1617,12 @@ impl<'s> Replay<'s> {
                 ) {
                     reached(&container, &key_deps);
                 }
-                // A `defaultdict`'s read made the entry.
+                // A `defaultdict`'s read made the entry. (Checked before
+                // the dict is changed: a change forgets a `Counter`'s tally.)
                 if let (Value::Mapping(m), Some(k)) = (&container, &key)
+                    && !key_deps.is_empty()
                     && m.borrow().default.is_some()
+                    && !m.borrow().key_inputs.contains_key(k.as_str())
                 {
                     m.borrow_mut().made_by(k, &key_deps);
                 }
