@@ -323,19 +323,19 @@ impl Replay<'_> {
         }
     }
 
-    /// After an iteration bound `target` to a value the replay knows (or
-    /// not: `None`): what it knows of the names in it.
+    /// After an iteration bound `target` to a value the replay knows: what
+    /// it knows of the names in it. (`None`: nothing to do, binding the
+    /// target forgot what was known of its names; a loop of unknown
+    /// values pays nothing here.)
     pub(super) fn know_target(&mut self, target: &Expr, known: Option<Known>) {
-        match target {
-            Expr::Name(n) => self.set_known(n.id.as_str(), known),
-            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
-                let fits = matches!(&known, Some(Known::Tuple(items)) if items.len() == elts.len());
-                for (i, e) in elts.iter().enumerate() {
-                    let part = if fits {
-                        known.as_ref().and_then(|k| k.nth(i))
-                    } else {
-                        None
-                    };
+        let Some(known) = known else { return };
+        match (target, known) {
+            (Expr::Name(n), known) => self.set_known(n.id.as_str(), Some(known)),
+            (
+                Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }),
+                Known::Tuple(items),
+            ) if items.len() == elts.len() => {
+                for (e, part) in elts.iter().zip(items) {
                     self.know_target(e, part);
                 }
             }
