@@ -27,6 +27,7 @@ from nbsight._api import (
     why,
 )
 from nbsight._nbsight import __version__, cli_main
+from nbsight._scan import scan_batch, scan_tables
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
@@ -44,6 +45,8 @@ __all__ = [
     "load_ipython_extension",
     "provenance",
     "record_provenance",
+    "scan_batch",
+    "scan_tables",
     "set_mode",
     "status",
     "sync_notebook",

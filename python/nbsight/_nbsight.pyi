@@ -91,3 +91,28 @@ class CompileWatcher:
     def __init__(self, session: Session) -> None: ...
     def set_enabled(self, on: bool) -> None: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+def scan_ipc(
+    data: bytes,
+    analysis: str,
+    column: str,
+    id_column: str | None,
+    select: Sequence[str] | None,
+    ignore: Sequence[str],
+    timeout: float | None,
+    threads: int | None,
+) -> tuple[bytes, str, bytes]:
+    """Scan the notebooks of an Arrow IPC stream (`nbsight.scan_batch`):
+    the status table, the analysis's table name and that table, as IPC
+    streams."""
+
+def scan_json(
+    texts: Sequence[str],
+    ids: Sequence[str] | None,
+    analysis: str,
+    select: Sequence[str] | None,
+    ignore: Sequence[str],
+    timeout: float | None,
+    threads: int | None,
+) -> tuple[bytes, str, bytes]:
+    """`scan_ipc` for notebooks given as nbformat JSON texts."""

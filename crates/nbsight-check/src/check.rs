@@ -3,11 +3,12 @@
 //! through the registry; the drivers share the notebook model.
 
 use nbsight_dataflow::Effects;
-use nbsight_notebook::{CellIndex, Notebook, OneIndexed};
+use nbsight_notebook::{CellIndex, Notebook, OneIndexed, SyntaxIssue};
 
 use crate::finding::Finding;
 use crate::rules::Rule;
 use crate::selection::RuleSet;
+use crate::suppress::Suppressions;
 use nbsight_model::NotebookModel;
 use nbsight_whatif::domain::Alarm;
 
@@ -16,6 +17,38 @@ use nbsight_whatif::domain::Alarm;
 pub fn check_notebook(notebook: &Notebook, effects: &Effects, rules: RuleSet) -> Vec<Finding> {
     let model = NotebookModel::new(notebook, effects);
     check_model(&model, rules)
+}
+
+/// What `nbsight check` reports for a notebook as saved: the findings of
+/// the rules in `rules` with the notebook's suppression comments applied,
+/// and the syntax errors of its cells (which the CLI prints as problems).
+#[derive(Debug, Clone, Default)]
+pub struct Checked {
+    /// Sorted as [`check_model`] sorts them.
+    pub findings: Vec<Finding>,
+    /// Findings a suppression comment removed.
+    pub suppressed: usize,
+    /// Each syntax error with its cell, in cell order.
+    pub syntax_errors: Vec<(CellIndex, SyntaxIssue)>,
+}
+
+/// Exactly what `nbsight check` runs on one loaded notebook (suppressions
+/// included), for every front end that must agree with it (`nbsight scan`,
+/// the Python batch API).
+pub fn check_saved(notebook: &Notebook, effects: &Effects, rules: RuleSet) -> Checked {
+    let model = NotebookModel::new(notebook, effects);
+    check_saved_model(notebook, &model, rules)
+}
+
+/// [`check_saved`] on a model already built from `notebook`.
+pub fn check_saved_model(notebook: &Notebook, model: &NotebookModel, rules: RuleSet) -> Checked {
+    let mut findings = check_model(model, rules);
+    let suppressed = Suppressions::of(notebook).retain(&mut findings);
+    Checked {
+        findings,
+        suppressed,
+        syntax_errors: model.syntax_errors(),
+    }
 }
 
 /// [`check_notebook`] on a model already built.

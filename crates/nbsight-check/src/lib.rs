@@ -18,7 +18,7 @@ pub mod rules;
 mod selection;
 pub mod suppress;
 
-pub use check::{check_model, check_notebook};
+pub use check::{Checked, check_model, check_notebook, check_saved, check_saved_model};
 pub use finding::{Finding, Severity};
 pub use rules::{REGISTRY, Rule, RuleMeta};
 pub use selection::{RuleSet, UnknownSelector, validate_selectors};

@@ -19,6 +19,7 @@ mod effects_args;
 mod flow;
 mod history;
 mod provenance;
+mod scan;
 mod slice;
 mod stack;
 mod whatif;
@@ -65,6 +66,10 @@ enum Command {
     /// Show the provenance a live kernel recorded for a symbol's value: the
     /// inputs it came from, those that decided it, the files it derives from.
     Provenance(provenance::ProvenanceArgs),
+    /// Run an analysis over a corpus of notebooks (folders, JSON Lines or
+    /// Parquet tables with a notebook per row) into tables: a status row
+    /// per notebook and the analysis's rows; resumable (--resume).
+    Scan(scan::ScanArgs),
 }
 
 /// How a command ended.
@@ -120,6 +125,7 @@ fn run(cli: Cli) -> u8 {
         Command::Slice(args) => slice::run(&args),
         Command::History(args) => history::run(&args),
         Command::Provenance(args) => provenance::run(&args),
+        Command::Scan(args) => scan::run(&args),
     };
     match result {
         Ok(Outcome::Clean) => 0,

@@ -12,7 +12,9 @@ use nbsight_dataflow::cfg::Cfg;
 use nbsight_dataflow::effects::Role;
 use nbsight_dataflow::symbol::{SymbolTable, root};
 use nbsight_dataflow::{CellSummary, Context, Effects, ImportEnv, ModuleAnalysis, analyze_cell};
-use nbsight_notebook::{Cell, CellKind, CellMagic, CodeForm, Notebook, OneIndexed, ParsedCell};
+use nbsight_notebook::{
+    Cell, CellIndex, CellKind, CellMagic, CodeForm, Notebook, OneIndexed, ParsedCell, SyntaxIssue,
+};
 use rustc_hash::FxHashMap;
 
 use crate::functions::{self, FunctionInfo, FunctionsInForce};
@@ -359,6 +361,16 @@ fn source_key(cell: &Cell) -> Option<SourceKey> {
 }
 
 impl NotebookModel {
+    /// The syntax errors of its Python cells, with their cells, in cell
+    /// order (from the model's own parses).
+    pub fn syntax_errors(&self) -> Vec<(CellIndex, SyntaxIssue)> {
+        self.cells
+            .iter()
+            .filter_map(|info| Some((CellIndex::new(info.index), info.parsed.as_ref()?)))
+            .flat_map(|(cell, parsed)| parsed.errors.iter().map(move |e| (cell, e.clone())))
+            .collect()
+    }
+
     /// Builds the model of `notebook`.
     pub fn new(notebook: &Notebook, effects: &Effects) -> Self {
         let mut model = NotebookModel {

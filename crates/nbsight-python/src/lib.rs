@@ -7,6 +7,7 @@
 //!
 //! - [`cli`]: `cli_main`, the `nbsight` command line (the console script).
 //! - [`live`]: `Session`, the tracer and lineage behind `%load_ext nbsight`.
+//! - [`scan`]: `scan_ipc`, `scan_json`, behind `nbsight.scan_batch`.
 //!
 //! Invariant: nothing here changes what user code computes. A binding that
 //! fails raises a Python exception; it never aborts the interpreter.
@@ -17,6 +18,7 @@
 
 mod cli;
 mod live;
+mod scan;
 
 /// The module's Rust allocations (the lineage's and the replay's, many and
 /// small) go to mimalloc, as the `nbsight` binary's do; Python's own
@@ -37,6 +39,9 @@ mod _nbsight {
 
     #[pymodule_export]
     use crate::live::CompileWatcher;
+
+    #[pymodule_export]
+    use crate::scan::{scan_ipc, scan_json};
 
     /// Adds what the macros cannot declare: `__version__`, the crate's
     /// version (the package's version too: pyproject.toml takes it from here).

@@ -1,14 +1,13 @@
 //! Checking the notebooks: each is loaded and checked on rayon's thread pool
-//! (`nbsight_check::check_model` on its `NotebookModel`) with the rules its own configuration
+//! (`nbsight_check::check_saved`, as every front end) with the rules its own configuration
 //! enables, its suppression comments applied; then the results are gathered
 //! into a [`Report`] in a deterministic order.
 
 use std::path::Path;
 
 use indicatif::ProgressBar;
-use nbsight_check::{Suppressions, check_model};
+use nbsight_check::check_saved;
 use nbsight_dataflow::Effects;
-use nbsight_model::NotebookModel;
 use nbsight_notebook::{IpynbPositions, Notebook, SourceFormat};
 use rayon::prelude::*;
 
@@ -24,11 +23,10 @@ pub fn check_loaded(
     effects: &Effects,
     rules: nbsight_check::RuleSet,
 ) -> Checked {
-    let model = NotebookModel::new(notebook, effects);
-    let mut findings = check_model(&model, rules);
-    let suppressed = Suppressions::of(notebook).retain(&mut findings);
+    let checked = check_saved(notebook, effects, rules);
+    let (findings, suppressed) = (checked.findings, checked.suppressed);
     // Syntax errors and load diagnostics in cells are located too.
-    let diagnostics = diagnostics_of(notebook, &model);
+    let diagnostics = diagnostics_of(notebook, &checked.syntax_errors);
     let in_cells = diagnostics.iter().any(|d| d.cell.is_some());
     let positions = match (notebook.format, text) {
         (SourceFormat::Ipynb, Some(text)) if !findings.is_empty() || in_cells => {

@@ -15,8 +15,8 @@ mod output;
 mod progress;
 mod report;
 mod sarif;
-mod selection;
-mod settings;
+pub(crate) mod selection;
+pub(crate) mod settings;
 mod statistics;
 mod text;
 

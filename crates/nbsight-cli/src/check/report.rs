@@ -8,7 +8,6 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use nbsight_check::Finding;
-use nbsight_model::NotebookModel;
 use nbsight_notebook::{
     CellIndex, Diagnostic, IpynbPositions, Notebook, OneIndexed, Severity, SyntaxIssue,
 };
@@ -156,19 +155,18 @@ impl fmt::Display for Problem {
 }
 
 /// The problems of a loaded notebook: its load diagnostics and the syntax
-/// errors of its Python cells, not yet located in the file. The cells'
-/// parses are the model's (each cell is parsed once per check).
-pub fn diagnostics_of(notebook: &Notebook, model: &NotebookModel) -> Vec<Diagnostic> {
+/// errors of its Python cells (`syntax_errors`, from the check's own
+/// parses: each cell is parsed once per check), not yet located in the file.
+pub fn diagnostics_of(
+    notebook: &Notebook,
+    syntax_errors: &[(CellIndex, SyntaxIssue)],
+) -> Vec<Diagnostic> {
     let mut diagnostics = notebook.diagnostics.clone();
-    for (cell, info) in notebook.cells.iter().zip(&model.cells) {
-        if let Some(parsed) = &info.parsed {
-            diagnostics.extend(
-                parsed.errors.iter().map(|issue| {
-                    Problem::syntax_error(notebook, CellIndex::new(cell.index), issue)
-                }),
-            );
-        }
-    }
+    diagnostics.extend(
+        syntax_errors
+            .iter()
+            .map(|(cell, issue)| Problem::syntax_error(notebook, *cell, issue)),
+    );
     diagnostics
 }
 
@@ -371,8 +369,16 @@ pub mod tests {
     fn syntax_errors_are_problems() {
         let notebook =
             nbsight_notebook::load_percent_str(Path::new("nb.py"), "# %%\nx = (\n# %%\ny = 1\n");
-        let model = NotebookModel::new(&notebook, &Effects::builtin());
-        let problems = problems_of(diagnostics_of(&notebook, &model), &notebook, None);
+        let checked = nbsight_check::check_saved(
+            &notebook,
+            &Effects::builtin(),
+            nbsight_check::RuleSet::default(),
+        );
+        let problems = problems_of(
+            diagnostics_of(&notebook, &checked.syntax_errors),
+            &notebook,
+            None,
+        );
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].is_error());
         // Located at the script's line of the broken cell line.
