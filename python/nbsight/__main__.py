@@ -1,7 +1,9 @@
 """The command line: `nbsight ...` (the console script) and `python -m nbsight ...`.
 
-Both run the Rust command line (`nbsight --help`); `python -m nbsight` also has
-`install-kernel`, which registers the Jupyter kernel "Python 3 (nbsight)".
+Both run the Rust command line (`nbsight --help`), except `install-kernel`,
+which registers the Jupyter kernel "Python 3 (nbsight)" (`_kernelspec.py`:
+it needs this Python, so it is answered here; the Rust command line lists
+it in its help).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ def run_cli(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m nbsight ARGS`: `install-kernel`, else the Rust command line."""
+    """`nbsight ARGS` and `python -m nbsight ARGS`: `install-kernel`, else the
+    Rust command line."""
     args = list(sys.argv if argv is None else argv)
     if args[1:2] == ["install-kernel"]:
         from nbsight import _kernelspec
@@ -42,7 +45,7 @@ def _exit_on_ctrl_c() -> None:
 def cli() -> NoReturn:
     """The `nbsight` console script."""
     _exit_on_ctrl_c()
-    sys.exit(run_cli(sys.argv))
+    sys.exit(main(sys.argv))
 
 
 if __name__ == "__main__":

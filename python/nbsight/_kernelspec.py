@@ -1,4 +1,4 @@
-"""`python -m nbsight install-kernel`: registers the Jupyter kernel "Python 3
+"""`nbsight install-kernel` (and `python -m nbsight install-kernel`): registers the Jupyter kernel "Python 3
 (nbsight)", an ordinary IPython kernel of this Python that loads the `nbsight`
 extension at start.
 
@@ -14,6 +14,7 @@ import argparse
 import importlib.util
 import json
 import os
+import platform
 import shutil
 import sys
 import tempfile
@@ -25,26 +26,43 @@ DISPLAY_NAME = "Python 3 (nbsight)"
 
 
 def kernel_json(display_name: str) -> dict[str, object]:
-    """The kernel.json of the kernel, for this Python."""
-    return {
-        "argv": [
-            sys.executable,
-            "-m",
-            "ipykernel_launcher",
-            "-f",
-            "{connection_file}",
-            "--ext=nbsight",
-        ],
-        "display_name": display_name,
-        "language": "python",
-        "metadata": {"debugger": True},
-    }
+    """The kernel.json of the kernel, for this Python: ipykernel's own
+    (`python -m ipykernel install`'s, from `ipykernel.kernelspec`, with
+    `-Xfrozen_modules=off` on CPython as it writes) plus `--ext=nbsight`
+    and the display name."""
+    python_arguments = (
+        ["-Xfrozen_modules=off"] if platform.python_implementation() == "CPython" else []
+    )
+    try:
+        from ipykernel.kernelspec import get_kernel_dict
+
+        spec: dict[str, object] = dict(
+            get_kernel_dict(extra_arguments=["--ext=nbsight"], python_arguments=python_arguments)
+        )
+    except (ImportError, TypeError):
+        # No ipykernel (the spec is then only written, for another Python
+        # to use), or one older than `python_arguments`.
+        spec = {
+            "argv": [
+                sys.executable,
+                *python_arguments,
+                "-m",
+                "ipykernel_launcher",
+                "-f",
+                "{connection_file}",
+                "--ext=nbsight",
+            ],
+            "language": "python",
+            "metadata": {"debugger": True},
+        }
+    spec["display_name"] = display_name
+    return spec
 
 
 def main(argv: Sequence[str]) -> int:
     """Parses `install-kernel`'s options, installs, says where; the exit code."""
     parser = argparse.ArgumentParser(
-        prog="python -m nbsight install-kernel",
+        prog="nbsight install-kernel",
         description=f'Register the Jupyter kernel "{DISPLAY_NAME}": IPython with nbsight '
         "loaded at start, running this Python.",
     )

@@ -32,18 +32,17 @@ def test_install_kernel_into_a_prefix(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     kernels = tmp_path / "share" / "jupyter" / "kernels"
     assert result.stdout.strip().endswith(str(kernels / "python3-nbsight"))
-    assert spec_in(kernels) == {
-        "argv": [
-            sys.executable,
-            "-m",
-            "ipykernel_launcher",
-            "-f",
-            "{connection_file}",
-            "--ext=nbsight",
-        ],
-        "display_name": "Python 3 (nbsight)",
-        "language": "python",
-        "metadata": {"debugger": True},
+    spec = spec_in(kernels)
+    # ipykernel's own kernelspec (`python -m ipykernel install`) but for
+    # what loads nbsight and the name.
+    from ipykernel.kernelspec import get_kernel_dict
+
+    ipykernel_spec = get_kernel_dict(python_arguments=["-Xfrozen_modules=off"])
+    assert spec["argv"] == [*ipykernel_spec["argv"], "--ext=nbsight"]
+    assert spec["argv"][:2] == [sys.executable, "-Xfrozen_modules=off"]
+    assert spec["display_name"] == "Python 3 (nbsight)"
+    assert {k: v for k, v in spec.items() if k not in ("argv", "display_name")} == {
+        k: v for k, v in ipykernel_spec.items() if k not in ("argv", "display_name")
     }
     assert (kernels / "python3-nbsight" / "logo-64x64.png").is_file()
 
@@ -91,3 +90,30 @@ def test_locations_exclude_each_other() -> None:
     result = install_kernel("--user", "--prefix", "/tmp/x")
     assert result.returncode == 2
     assert "not allowed with argument" in result.stderr
+
+
+def test_the_console_script_installs_the_kernel_and_lists_the_command(tmp_path: Path) -> None:
+    from test_cli import console_script
+
+    result = subprocess.run(
+        [console_script(), "install-kernel", "--prefix", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert spec_in(tmp_path / "share" / "jupyter" / "kernels")["display_name"] == "Python 3 (nbsight)"
+    usage = subprocess.run(
+        [console_script(), "install-kernel", "--help"], capture_output=True, text=True
+    )
+    assert usage.returncode == 0 and "usage: nbsight install-kernel" in usage.stdout
+    listed = subprocess.run([console_script(), "--help"], capture_output=True, text=True)
+    assert "install-kernel" in listed.stdout
+
+
+def test_the_rust_binary_says_where_install_kernel_runs(nbsight_bin: Path) -> None:
+    result = subprocess.run(
+        [str(nbsight_bin), "install-kernel", "--user"], capture_output=True, text=True
+    )
+    assert result.returncode == 2
+    assert "pip install 'nbsight[kernel]'" in result.stderr

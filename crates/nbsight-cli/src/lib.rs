@@ -70,6 +70,19 @@ enum Command {
     /// Parquet tables with a notebook per row) into tables: a status row
     /// per notebook and the analysis's rows; resumable (--resume).
     Scan(scan::ScanArgs),
+    /// Register the Jupyter kernel "Python 3 (nbsight)" (python3-nbsight):
+    /// IPython with nbsight loaded at start (the Python package's command;
+    /// `nbsight install-kernel --help` there lists its options).
+    #[command(disable_help_flag = true)]
+    InstallKernel(InstallKernelArgs),
+}
+
+/// `install-kernel`'s arguments, read by the Python package (the Rust
+/// binary alone has no Python to register).
+#[derive(Debug, clap::Args)]
+struct InstallKernelArgs {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    args: Vec<String>,
 }
 
 /// How a command ended.
@@ -126,6 +139,10 @@ fn run(cli: Cli) -> u8 {
         Command::History(args) => history::run(&args),
         Command::Provenance(args) => provenance::run(&args),
         Command::Scan(args) => scan::run(&args),
+        Command::InstallKernel(_) => Err(anyhow::anyhow!(
+            "install-kernel registers a Jupyter kernel of a Python that has the nbsight package: \
+             run it from there (`pip install 'nbsight[kernel]'`, then `nbsight install-kernel`)"
+        )),
     };
     match result {
         Ok(Outcome::Clean) => 0,

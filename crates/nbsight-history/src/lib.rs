@@ -52,6 +52,19 @@ pub struct History {
     path: PathBuf,
 }
 
+/// nbsight's own folder (`.nbsight`, [`locate::FOLDER`]) holds a
+/// `.gitignore` of `*` (as ruff's cache does), so that it never shows in
+/// `git status`; written when missing, a failure only loses that comfort.
+fn ignore_in_git(folder: &Path) {
+    let ignore = folder.join(".gitignore");
+    if folder.file_name().is_some_and(|n| n == locate::FOLDER) && !ignore.exists() {
+        let _ = std::fs::write(
+            ignore,
+            "# Written by nbsight: its live histories stay out of git.\n*\n",
+        );
+    }
+}
+
 /// How long a write waits for another kernel writing the same file.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -66,6 +79,7 @@ impl History {
                 path: folder.to_path_buf(),
                 source,
             })?;
+            ignore_in_git(folder);
         }
         let conn = Connection::open(path).map_err(|e| HistoryError::sqlite(path, e))?;
         let mut history = History::on(conn, path)?;

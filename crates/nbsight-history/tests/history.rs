@@ -50,6 +50,31 @@ fn open_creates_the_folder_in_wal_mode_with_the_schema_version() {
 }
 
 #[test]
+fn the_nbsight_folder_keeps_itself_out_of_git() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(open(dir.path()));
+    let ignore = std::fs::read_to_string(dir.path().join(".nbsight/.gitignore")).unwrap();
+    assert_eq!(ignore.lines().last(), Some("*"));
+    // A folder of the user's own choosing is left as it is.
+    let own = dir.path().join("mine/h.sqlite");
+    drop(History::open(&own).unwrap());
+    assert!(!dir.path().join("mine/.gitignore").exists());
+    // A `git status` there shows nothing of nbsight's.
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+    };
+    if git(&["init", "-q"]).is_ok_and(|o| o.status.success()) {
+        let status = git(&["status", "--porcelain", "--untracked-files=all"]).unwrap();
+        let listed = String::from_utf8_lossy(&status.stdout).to_string();
+        assert!(!listed.contains(".nbsight"), "{listed}");
+        assert!(listed.contains("mine/h.sqlite"), "{listed}");
+    }
+}
+
+#[test]
 fn executions_read_back_as_recorded() {
     let dir = tempfile::tempdir().unwrap();
     let mut history = open(dir.path());
