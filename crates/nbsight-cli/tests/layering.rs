@@ -33,6 +33,8 @@ const LAYERS: &[(&str, u32)] = &[
 /// Dependencies only these crates may have (normal dependencies).
 const CONFINED: &[(&str, &[&str])] = &[
     ("pyo3", &["nbsight-python"]),
+    // The one crate that calls ruff's parser (others' tests may).
+    ("ruff_python_parser", &["nbsight-notebook"]),
     ("anyhow", &["nbsight-cli", "nbsight-bench"]),
     ("clap", &["nbsight-cli", "nbsight-bench"]),
     ("indicatif", &["nbsight-cli"]),
