@@ -6,6 +6,8 @@
 //! recall is printed (`cargo test -p nbsight-check --test leakage_suite --
 //! --nocapture`).
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
+
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};

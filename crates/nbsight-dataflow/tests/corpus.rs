@@ -2,6 +2,8 @@
 //! repository; skipped when absent) is analysed without a panic, and the
 //! analysis finds what real notebooks contain.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
+
 use std::path::Path;
 
 use nbsight_dataflow::{Effects, analyze_notebook};

@@ -3,6 +3,8 @@
 //! hand-written cells, every cell of the fixtures and of the shared corpus
 //! (`../shared/corpus`, beside the repository; skipped when absent).
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
+
 use std::path::Path;
 
 use nbsight_dataflow::cfg::Cfg;

@@ -60,6 +60,8 @@
 //! Any other difference fails the test, with the notebook, cell, scope, both
 //! sets and the cell source (the first 30 are printed).
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};

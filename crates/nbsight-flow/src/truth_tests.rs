@@ -418,6 +418,7 @@ fn crabs_corpus_dir() -> Option<PathBuf> {
 }
 
 #[test]
+#[allow(clippy::print_stderr, reason = "a test skipped says so")]
 fn crabs_truth_matches_the_corpus() {
     let truth_path = crabs_truth_path();
     if !truth_path.exists() {

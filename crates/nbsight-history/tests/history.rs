@@ -4,6 +4,8 @@
 //! the file, never a panic), a connection that dies without closing, and
 //! where a `DB_OR_NOTEBOOK` argument points.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
+
 use std::path::Path;
 
 use nbsight_dataflow::Effects;

@@ -1,5 +1,7 @@
 //! The resolver against a local server that speaks chat-completions.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
+
 mod support;
 
 use std::net::TcpListener;

@@ -27,6 +27,10 @@ pub fn notebook(sources: &[&str]) -> Notebook {
 /// repository) that load, with their paths, restricted to paths containing
 /// `NBSIGHT_CORPUS_FILTER` when it is set; `None` (and a line on stderr)
 /// when the corpus is absent, so that corpus tests are skipped.
+#[allow(
+    clippy::print_stderr,
+    reason = "a test skipped says so where tests print"
+)]
 pub fn corpus() -> Option<Vec<(std::path::PathBuf, Notebook)>> {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     if !corpus.is_dir() {

@@ -1,6 +1,8 @@
 //! Every `.ipynb` of the shared corpus (`../shared/corpus` beside the repository)
 //! loads without panicking and all its Python cells parse. Skipped when absent.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
+
 use std::path::PathBuf;
 
 use nbsight_notebook::load_path;

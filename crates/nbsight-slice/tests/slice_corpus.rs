@@ -4,6 +4,8 @@
 //! gathered backward slice is Python that parses (and a notebook that loads).
 //! Prints the mean slice-size ratios.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
+
 use nbsight_dataflow::Effects;
 use nbsight_slice::{GatherFormat, Granularity, Slicer, gather};
 use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};

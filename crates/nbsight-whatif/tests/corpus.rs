@@ -4,6 +4,8 @@
 //! interpreting ones, edited models equal rebuilt ones, kept consequences
 //! equal fresh ones.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
+
 use nbsight_dataflow::Effects;
 use nbsight_whatif::{Event, History, WhatIfReport, WhatIfSession, classify_cells};
 

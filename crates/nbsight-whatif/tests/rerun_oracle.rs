@@ -13,6 +13,8 @@
 //! changed; a cell that only rebinds; a cell that only reads what did not
 //! change).
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
+
 mod common;
 
 use std::io::Write;
