@@ -18,6 +18,7 @@ mod events;
 mod locate;
 mod read;
 mod schema;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 mod write;
 

@@ -19,6 +19,7 @@ pub mod program;
 pub mod reads;
 mod sites;
 pub mod slice_split;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod vars;
 

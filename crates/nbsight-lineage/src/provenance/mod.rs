@@ -23,6 +23,7 @@ mod inputs;
 mod position;
 mod ranges;
 mod replay;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 mod value;
 
