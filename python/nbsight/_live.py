@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from IPython.core.error import InputRejected
 
 from nbsight._nbsight import CompileWatcher, Session
+from nbsight._nbsight import history_location as _history_location
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult, InteractiveShell
@@ -41,7 +42,6 @@ MODES = ("warn", "block", "reactive", "off")
 COMM_TARGET = "nbsight"
 HISTORY_ENV = "NBSIGHT_HISTORY"
 NOTEBOOK_ENV = "NBSIGHT_NOTEBOOK"
-HISTORY_FOLDER = ".nbsight"
 # Names front ends put in the namespace with the notebook's path: VS Code's,
 # and ipykernel's copy of Jupyter Server's JPY_SESSION_NAME.
 NOTEBOOK_NAMES = ("__vsc_ipynb_file__", "__session__")
@@ -76,11 +76,9 @@ def notebook_from_env() -> str | None:
 
 def history_location(notebook: str | None) -> str:
     """The default history file: ``.nbsight/<stem>.sqlite`` beside the
-    notebook, else ``.nbsight/history.sqlite`` in the working directory."""
-    if notebook is not None:
-        folder, name = os.path.split(notebook)
-        return os.path.join(folder, HISTORY_FOLDER, os.path.splitext(name)[0] + ".sqlite")
-    return os.path.join(os.getcwd(), HISTORY_FOLDER, "history.sqlite")
+    notebook, else ``.nbsight/history.sqlite`` in the working directory
+    (the rule is the Rust history crate's, which the command line uses)."""
+    return _history_location(notebook)
 
 
 class StaleReadError(InputRejected):
@@ -109,8 +107,9 @@ class Live:
 
     def __init__(self, shell: InteractiveShell) -> None:
         self.shell = shell
-        effects = [p for p in os.environ.get("NBSIGHT_EFFECTS", "").split(os.pathsep) if p]
-        self.session = Session(effects)
+        # Extra effects files come from NBSIGHT_EFFECTS, read in Rust as the
+        # command line reads it.
+        self.session = Session()
         self.mode = "warn"
         self.blocked: str | None = None
         self.tracing = False

@@ -20,7 +20,8 @@ class Session:
     """A live kernel's lineage and tracer (used by `nbsight._live`; the public
     API is the functions of `nbsight`)."""
 
-    def __init__(self, effects: Sequence[str] = ...) -> None: ...
+    def __init__(self, effects: Sequence[str] | None = None) -> None:
+        """`effects`: extra library-effects files (default: NBSIGHT_EFFECTS)."""
     @property
     def tracer(self) -> str:
         """`"sys.monitoring"` (CPython 3.12+) or `"sys.settrace"` (the native
@@ -116,3 +117,8 @@ def scan_json(
     threads: int | None,
 ) -> tuple[bytes, str, bytes]:
     """`scan_ipc` for notebooks given as nbformat JSON texts."""
+
+def history_location(notebook: str | None = None) -> str:
+    """The history a kernel writes by default: `.nbsight/<stem>.sqlite`
+    beside the notebook, else `.nbsight/history.sqlite` in the working
+    directory."""

@@ -5,8 +5,10 @@ stays registered, block mode never asks to re-run the blocked cell."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -159,3 +161,22 @@ def test_a_reactive_rerun_does_not_warn_about_the_cell_it_reruns(
         assert ip.user_ns["c"] == 6
     finally:
         nbsight.set_mode("warn")
+
+
+def test_the_session_reads_nbsight_effects_as_the_command_line_does(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from nbsight._nbsight import Session, history_location
+
+    missing = tmp_path / "missing.toml"
+    monkeypatch.setenv("NBSIGHT_EFFECTS", f"{missing}{os.pathsep}")
+    with pytest.raises(RuntimeError, match="missing.toml"):
+        Session()
+    # Given explicitly, the list wins over the environment.
+    assert Session(effects=[]).tracer in ("sys.monitoring", "sys.settrace")
+    # The history's default place is the Rust history crate's.
+    assert history_location(str(tmp_path / "a" / "nb.ipynb")) == str(
+        tmp_path / "a" / ".nbsight" / "nb.sqlite"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert history_location() == str(tmp_path / ".nbsight" / "history.sqlite")

@@ -41,6 +41,9 @@ mod _nbsight {
     use crate::live::CompileWatcher;
 
     #[pymodule_export]
+    use crate::live::history_location;
+
+    #[pymodule_export]
     use crate::scan::{scan_ipc, scan_json};
 
     /// Adds what the macros cannot declare: `__version__`, the crate's

@@ -113,10 +113,16 @@ fn take_tool_id(monitoring: &Bound<'_, PyAny>) -> PyResult<u8> {
 #[pymethods]
 impl Session {
     /// A new session; extra library-effects files come from `effects`
-    /// (paths of TOML files, see docs/effects.md).
+    /// (paths of TOML files, see docs/effects.md), by default from
+    /// `NBSIGHT_EFFECTS` as the command line reads it.
     #[new]
-    #[pyo3(signature = (effects = Vec::new()))]
-    fn new(py: Python<'_>, effects: Vec<std::path::PathBuf>) -> PyResult<Session> {
+    #[pyo3(signature = (effects = None))]
+    fn new(py: Python<'_>, effects: Option<Vec<std::path::PathBuf>>) -> PyResult<Session> {
+        let effects = effects.unwrap_or_else(|| {
+            std::env::var_os(nbsight_dataflow::effects::EFFECTS_ENV_VAR)
+                .map(|value| nbsight_dataflow::effects::paths_from_env_value(&value))
+                .unwrap_or_default()
+        });
         let kb = Effects::with_user_files(&effects).map_err(runtime)?;
         let sys = py.import("sys")?;
         let version_info = sys.getattr("version_info")?;
@@ -872,4 +878,17 @@ fn gettrace_is_none(py: Python<'_>) -> bool {
     py.import("sys")
         .and_then(|sys| sys.call_method0("gettrace"))
         .is_ok_and(|t| t.is_none())
+}
+
+/// The history a kernel writes by default (`nbsight_history`'s rule, the
+/// one the command line reads with): `.nbsight/<stem>.sqlite` beside the
+/// notebook, else `.nbsight/history.sqlite` in the working directory.
+#[pyfunction]
+#[pyo3(signature = (notebook = None))]
+pub fn history_location(notebook: Option<std::path::PathBuf>) -> PyResult<String> {
+    let path = match notebook {
+        Some(notebook) => nbsight_history::beside_notebook(&notebook),
+        None => nbsight_history::under_dir(&std::env::current_dir().map_err(runtime)?),
+    };
+    Ok(path.to_string_lossy().into_owned())
 }
