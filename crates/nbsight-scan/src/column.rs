@@ -1,14 +1,17 @@
 //! Reading one row of an Arrow column as text: the notebook column (JSON
-//! text as any Arrow string or binary type) and the id column (strings or
-//! integers).
+//! text as any Arrow string or binary type, or a dictionary of strings, as
+//! pandas categoricals are written) and the id column (those, or integers).
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int64Type, UInt32Type, UInt64Type};
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
 
-/// `true` when [`text_at`] reads columns of this type.
+/// `true` when [`text_at`] reads columns of this type (after [`plain`]).
 pub fn is_text(data_type: &DataType) -> bool {
+    if let DataType::Dictionary(_, values) = data_type {
+        return is_text(values);
+    }
     matches!(
         data_type,
         DataType::Utf8
@@ -20,13 +23,20 @@ pub fn is_text(data_type: &DataType) -> bool {
     )
 }
 
-/// `true` when [`id_at`] reads columns of this type.
+/// `true` when [`id_at`] reads columns of this type (after [`plain`]).
 pub fn is_id(data_type: &DataType) -> bool {
-    is_text(data_type)
-        || matches!(
-            data_type,
-            DataType::Int32 | DataType::Int64 | DataType::UInt32 | DataType::UInt64
-        )
+    is_text(data_type) || data_type.is_integer()
+}
+
+/// A dictionary column as the plain column of its values (a notebook or
+/// id column pandas wrote from a categorical); other columns as they are.
+pub fn plain(column: &ArrayRef) -> ArrayRef {
+    match column.data_type() {
+        DataType::Dictionary(_, values) => {
+            arrow_cast::cast(column, values).unwrap_or_else(|_| column.clone())
+        }
+        _ => column.clone(),
+    }
 }
 
 /// Row `row` of a text column: `Ok(None)` when null, `Err` when its bytes
@@ -59,6 +69,10 @@ pub fn id_at(column: &ArrayRef, row: usize) -> Option<String> {
         DataType::Int64 => column.as_primitive::<Int64Type>().value(row).to_string(),
         DataType::UInt32 => column.as_primitive::<UInt32Type>().value(row).to_string(),
         DataType::UInt64 => column.as_primitive::<UInt64Type>().value(row).to_string(),
+        t if t.is_integer() => {
+            let wide = arrow_cast::cast(&column.slice(row, 1), &DataType::Int64).ok()?;
+            wide.as_primitive::<Int64Type>().value(0).to_string()
+        }
         _ => text_at(column, row).ok()??,
     })
 }
@@ -83,5 +97,15 @@ mod tests {
         assert_eq!(id_at(&ints, 0).as_deref(), Some("7"));
         assert_eq!(id_at(&ints, 1), None);
         assert!(is_id(ints.data_type()) && !is_text(ints.data_type()));
+        // A categorical column, as pandas writes it.
+        let keys = arrow_array::Int8Array::from(vec![0, 1, 0]);
+        let values = StringArray::from(vec!["{\"cells\": []}", "b"]);
+        let dict: ArrayRef =
+            Arc::new(arrow_array::DictionaryArray::try_new(keys, Arc::new(values)).unwrap());
+        assert!(is_text(dict.data_type()));
+        let plain = plain(&dict);
+        assert_eq!(text_at(&plain, 2), Ok(Some("{\"cells\": []}".to_string())));
+        let small: ArrayRef = Arc::new(arrow_array::Int16Array::from(vec![7]));
+        assert_eq!(id_at(&small, 0).as_deref(), Some("7"));
     }
 }

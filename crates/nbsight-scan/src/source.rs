@@ -26,7 +26,7 @@ use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use serde_json::value::RawValue;
 
-use crate::column::{id_at, is_id, is_text, text_at};
+use crate::column::{id_at, is_id, is_text, plain, text_at};
 use crate::error::ScanError;
 
 /// Rows read from a Parquet file at a time.
@@ -445,17 +445,18 @@ pub fn items_of_batch(
     name: Option<&str>,
     first: usize,
 ) -> Vec<Item> {
-    let notebooks = batch.column_by_name(column);
-    let ids = id_column.and_then(|c| batch.column_by_name(c));
+    let notebooks = batch.column_by_name(column).map(plain);
+    let ids = id_column.and_then(|c| batch.column_by_name(c)).map(plain);
     (0..batch.num_rows())
         .map(|row| {
             let id = ids
+                .as_ref()
                 .and_then(|ids| id_at(ids, row))
                 .unwrap_or_else(|| match name {
                     Some(name) => format!("{name}:{}", first + row),
                     None => (first + row).to_string(),
                 });
-            let body = match notebooks.map(|n| text_at(n, row)) {
+            let body = match notebooks.as_ref().map(|n| text_at(n, row)) {
                 Some(Ok(Some(text))) => Body::Text(text),
                 Some(Ok(None)) => Body::Unreadable(format!("`{column}` is null")),
                 Some(Err(error)) => Body::Unreadable(format!("`{column}`: {error}")),
