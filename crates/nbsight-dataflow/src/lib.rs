@@ -18,6 +18,7 @@ pub mod builtins;
 pub mod call_site;
 pub mod cell;
 pub mod cfg;
+pub mod field;
 pub mod first_pass;
 pub mod global_state;
 pub mod imports;

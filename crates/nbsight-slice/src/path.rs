@@ -3,84 +3,29 @@
 //! Symbols are `nbsight-dataflow`'s canonical paths (`lst`, `lst[3]`,
 //! `d['k']`, `df.col`, `lst[*]`), interned once per notebook in a
 //! [`SymbolTable`] that keeps parent links. Two paths *may overlap* when one
-//! may name a part of the other, component by component:
-//! - equal components match; `[*]` (a subscript not known statically)
-//!   matches any subscript or attribute;
-//! - a negative index may be any index (`lst[-1]` is `lst[4]` for a list
-//!   of 5); `True`/`False` are the keys `1`/`0`;
-//! - an attribute matches the string subscript of the same name
-//!   (`df.col` and `df['col']` are one column in pandas).
+//! may name a part of the other, component by component, as
+//! `nbsight_dataflow::field` matches components (the vocabulary the re-run
+//! plans share).
 //!
 //! A definition of `S` reaches a read of `R` when `S` may be a prefix of `R`
 //! (writing `lst` changes `lst[2]`) or, for a read of the whole value, `R`
 //! may be a prefix of `S` (writing `lst[3]` changes `lst`). Writing `lst[3]`
 //! does not change `lst[2]`: that is field granularity.
 
-use compact_str::CompactString;
+use nbsight_dataflow::field::FieldKey;
 use nbsight_dataflow::index::IndexVec;
-use nbsight_dataflow::symbol::{SymId, SymbolTable, python_str_repr};
+use nbsight_dataflow::symbol::{SymId, SymbolTable};
 
-/// The last component of a path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Component {
-    /// A plain name (the root).
-    Root,
-    /// `.name`, with the spelling of `['name']` to compare with subscripts.
-    Attr {
-        name: CompactString,
-        as_key: CompactString,
-    },
-    /// `[3]`, `[-1]`, `[True]` (as 1).
-    Int(i64),
-    /// `['k']`, as spelt in the symbol.
-    Str(CompactString),
-    /// Another constant key (`[None]`).
-    Key(CompactString),
-    /// `[*]`.
-    Any,
-}
+/// The last component of a path (`None`: the path is a plain name).
+type Component = Option<FieldKey>;
 
-impl Component {
-    /// The component that ends `symbol` after its parent path.
-    fn of(symbol: &str, parent_len: Option<usize>) -> Component {
-        let Some(len) = parent_len else {
-            return Component::Root;
-        };
-        let rest = &symbol[len..];
-        if let Some(name) = rest.strip_prefix('.') {
-            return Component::Attr {
-                name: name.into(),
-                as_key: python_str_repr(name).into(),
-            };
-        }
-        let inner = rest
-            .strip_prefix('[')
-            .and_then(|r| r.strip_suffix(']'))
-            .unwrap_or(rest);
-        match inner {
-            "*" => Component::Any,
-            "True" => Component::Int(1),
-            "False" => Component::Int(0),
-            _ if inner.starts_with(['\'', '"']) => Component::Str(inner.into()),
-            _ => inner
-                .parse::<i64>()
-                .map_or_else(|_| Component::Key(inner.into()), Component::Int),
-        }
-    }
-
-    /// May the two components name the same part?
-    fn may_match(&self, other: &Component) -> bool {
-        use Component::*;
-        match (self, other) {
-            (Root, Root) => true,
-            (Root, _) | (_, Root) => false,
-            (Any, _) | (_, Any) => true,
-            (Attr { name: a, .. }, Attr { name: b, .. }) => a == b,
-            (Attr { as_key, .. }, Str(s)) | (Str(s), Attr { as_key, .. }) => as_key == s,
-            (Int(a), Int(b)) => a == b || *a < 0 || *b < 0,
-            (Str(a), Str(b)) | (Key(a), Key(b)) => a == b,
-            _ => false,
-        }
+/// May the two last components name the same part? (Roots match roots:
+/// equal roots are checked by interning.)
+fn may_match(a: &Component, b: &Component) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a.may_match(b),
+        _ => false,
     }
 }
 
@@ -103,7 +48,8 @@ impl Paths {
         for new in (before..self.table.len()).map(SymId::from_usize) {
             let parent = self.table.parent(new);
             let name = self.table.name(new);
-            let component = Component::of(name, parent.map(|p| self.table.name(p).len()));
+            let component =
+                parent.map(|p| FieldKey::after_parent(&name[self.table.name(p).len()..]));
             let (depth, root) = match parent {
                 Some(p) => (self.depth[p] + 1, self.root[p]),
                 None => (0, new),
@@ -154,7 +100,7 @@ impl Paths {
         }
         let mut p = prefix;
         loop {
-            if !self.last[p].may_match(&self.last[q]) {
+            if !may_match(&self.last[p], &self.last[q]) {
                 return false;
             }
             match (self.table.parent(p), self.table.parent(q)) {
@@ -179,15 +125,12 @@ impl Paths {
 
     /// Is the last component of `id` an attribute (`.name`)?
     pub fn is_attr(&self, id: SymId) -> bool {
-        matches!(self.last[id], Component::Attr { .. })
+        matches!(self.last[id], Some(FieldKey::Attr { .. }))
     }
 
     /// The attribute `id` ends with (`col` for `df.col`).
     pub fn attr_name(&self, id: SymId) -> Option<&str> {
-        match &self.last[id] {
-            Component::Attr { name, .. } => Some(name.as_str()),
-            _ => None,
-        }
+        self.last[id].as_ref()?.attr_name()
     }
 
     /// The path `id` is directly nested in.
@@ -198,7 +141,7 @@ impl Paths {
     /// Is the last component of `id` an integer index (deleting it shifts
     /// the items after it)?
     pub fn is_int_index(&self, id: SymId) -> bool {
-        matches!(self.last[id], Component::Int(_))
+        matches!(self.last[id], Some(FieldKey::Int(_)))
     }
 }
 

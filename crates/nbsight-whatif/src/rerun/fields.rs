@@ -1,44 +1,16 @@
 //! Field-granular symbols as the re-run plan compares them: `nbsight-dataflow`'s
 //! canonical paths (`d`, `d['a']`, `df.col`, `lst[3]`, `lst[*]`) split into
 //! components. Two paths *may overlap* when one may name a part of the
-//! other, component by component: equal components match, `[*]` matches any,
-//! a negative index any index, and an attribute the string key of the same
-//! name (`df.col` is `df['col']`). A change of `d['a']` does not reach a
+//! other, component by component, as `nbsight_dataflow::field` matches
+//! components (the vocabulary the slicer shares). A change of `d['a']` does not reach a
 //! read of `d['b']`; it reaches a read of `d`, and a change of `d` reaches a
 //! read of `d['b']`.
 
 use std::rc::Rc;
 
-use nbsight_dataflow::symbol::python_str_repr;
+use nbsight_dataflow::field::{FieldKey, split_path};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
-
-/// One component after the root.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Component {
-    /// An attribute (`attr`) or a string key, spelt as the key
-    /// (`'col'`).
-    Key { key: Rc<str>, attr: bool },
-    /// `[3]`, `[-1]`, `[True]` (as 1).
-    Int(i64),
-    /// Another constant key (`[None]`).
-    Other(Rc<str>),
-    /// `[*]`.
-    Any,
-}
-
-impl Component {
-    fn may_match(&self, other: &Component) -> bool {
-        use Component::*;
-        match (self, other) {
-            (Any, _) | (_, Any) => true,
-            (Key { key: a, .. }, Key { key: b, .. }) => a == b,
-            (Int(a), Int(b)) => a == b || *a < 0 || *b < 0,
-            (Other(a), Other(b)) => a == b,
-            _ => false,
-        }
-    }
-}
 
 /// A path: a root name and the components under it. Its names are shared:
 /// the re-run plan copies paths from set to set, and a copy only counts
@@ -46,7 +18,7 @@ impl Component {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Path {
     pub root: Rc<str>,
-    parts: SmallVec<[Component; 2]>,
+    parts: SmallVec<[FieldKey; 2]>,
 }
 
 impl Path {
@@ -60,55 +32,11 @@ impl Path {
 
     /// Splits a canonical symbol (quotes inside subscripts respected).
     pub fn parse(symbol: &str) -> Path {
-        let bytes = symbol.as_bytes();
-        let root_end = symbol.find(['.', '[']).unwrap_or(symbol.len());
-        let mut path = Path::whole(&symbol[..root_end]);
-        let mut i = root_end;
-        while i < bytes.len() {
-            if bytes[i] == b'.' {
-                let end = symbol[i + 1..]
-                    .find(['.', '['])
-                    .map_or(symbol.len(), |e| i + 1 + e);
-                let name = &symbol[i + 1..end];
-                path.parts.push(Component::Key {
-                    key: python_str_repr(name).into(),
-                    attr: true,
-                });
-                i = end;
-                continue;
-            }
-            // A subscript: up to its closing bracket outside quotes.
-            let start = i + 1;
-            let mut quote: Option<u8> = None;
-            let mut j = start;
-            while j < bytes.len() {
-                let b = bytes[j];
-                match quote {
-                    Some(_) if b == b'\\' => j += 1,
-                    Some(q) if b == q => quote = None,
-                    Some(_) => {}
-                    None if b == b'\'' || b == b'"' => quote = Some(b),
-                    None if b == b']' => break,
-                    None => {}
-                }
-                j += 1;
-            }
-            let inner = &symbol[start..j.min(symbol.len())];
-            path.parts.push(match inner {
-                "*" => Component::Any,
-                "True" => Component::Int(1),
-                "False" => Component::Int(0),
-                _ if inner.starts_with(['\'', '"']) => Component::Key {
-                    key: inner.into(),
-                    attr: false,
-                },
-                _ => inner
-                    .parse::<i64>()
-                    .map_or_else(|_| Component::Other(inner.into()), Component::Int),
-            });
-            i = j + 1;
+        let (root, parts) = split_path(symbol);
+        Path {
+            root: Rc::from(root),
+            parts: parts.into(),
         }
-        path
     }
 
     /// How many components it has under its root.
@@ -147,7 +75,7 @@ impl Path {
     /// whole, as the notebook never stores into those attributes.
     pub fn read_through(mut self, assigned: impl Fn(&str) -> bool) -> Path {
         let cut = self.parts.iter().position(|c| match c {
-            Component::Key { key, attr: true } => !assigned(key),
+            FieldKey::Attr { key, .. } => !assigned(key),
             _ => false,
         });
         if let Some(cut) = cut {
@@ -160,7 +88,7 @@ impl Path {
     /// a string key.
     pub fn last_key(&self) -> Option<&str> {
         match self.parts.last() {
-            Some(Component::Key { key, .. }) => Some(key),
+            Some(FieldKey::Attr { key, .. } | FieldKey::Str(key)) => Some(key),
             _ => None,
         }
     }
