@@ -4,28 +4,11 @@
 //! unit tests on hand-built findings (`src/check/`); here the assertions are on
 //! structure, so they hold whatever the rules find in the fixtures.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{nbsight_in, repo};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("repository root")
-}
-
-/// `nbsight ARGS` run in `dir`.
-fn nbsight_in(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("nbsight")
-        .expect("binary built")
-        .current_dir(dir)
-        .env_remove("NBSIGHT_EFFECTS")
-        .args(args)
-        .assert()
-}
 
 /// `nbsight ARGS` run from the repository root.
 fn nbsight(args: &[&str]) -> assert_cmd::assert::Assert {

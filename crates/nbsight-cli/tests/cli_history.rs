@@ -7,12 +7,14 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use nbsight_history::History;
 use nbsight_history::testing::ScriptedKernel;
 use nbsight_lineage::ProvenanceEvent as Event;
 use nbsight_lineage::provenance::testing::{SUM_UP_MULTIPLES, sum_up_multiples_events};
 use serde_json::{Value, json};
+
+mod common;
+use common::nbsight_in as nbsight;
 
 /// Writes `kernel`'s runs as a new session of the history at `path`.
 fn write(kernel: &ScriptedKernel, path: &Path) {
@@ -64,15 +66,6 @@ fn written() -> (tempfile::TempDir, ScriptedKernel) {
     let kernel = session();
     write(&kernel, &dir.path().join(".nbsight/analysis.sqlite"));
     (dir, kernel)
-}
-
-fn nbsight(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("nbsight")
-        .expect("binary built")
-        .current_dir(dir)
-        .env_remove("NBSIGHT_EFFECTS")
-        .args(args)
-        .assert()
 }
 
 /// Standard output with the folder shown as `[DIR]`.

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
 
@@ -18,21 +18,8 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::properties::WriterProperties;
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("repository root")
-}
-
-fn nbsight(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("nbsight")
-        .expect("binary built")
-        .current_dir(dir)
-        .env_remove("NBSIGHT_EFFECTS")
-        .args(args)
-        .assert()
-}
+mod common;
+use common::{nbsight_in as nbsight, repo};
 
 /// The leakage suite and the precision fixtures: notebooks with findings
 /// of most rules, `(name, text)`, sorted.

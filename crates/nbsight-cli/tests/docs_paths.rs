@@ -9,6 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
+use common::repo;
+
 const ROOTS: [&str; 7] = [
     "crates/",
     "tests/",
@@ -18,13 +21,6 @@ const ROOTS: [&str; 7] = [
     "python/",
     "scripts/",
 ];
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("repository root")
-}
 
 fn is_path_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || "_./-*{}<>+".contains(c)

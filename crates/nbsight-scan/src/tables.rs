@@ -278,6 +278,18 @@ fn tagged<'a, R>(
 /// The rows of table `name` for `done`.
 pub fn table_batch(name: &str, done: &[Done]) -> Option<RecordBatch> {
     let schema = schema_of(name)?;
+    // The rows of one `Rows` variant, with their ids.
+    macro_rules! analysis_rows {
+        ($variant:ident) => {
+            decode(
+                &schema,
+                &tagged(done, |r| match r {
+                    Rows::$variant(rows) => Some(rows.as_slice()),
+                    _ => None,
+                }),
+            )
+        };
+    }
     Some(match name {
         "status" => {
             let rows: Vec<StatusRow<'_>> = done
@@ -291,41 +303,11 @@ pub fn table_batch(name: &str, done: &[Done]) -> Option<RecordBatch> {
                 .collect();
             decode(&schema, &rows)
         }
-        "findings" => decode(
-            &schema,
-            &tagged(done, |r| match r {
-                Rows::Findings(rows) => Some(rows.as_slice()),
-                _ => None,
-            }),
-        ),
-        "cells" => decode(
-            &schema,
-            &tagged(done, |r| match r {
-                Rows::Cells(rows) => Some(rows.as_slice()),
-                _ => None,
-            }),
-        ),
-        "flows" => decode(
-            &schema,
-            &tagged(done, |r| match r {
-                Rows::Flows(rows) => Some(rows.as_slice()),
-                _ => None,
-            }),
-        ),
-        "events" => decode(
-            &schema,
-            &tagged(done, |r| match r {
-                Rows::Events(rows) => Some(rows.as_slice()),
-                _ => None,
-            }),
-        ),
-        "slices" => decode(
-            &schema,
-            &tagged(done, |r| match r {
-                Rows::Slices(rows) => Some(rows.as_slice()),
-                _ => None,
-            }),
-        ),
+        "findings" => analysis_rows!(Findings),
+        "cells" => analysis_rows!(Cells),
+        "flows" => analysis_rows!(Flows),
+        "events" => analysis_rows!(Events),
+        "slices" => analysis_rows!(Slices),
         _ => return None,
     })
 }
