@@ -194,9 +194,8 @@ impl Analyser {
                 (Rows::Flows(rows), model.syntax_errors())
             }
             Analysis::Whatif => {
-                let model = NotebookModel::new(notebook, effects);
-                let errors = model.syntax_errors();
-                (Rows::Events(events::rows(notebook, effects)?), errors)
+                let (rows, errors) = events::rows(notebook, effects)?;
+                (Rows::Events(rows), errors)
             }
             Analysis::Slice => {
                 let model = NotebookModel::new(notebook, effects);

@@ -6,13 +6,20 @@ use std::collections::BTreeSet;
 
 use nbsight_check::Finding;
 use nbsight_dataflow::Effects;
-use nbsight_notebook::{CellKind, Notebook};
+use nbsight_notebook::{CellIndex, CellKind, Notebook, SyntaxIssue};
 use nbsight_whatif::{Event, History, WhatIfSession};
 
 use crate::tables::EventRow;
 
-/// A row per event: `open`, then `execute` of each code cell.
-pub fn rows(notebook: &Notebook, effects: &Effects) -> Result<Vec<EventRow>, String> {
+/// Syntax errors with their cells.
+type SyntaxErrors = Vec<(CellIndex, SyntaxIssue)>;
+
+/// A row per event: `open`, then `execute` of each code cell; and the
+/// syntax errors of the session's model.
+pub fn rows(
+    notebook: &Notebook,
+    effects: &Effects,
+) -> Result<(Vec<EventRow>, SyntaxErrors), String> {
     let session =
         WhatIfSession::new(notebook, effects, &History::Saved).map_err(|e| e.to_string())?;
     let code = notebook
@@ -47,5 +54,5 @@ pub fn rows(notebook: &Notebook, effects: &Effects) -> Result<Vec<EventRow>, Str
             truncated: report.truncated,
         });
     }
-    Ok(rows)
+    Ok((rows, session.model().syntax_errors()))
 }

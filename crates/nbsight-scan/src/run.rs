@@ -12,7 +12,7 @@
 //! when the gatherer looked.
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -114,9 +114,9 @@ pub fn run(
     let gathered = Arc::new((Mutex::new(0u64), Condvar::new()));
     let stop = Arc::new(AtomicBool::new(false));
 
-    let skipped = Arc::new(Mutex::new(0u64));
+    let skipped = Arc::new(AtomicU64::new(0));
     // Jobs sent, final once the reader is finished.
-    let sent = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let sent = Arc::new(AtomicU64::new(0));
     let reader = {
         let (gathered, stop, skipped, sent) = (
             gathered.clone(),
@@ -131,9 +131,7 @@ pub fn run(
                     && *count > 0
                 {
                     *count -= 1;
-                    if let Ok(mut s) = skipped.lock() {
-                        *s += 1;
-                    }
+                    skipped.fetch_add(1, Ordering::Relaxed);
                     continue;
                 }
                 {
@@ -266,7 +264,7 @@ pub fn run(
         if failure.is_some() {
             break;
         }
-        counts.skipped = skipped.lock().map_or(0, |s| *s);
+        counts.skipped = skipped.load(Ordering::Relaxed);
         progress(&counts);
         {
             let (lock, cvar) = &*gathered;
@@ -294,7 +292,7 @@ pub fn run(
                 .to_string(),
         ));
     }
-    counts.skipped = skipped.lock().map_or(0, |s| *s);
+    counts.skipped = skipped.load(Ordering::Relaxed);
     progress(&counts);
     Ok(counts)
 }
