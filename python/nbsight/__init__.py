@@ -28,11 +28,16 @@ from nbsight._api import (
 )
 from nbsight._nbsight import __version__, cli_main
 from nbsight._scan import scan_batch, scan_tables
+from nbsight._types import Deps, Provenance, Status, Why
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
 __all__ = [
+    "Deps",
+    "Provenance",
+    "Status",
+    "Why",
     "__version__",
     "backward_slice",
     "cli_main",

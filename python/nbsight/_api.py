@@ -8,7 +8,9 @@ front ends send (a terminal run by its execution count, as a string).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from nbsight._types import Deps, Provenance, Status, Why
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
@@ -56,10 +58,10 @@ def sync_notebook(cells: list[tuple[str, str]]) -> None:
     _current().sync_notebook(view)
 
 
-def status() -> dict[str, list[str]]:
+def status() -> Status:
     """``stale_cells``, ``fresh_cells``, ``refresher_cells`` (cell ids in
     notebook order) and ``stale_symbols``."""
-    result: dict[str, list[str]] = _current().session.status()
+    result: Status = _current().session.status()
     return result
 
 
@@ -75,19 +77,19 @@ def set_mode(mode: str) -> None:
     _current().set_mode(mode)
 
 
-def why(cell_id: str) -> dict[str, Any]:
+def why(cell_id: str) -> Why:
     """The stale symbols the cell reads, each with the cell that set it, the
     updated ancestor that made it stale and the cells to re-run, in order."""
-    result: dict[str, Any] | None = _current().session.why(str(cell_id))
+    result: Why | None = _current().session.why(str(cell_id))
     if result is None:
         raise KeyError(f"nbsight knows no cell {cell_id!r}")
     return result
 
 
-def deps(symbol: str) -> dict[str, Any]:
+def deps(symbol: str) -> Deps:
     """The symbol's lineage: the cell and time it was set, its parents and
     children with their cells and timestamps."""
-    result: dict[str, Any] | None = _current().session.deps(symbol)
+    result: Deps | None = _current().session.deps(symbol)
     if result is None:
         raise KeyError(f"nbsight knows no symbol {symbol!r}")
     return result
@@ -149,7 +151,7 @@ def record_provenance(on: bool = True) -> None:
     _current().provenance_on = on
 
 
-def provenance(symbol: str) -> dict[str, Any]:
+def provenance(symbol: str) -> Provenance:
     """The inputs the value at `symbol` (``total``, ``res[0]``, ``d['k']``,
     ``df['a']``) depends on: ``where`` (copied or computed into it) and
     ``why`` (read by the decisions that let it in or kept something out),
@@ -161,7 +163,7 @@ def provenance(symbol: str) -> dict[str, Any]:
     if not isinstance(symbol, str):
         raise TypeError(f"provenance takes a symbol's path as a string, not {type(symbol).__name__}")
     try:
-        result: dict[str, Any] | None = _current().session.provenance(symbol)
+        result: Provenance | None = _current().session.provenance(symbol)
     except ValueError as error:  # a path that does not parse (`a[`)
         raise KeyError(f"nbsight knows no value {symbol!r} ({error})") from None
     if result is None:

@@ -6,12 +6,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
     from nbsight._live import Live
+    from nbsight._types import InputRef, Provenance
 
 USAGE = """usage: %nbsight status | why CELL | deps SYMBOL | slice CELL [--forward]
                 | gather CELL [FILE] | provenance on|off|SYMBOL
@@ -92,13 +93,13 @@ def register_magic(shell: InteractiveShell, live: Live) -> None:
     shell.register_magic_function(nbsight, "line", "nbsight")  # type: ignore[arg-type]
 
 
-def format_provenance(symbol: str, report: dict[str, Any]) -> str:
-    def inputs(refs: list[dict[str, Any]]) -> str:
+def format_provenance(symbol: str, report: Provenance) -> str:
+    def inputs(refs: list[InputRef]) -> str:
         shown = [f"{r['symbol']} (cell {r['cell']})" for r in refs]
         return ", ".join(shown) if shown else "(none)"
 
-    if not report.get("followed", True):
-        note = f" (not followed: {report.get('reason')}; it is its own input)"
+    if not report["followed"]:
+        note = f" (not followed: {report['reason']}; it is its own input)"
     elif not report["recorded"]:
         note = " (not recorded: it is its own input)"
     else:

@@ -180,3 +180,28 @@ def test_the_session_reads_nbsight_effects_as_the_command_line_does(
     )
     monkeypatch.chdir(tmp_path)
     assert history_location() == str(tmp_path / ".nbsight" / "history.sqlite")
+
+
+def test_the_answers_have_the_keys_their_types_declare(ip: InteractiveShell) -> None:
+    from nbsight import Deps, Provenance, Status, Why
+    from nbsight._types import InputRef, StaleRead, SymbolRef, UpdatedAncestor
+
+    nbsight.record_provenance(True)
+    run(ip, "a = 4", cell_id="c1")
+    run(ip, "b = a * 2", cell_id="c2")
+    run(ip, "a = 5", cell_id="c1")
+    run(ip, "c = b + 1", cell_id="c3")
+    assert set(nbsight.status()) == Status.__required_keys__
+    why = nbsight.why("c3")
+    assert set(why) == Why.__required_keys__
+    assert why["stale"], why
+    stale = why["stale"][0]
+    assert set(stale) == StaleRead.__required_keys__
+    assert stale["updated_ancestor"] is not None
+    assert set(stale["updated_ancestor"]) == UpdatedAncestor.__required_keys__
+    deps = nbsight.deps("b")
+    assert set(deps) == Deps.__required_keys__
+    assert deps["parents"] and set(deps["parents"][0]) == SymbolRef.__required_keys__
+    provenance = nbsight.provenance("c")
+    assert set(provenance) == Provenance.__required_keys__
+    assert provenance["where"] and set(provenance["where"][0]) == InputRef.__required_keys__
