@@ -103,11 +103,12 @@ def scan_tables(
         )
     else:
         arrow = _as_arrow(table)
+        # Only the notebook and id columns cross to Rust (a missing notebook
+        # column is reported there, naming the columns).
         names = arrow.column_names
-        wanted = [column] + [
-            c for c in ([id_column] if id_column else ["id"]) if c in names and c != column
-        ]
-        arrow = arrow.select([c for c in wanted if c in names])
+        arrow = arrow.select(
+            list(dict.fromkeys(c for c in (column, id_column or "id") if c in names))
+        )
         status, name, rows = _nbsight.scan_ipc(
             _ipc_bytes(arrow),
             analysis,

@@ -159,15 +159,16 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<Outcome> {
         args.config.as_deref(),
         &cwd,
     )?);
-    let run_rules = resolver.for_dir(&cwd)?.rules;
+    // Table rows have no folder of their own: the run's settings, once.
+    let run_settings = resolver.for_dir(&cwd)?;
+    let run_rules = run_settings.rules;
     let rules_of = {
         let resolver = resolver.clone();
         move |item: &nbsight_scan::Item| {
             let settings = match &item.body {
-                Body::File(path) => resolver.for_file(path),
-                _ => resolver.for_dir(&cwd),
-            }
-            .map_err(|e| format!("{e:#}"))?;
+                Body::File(path) => resolver.for_file(path).map_err(|e| format!("{e:#}"))?,
+                _ => run_settings.clone(),
+            };
             Ok(settings.rules_for(Path::new(&item.file)))
         }
     };

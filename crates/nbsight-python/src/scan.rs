@@ -41,8 +41,12 @@ fn setup(
 }
 
 /// `(status, table name, table)` with the tables as IPC bytes.
-fn answer(py: Python<'_>, tables: Tables) -> PyResult<(Py<PyBytes>, String, Py<PyBytes>)> {
+fn answer(
+    py: Python<'_>,
+    tables: Result<Tables, nbsight_scan::ScanError>,
+) -> PyResult<(Py<PyBytes>, String, Py<PyBytes>)> {
     let error = |e: nbsight_scan::ScanError| PyValueError::new_err(e.to_string());
+    let tables = tables.map_err(error)?;
     let status = to_ipc(&tables.status).map_err(error)?;
     let table = to_ipc(&tables.table.1).map_err(error)?;
     Ok((
@@ -73,13 +77,8 @@ pub fn scan_ipc(
         id_column,
         ..Fields::default()
     };
-    let data = data.to_vec();
-    let tables = py
-        .detach(move || {
-            let batches = from_ipc(&data)?;
-            scan_batches(batches, &fields, analyser, &options)
-        })
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // The bytes are read in place: a `bytes` object cannot change.
+    let tables = py.detach(|| scan_batches(from_ipc(data)?, &fields, analyser, &options));
     answer(py, tables)
 }
 
@@ -98,8 +97,6 @@ pub fn scan_json(
     threads: Option<usize>,
 ) -> PyResult<(Py<PyBytes>, String, Py<PyBytes>)> {
     let (analyser, options) = setup(analysis, select, ignore, timeout, threads)?;
-    let tables = py
-        .detach(move || scan_texts(texts, ids, analyser, &options))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let tables = py.detach(move || scan_texts(texts, ids, analyser, &options));
     answer(py, tables)
 }
