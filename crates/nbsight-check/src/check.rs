@@ -1,16 +1,15 @@
 //! `nbsight check`: the findings of every enabled rule for a notebook as
 //! saved. Each rule's driver lives in its file under `rules/` and is found
-//! through the registry; the drivers share the notebook model.
+//! through `rules::driver`; the drivers share the notebook model.
 
 use nbsight_dataflow::Effects;
-use nbsight_notebook::{CellIndex, Notebook, OneIndexed, SyntaxIssue};
+use nbsight_notebook::{CellIndex, Notebook, SyntaxIssue};
 
 use crate::finding::Finding;
-use crate::rules::Rule;
+use crate::rules::driver;
 use crate::selection::RuleSet;
 use crate::suppress::Suppressions;
 use nbsight_model::NotebookModel;
-use nbsight_whatif::domain::Alarm;
 
 /// The findings of the rules in `rules` for `notebook`, sorted by cell, line,
 /// column and code.
@@ -58,7 +57,7 @@ pub fn check_model(model: &NotebookModel, rules: RuleSet) -> Vec<Finding> {
     // several rules runs once.
     let mut ran: Vec<&'static str> = Vec::new();
     for rule in rules.iter() {
-        let Some(driver) = rule.meta().driver() else {
+        let Some(driver) = driver(rule) else {
             continue;
         };
         if !ran.contains(&driver.name()) {
@@ -82,42 +81,4 @@ pub fn check_model(model: &NotebookModel, rules: RuleSet) -> Vec<Finding> {
         a.cell == b.cell && a.rule == b.rule && (a.message == b.message || b.rule.one_per_cell())
     });
     findings
-}
-
-/// A finding of `rule` at `cell`, reached along `path` (cells as positions
-/// in the model's cell list).
-pub(crate) fn finding(
-    model: &NotebookModel,
-    rule: Rule,
-    cell: usize,
-    (line, column): (OneIndexed, OneIndexed),
-    message: String,
-    path: Vec<usize>,
-) -> Finding {
-    Finding {
-        file: model.path.clone(),
-        rule,
-        message,
-        cell: CellIndex::new(cell),
-        line,
-        column,
-        path: path.into_iter().map(CellIndex::new).collect(),
-    }
-}
-
-/// A finding from a domain's alarm raised in `cell`.
-pub(crate) fn from_alarm(
-    model: &NotebookModel,
-    cell: usize,
-    alarm: &Alarm,
-    path: Vec<usize>,
-) -> Finding {
-    finding(
-        model,
-        Rule::for_alarm(alarm.kind),
-        cell,
-        (alarm.line, alarm.column),
-        alarm.message.clone(),
-        path,
-    )
 }

@@ -8,7 +8,8 @@
 
 use std::fmt::Write;
 
-use crate::rules::{REGISTRY, ReportedBy, RuleMeta};
+pub use crate::doc_comment::doc_comment;
+use crate::registry::{REGISTRY, ReportedBy, RuleMeta};
 
 /// The line that opens a generated section.
 pub const BEGIN: &str = "<!-- rules:begin -->";
@@ -18,21 +19,6 @@ pub const END: &str = "<!-- rules:end -->";
 /// Says where a generated section comes from.
 const NOTICE: &str = "<!-- Generated from the rule files in crates/nbsight-check/src/rules/: \
 edit those, then run `NBSIGHT_UPDATE_DOCS=1 cargo test -p nbsight-check --test docs`. -->";
-
-/// The leading `//!` comment of a Rust source file, without the `//!` (and
-/// the one space after it), ending at the first other line.
-pub fn doc_comment(source: &str) -> String {
-    let lines: Vec<&str> = source
-        .lines()
-        .map_while(|line| line.trim_start().strip_prefix("//!"))
-        .map(|text| text.strip_prefix(' ').unwrap_or(text).trim_end())
-        .collect();
-    let end = lines
-        .iter()
-        .rposition(|line| !line.is_empty())
-        .map_or(0, |last| last + 1);
-    lines[..end].join("\n")
-}
 
 /// `markdown` with its headings one level deeper (outside code blocks).
 fn demote_headings(markdown: &str) -> String {
@@ -63,8 +49,8 @@ fn suppression_section() -> String {
 fn default_text(row: &RuleMeta) -> &'static str {
     match (row.reported_by, row.default_on) {
         (ReportedBy::WhatIfOnly, _) => "—",
-        (ReportedBy::Check(_), true) => "on",
-        (ReportedBy::Check(_), false) => "off",
+        (ReportedBy::Check, true) => "on",
+        (ReportedBy::Check, false) => "off",
     }
 }
 
@@ -75,7 +61,7 @@ pub fn rules_section() -> String {
     let mut out = format!("{NOTICE}\n\n| code | name | default | severity |\n|---|---|---|---|\n");
     for row in &REGISTRY {
         let severity = match row.reported_by {
-            ReportedBy::Check(_) => row.severity.as_str().to_string(),
+            ReportedBy::Check => row.severity.as_str().to_string(),
             ReportedBy::WhatIfOnly => {
                 format!("{} (`nbsight whatif` only)", row.severity.as_str())
             }
@@ -91,8 +77,8 @@ pub fn rules_section() -> String {
     for row in &REGISTRY {
         let note = match (row.reported_by, row.default_on) {
             (ReportedBy::WhatIfOnly, _) => " (`nbsight whatif` only)",
-            (ReportedBy::Check(_), false) => " (off)",
-            (ReportedBy::Check(_), true) => "",
+            (ReportedBy::Check, false) => " (off)",
+            (ReportedBy::Check, true) => "",
         };
         let _ = write!(
             out,

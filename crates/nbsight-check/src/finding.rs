@@ -3,30 +3,11 @@
 //! A finding holds its [`Rule`]; its code, name and severity are the rule's.
 //! Plain Rust: the JSON shape is `nbsight-cli`'s.
 
-use nbsight_notebook::{CellIndex, OneIndexed};
+use nbsight_notebook::{CellIndex, OneIndexed, Severity};
 
-use crate::rules::Rule;
-
-/// How much a finding matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// Informational (isolated cells, unused definitions).
-    Info,
-    /// Likely wrong results (staleness, leakage).
-    Warning,
-    /// Run All would fail.
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
+use crate::registry::Rule;
+use nbsight_leakage::Alarm;
+use nbsight_model::NotebookModel;
 
 /// One problem found in a notebook.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +26,44 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A finding of `rule` at `cell`, reached along `path` (cells as positions
+    /// in the model's cell list).
+    pub(crate) fn new(
+        model: &NotebookModel,
+        rule: Rule,
+        cell: usize,
+        (line, column): (OneIndexed, OneIndexed),
+        message: String,
+        path: Vec<usize>,
+    ) -> Finding {
+        Finding {
+            file: model.path.clone(),
+            rule,
+            message,
+            cell: CellIndex::new(cell),
+            line,
+            column,
+            path: path.into_iter().map(CellIndex::new).collect(),
+        }
+    }
+
+    /// A finding from a domain's alarm raised in `cell`.
+    pub(crate) fn from_alarm(
+        model: &NotebookModel,
+        cell: usize,
+        alarm: &Alarm,
+        path: Vec<usize>,
+    ) -> Finding {
+        Finding::new(
+            model,
+            Rule::for_alarm(alarm.kind),
+            cell,
+            (alarm.line, alarm.column),
+            alarm.message.clone(),
+            path,
+        )
+    }
+
     /// A what-if finding of the notebook at `file`, as a finding of its
     /// alarm's rule.
     pub fn from_whatif(file: &str, finding: &nbsight_whatif::WhatIfFinding) -> Finding {

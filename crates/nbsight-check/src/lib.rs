@@ -3,23 +3,22 @@
 //! selection as ruff resolves it, and the findings of every enabled rule for
 //! a notebook as saved.
 //!
-//! Invariants: it stands on `nbsight-whatif` (whose leakage domain the
-//! leakage rules run) and `nbsight-model`, and is the only crate that knows
-//! rule codes and names. Every rule has a stable code and name, one row in
-//! [`rules::REGISTRY`], and documents itself in its file (`docs/rules.md`
-//! and the README's rule table are generated from them, see [`docs`]). It is
-//! deterministic and offline, does no I/O and never panics on user input.
+//! Invariants: in ARCHITECTURE.md (section `nbsight-check`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 mod check;
+mod doc_comment;
 pub mod docs;
+mod driver;
 mod finding;
 mod hidden;
+mod registry;
 pub mod rules;
 mod selection;
 pub mod suppress;
 
 pub use check::{Checked, check_model, check_notebook, check_saved, check_saved_model};
-pub use finding::{Finding, Severity};
-pub use rules::{REGISTRY, Rule, RuleMeta};
+pub use finding::Finding;
+pub use registry::{REGISTRY, ReportedBy, Rule, RuleMeta};
 pub use selection::{RuleSet, UnknownSelector, validate_selectors};
 pub use suppress::Suppressions;

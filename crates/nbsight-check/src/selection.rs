@@ -4,7 +4,7 @@
 //! A selector may name a what-if-only rule (it is a rule), but resolution
 //! only ever enables rules that `nbsight check` reports.
 
-use crate::rules::Rule;
+use crate::registry::Rule;
 
 /// A selector that matches no rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

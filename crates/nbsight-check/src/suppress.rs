@@ -32,7 +32,7 @@
 use nbsight_notebook::Notebook;
 
 use crate::finding::Finding;
-use crate::rules::Rule;
+use crate::registry::Rule;
 use crate::selection::RuleSet;
 
 /// What one directive suppresses.

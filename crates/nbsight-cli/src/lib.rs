@@ -7,11 +7,8 @@
 //! failing a CI job for (cells with syntax errors, error diagnostics); 2 usage
 //! errors or an input that could not be read at all.
 //!
-//! Invariants: the only crate that prints, reads and writes files for the
-//! engines and sets exit codes (0 clean, 1 problems found, 2 usage or input
-//! errors); each subcommand is a module that calls a library crate and formats
-//! its result; the JSON and SARIF shapes live here; the only crate meant to use
-//! `nbsight-llm`.
+//! Invariants: in ARCHITECTURE.md (section `nbsight-cli`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 mod cells;
 mod check;

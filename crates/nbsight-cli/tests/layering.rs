@@ -19,15 +19,17 @@ const LAYERS: &[(&str, u32)] = &[
     ("nbsight-dataflow", 2),
     ("nbsight-model", 3),
     ("nbsight-lineage", 3),
-    ("nbsight-whatif", 4),
+    ("nbsight-absint", 4),
     ("nbsight-flow", 4),
     ("nbsight-slice", 4),
     ("nbsight-history", 4),
-    ("nbsight-check", 5),
-    ("nbsight-scan", 6),
-    ("nbsight-cli", 7),
-    ("nbsight-bench", 7),
-    ("nbsight-python", 8),
+    ("nbsight-leakage", 5),
+    ("nbsight-whatif", 6),
+    ("nbsight-check", 7),
+    ("nbsight-scan", 8),
+    ("nbsight-cli", 9),
+    ("nbsight-bench", 9),
+    ("nbsight-python", 10),
 ];
 
 /// Dependencies only these crates may have (normal dependencies).

@@ -8,9 +8,8 @@
 //! notebook-level analyses consume. Library calls are interpreted with the
 //! library-effects knowledge base ([`effects`]).
 //!
-//! Invariants: a cell's summary depends only on its text, the notebook's
-//! imports and the effects knowledge base; CPython's `symtable` is the truth
-//! for scoping (`tests/symtable_agreement.rs`); no I/O.
+//! Invariants: in ARCHITECTURE.md (section `nbsight-dataflow`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 pub mod access;
 pub mod build;

@@ -18,9 +18,8 @@
 //! dataflow then reports a method's receiver as *may-mutate* (arguments are not
 //! assumed changed: that assumption is what makes nbgather's slices balloon).
 //!
-//! Invariants: one knowledge base for the static analyses (through
-//! `nbsight-dataflow`) and the live lineage alike; it knows no analysis. Its
-//! only I/O reads the user files it is given.
+//! Invariants: in ARCHITECTURE.md (section `nbsight-effects`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 mod error;
 mod model;

@@ -2,10 +2,8 @@
 //! (issue 9, `nbsight flow`): the CRABS ground-truth format and the metrics
 //! that score a predicted flow graph against it.
 //!
-//! Invariants: stands on `nbsight-model` and below and knows no other engine;
-//! deterministic and offline (an LLM's answers come in as data through
-//! `analyze_flows_with`, never from `nbsight-llm`); no I/O: truth files are
-//! parsed from text the caller read; never panics on user input.
+//! Invariants: in ARCHITECTURE.md (section `nbsight-flow`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 pub use analysis::{
     Ambiguity, AmbiguityKind, Answer, CellEdge, CellFlow, Dependency, FlowGraph, FlowOptions,

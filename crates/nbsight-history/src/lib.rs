@@ -6,12 +6,8 @@
 //! executions, dynamic slices, value provenance replayed as the kernel did)
 //! for the command line.
 //!
-//! Invariants: the only crate that touches a history database; it knows the
-//! schema (versioned by `PRAGMA user_version`, migrated forward on open, a
-//! newer version refused by name) and nothing above the lineage. Every
-//! value read from a file is checked: a damaged or foreign file is an
-//! error naming it, never a panic. One transaction per execution, in WAL
-//! mode: a killed kernel loses at most the cell that was running.
+//! Invariants: in ARCHITECTURE.md (section `nbsight-history`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 mod error;
 mod events;

@@ -11,9 +11,8 @@
 //! summaries and library-effects knowledge base the static analyses use
 //! (`nbsight-dataflow`): nothing is modelled twice.
 //!
-//! Invariants: no pyo3 and no Python: events arrive as plain data, so every
-//! behaviour is testable from Rust. No I/O, no clock: time is the kernel's
-//! execution counter. It never panics on what a kernel reports.
+//! Invariants: in ARCHITECTURE.md (section `nbsight-lineage`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 mod cells;
 mod closures;

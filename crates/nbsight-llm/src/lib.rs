@@ -15,9 +15,8 @@
 //!
 //! This is a leaf crate: only the CLI depends on it.
 //!
-//! Invariants: a leaf only the CLI uses; sends nothing unless an endpoint is
-//! configured explicitly; every failure becomes a result the caller can ignore
-//! (the analyses stay deterministic without it).
+//! Invariants: in ARCHITECTURE.md (section `nbsight-llm`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 mod answer;
 mod cache;

@@ -4,12 +4,8 @@
 //! function does (`functions`), the dense ids of role-carrying call sites,
 //! and a cache that lets an edit recompile one cell.
 //!
-//! Invariants: the model is built once per notebook and an edit shares the
-//! unchanged cells and equals a rebuild (`model_tests.rs`). It holds facts,
-//! not verdicts: no engine, no abstract domain, no rule, no I/O, no serde. A
-//! cell index is a position in the full cell list (markdown included). What
-//! it knows of ML roles comes from `nbsight-dataflow`'s effects knowledge
-//! base.
+//! Invariants: in ARCHITECTURE.md (section `nbsight-model`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 pub mod aliases;
 pub mod functions;
@@ -17,6 +13,7 @@ mod model;
 pub mod paths;
 pub mod program;
 pub mod reads;
+mod saved_order;
 mod sites;
 pub mod slice_split;
 #[cfg(any(test, feature = "testing"))]

@@ -11,22 +11,7 @@ use serde::Serialize;
 
 use crate::OneIndexed;
 use crate::cell_index::CellIndex;
-
-/// How bad a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        })
-    }
-}
+use crate::severity::Severity;
 
 /// A problem found while loading that did not stop the load.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -22,10 +22,8 @@
 //! list is a 0-based [`CellIndex`] (a plain `usize` inside loops over the
 //! cells), a line or column is a 1-based [`OneIndexed`].
 //!
-//! Invariants: knows nothing about dataflow; never panics on input (a bad
-//! cell is a `Diagnostic`, only an unreadable file a `LoadError`); keeps every
-//! cell, in file order, with a stable id; the only crate that calls ruff's
-//! parser.
+//! Invariants: in ARCHITECTURE.md (section `nbsight-notebook`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 mod assemble;
 mod cell;
@@ -43,11 +41,12 @@ mod nesting;
 mod notebook;
 mod parse;
 mod percent;
+mod severity;
 mod transform;
 
 pub use cell::{Cell, CellKind, CellOrigin};
 pub use cell_index::CellIndex;
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::Diagnostic;
 pub use discover::{Discovery, find_notebooks, is_ipynb};
 pub use error::LoadError;
 pub use form::{CellMagic, CodeForm, OpaqueReason};
@@ -63,4 +62,5 @@ pub use percent::load_percent_str;
 /// 1-based lines and columns (ruff's type, re-exported so that the engines
 /// name it without depending on `ruff_source_file`).
 pub use ruff_source_file::OneIndexed;
+pub use severity::Severity;
 pub use transform::ipython_cleanup;

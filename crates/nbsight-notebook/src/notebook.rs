@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::cell::{Cell, CellKind};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::language::Language;
+use crate::severity::Severity;
 
 /// The document format a notebook was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

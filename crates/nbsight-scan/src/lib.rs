@@ -12,10 +12,8 @@
 //! - [`store`]: the output folder, its parts and resuming;
 //! - [`batch`]: the same on Arrow data in memory (the Python API).
 //!
-//! Invariants: no bad notebook or row stops a scan (it gets a status row);
-//! the rows of a notebook do not depend on the thread count or on where a
-//! scan was killed and resumed; the crate prints nothing (progress goes to
-//! a callback).
+//! Invariants: in ARCHITECTURE.md (section `nbsight-scan`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 pub mod analysis;
 pub mod batch;

@@ -22,9 +22,8 @@
 //! [`Slicer::forward`] answer slices at the granularity of cells or
 //! statements; [`gather`] writes a backward slice as a script or notebook.
 //!
-//! Invariants: stands on `nbsight-model` and below and knows no other engine;
-//! deterministic and offline, no I/O (`gather` returns the text), never panics
-//! on user input; a gathered slice parses.
+//! Invariants: in ARCHITECTURE.md (section `nbsight-slice`), the one place
+//! they are written; each names the test that holds it, where one does.
 
 mod calls;
 mod deps;

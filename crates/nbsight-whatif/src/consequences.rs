@@ -12,9 +12,9 @@ use std::cell::RefCell;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
-use crate::domain::Domain;
 use crate::engine::{Bounds, Start, explore_with};
 use crate::state::{Domains, StateDifference};
+use nbsight_absint::Domain;
 use nbsight_model::NotebookModel;
 use nbsight_model::vars::VarSet;
 

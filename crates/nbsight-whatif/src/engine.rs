@@ -20,7 +20,7 @@
 
 use std::rc::Rc;
 
-use crate::domain::{Alarm, Domain, Growth};
+use nbsight_absint::{Alarm, Domain, Growth};
 use nbsight_model::vars::VarSet;
 use nbsight_model::{CellInfo, NotebookModel};
 

@@ -11,11 +11,11 @@ use nbsight_dataflow::Effects;
 use nbsight_notebook::{Cell, CellIndex, Notebook, OneIndexed};
 
 use crate::consequences::{ConsequenceCache, Relation, explore_candidate};
-use crate::domain::{Alarm, AlarmKind, Domain};
 use crate::engine::{Bounds, Start, Visit, explore};
 use crate::rerun::{RerunFacts, rerun_plan};
 use crate::sinks::{self, SinkReach};
 use crate::state::{Domains, History, NotebookState};
+use nbsight_absint::{Alarm, AlarmKind, Domain};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellStatus, NotebookModel};
 

@@ -3,8 +3,8 @@
 //! updated one real execution at a time, so the live kernel can feed it.
 
 use crate::impact::Impact;
-use crate::leakage::Leak;
-use crate::transformer::run_cell;
+use nbsight_absint::run_cell;
+use nbsight_leakage::Leak;
 use nbsight_model::NotebookModel;
 use nbsight_model::vars::VarSet;
 
@@ -29,15 +29,7 @@ impl History {
         match self {
             History::Fresh => Vec::new(),
             History::Cells(cells) => cells.clone(),
-            History::Saved => {
-                let mut counted: Vec<(u32, usize)> = model
-                    .cells
-                    .iter()
-                    .filter_map(|c| c.execution_count.map(|n| (n, c.index)))
-                    .collect();
-                counted.sort_unstable();
-                counted.into_iter().map(|(_, i)| i).collect()
-            }
+            History::Saved => model.saved_order(),
         }
     }
 }
@@ -112,7 +104,7 @@ impl NotebookState {
     /// Do the two states hold the same facts (the code-impact part aside,
     /// which a state between events leaves empty)?
     pub fn same_domains(&self, other: &NotebookState) -> bool {
-        use crate::domain::Domain;
+        use nbsight_absint::Domain;
         self.unknown_defs == other.unknown_defs
             && self.domains.1.leq(&other.domains.1)
             && other.domains.1.leq(&self.domains.1)

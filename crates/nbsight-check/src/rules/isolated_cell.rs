@@ -58,10 +58,10 @@
 //!   (a class used only inside another class's method), or whose functions
 //!   and methods read what another cell defines.
 
-use crate::check::finding;
+use crate::driver::Driver;
 use crate::finding::Finding;
 use crate::hidden::OutOfSight;
-use crate::rules::{Driver, Rule};
+use crate::registry::Rule;
 use nbsight_dataflow::effects::Role;
 use nbsight_dataflow::global_state::{imported_for_effect, magic_changes_global_state};
 use nbsight_model::NotebookModel;
@@ -86,7 +86,7 @@ fn isolated_cells(model: &NotebookModel, findings: &mut Vec<Finding>) {
             && !linked_by_delete(model, cell)
             && !reads_a_file_another_writes(model, cell)
         {
-            findings.push(finding(
+            findings.push(Finding::new(
                 model,
                 Rule::IsolatedCell,
                 cell.index,

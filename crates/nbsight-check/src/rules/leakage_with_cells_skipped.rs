@@ -80,20 +80,15 @@
 //!   explores those.
 //! - The orders beyond a budget of 20 000 cell runs per notebook.
 
-use crate::check::finding;
+use crate::driver::Driver;
 use crate::finding::Finding;
-use crate::rules::stale_saved_output::saved_order_is_known;
-use crate::rules::{Driver, Rule};
+use crate::registry::Rule;
 use nbsight_dataflow::builtins::is_builtin;
 use nbsight_dataflow::effects::Role;
+use nbsight_leakage::{Alarm, AlarmKind, Leak};
 use nbsight_model::program::WriteKind;
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, NotebookModel};
-use nbsight_whatif::AlarmKind;
-use nbsight_whatif::domain::Alarm;
-use nbsight_whatif::leakage::Leak;
-use nbsight_whatif::state::History;
-use nbsight_whatif::transformer::run_cell;
 
 pub(crate) const DRIVER: Driver = Driver::new("leakage_with_cells_skipped", with_cells_skipped);
 
@@ -212,7 +207,7 @@ impl<'m> Search<'m> {
         let mut bound = VarSet::new();
         for &c in &order {
             let cell = &model.cells[c];
-            let (after, alarms) = run_cell(&state, model, cell, true);
+            let (after, alarms) = state.run_cell(model, cell);
             known.extend(alarms.into_iter().map(|a| (c, a)));
             states.push(std::mem::replace(&mut state, after));
             defined.push(bound.clone());
@@ -221,13 +216,13 @@ impl<'m> Search<'m> {
         states.push(state);
         defined.push(bound);
         // Saved counts that repeat come from several kernel sessions: no order.
-        if saved_order_is_known(model) {
+        if model.saved_order_is_known() {
             let mut state = initial;
-            for c in History::Saved.cells(model) {
+            for c in model.saved_order() {
                 let Some(cell) = model.cells.get(c) else {
                     continue;
                 };
-                let (after, alarms) = run_cell(&state, model, cell, true);
+                let (after, alarms) = state.run_cell(model, cell);
                 known.extend(alarms.into_iter().map(|a| (c, a)));
                 state = after;
             }
@@ -375,7 +370,7 @@ impl<'m> Search<'m> {
             }
             self.runs += 1;
             let cell = self.cell(p);
-            let (after, alarms) = run_cell(&walk.state, self.model, cell, true);
+            let (after, alarms) = walk.state.run_cell(self.model, cell);
             for alarm in alarms {
                 if !reads_stale(cell, &alarm, &walk.stale) {
                     self.record(cell.index, p, alarm, &walk.skipped);
@@ -520,7 +515,7 @@ impl Found {
             skips.join(", and "),
             self.alarm.message
         );
-        finding(
+        Finding::new(
             model,
             Rule::LeakageWithCellsSkipped,
             self.cell,

@@ -18,8 +18,8 @@
 //! Checked along notebook order (what Run All does) and along the saved
 //! execution order; `nbsight whatif` explores the other orders too. The
 //! driver, shared by the three leakage rules, is `leakage_orders.rs`; the
-//! message is written by the leakage domain of `nbsight-whatif`
-//! (`crates/nbsight-whatif/src/leakage/`). One finding per cell. The
+//! detector and its message are in the leakage domain's crate
+//! (`crates/nbsight-leakage/src/overlap.rs`). One finding per cell. The
 //! labeled cases are `tests/fixtures/leakage_suite/`.
 //!
 //! ## Why it matters

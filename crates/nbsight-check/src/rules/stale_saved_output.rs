@@ -62,13 +62,12 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::check::finding;
+use crate::driver::Driver;
 use crate::finding::Finding;
-use crate::rules::{Driver, Rule};
+use crate::registry::Rule;
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, FunctionsInForce, NotebookModel};
 use nbsight_notebook::OneIndexed;
-use nbsight_whatif::state::History;
 
 /// A value of a variable: written by `cell` at time `time`, from inputs read
 /// at their times.
@@ -226,24 +225,11 @@ impl Replay<'_> {
     }
 }
 
-/// The saved execution counts are one timeline: no count repeats (a repeat
-/// means a restarted kernel, whose counts cannot be ordered with the
-/// others).
-pub(crate) fn saved_order_is_known(model: &NotebookModel) -> bool {
-    let mut counts: Vec<u32> = model
-        .cells
-        .iter()
-        .filter_map(|c| c.execution_count)
-        .collect();
-    counts.sort_unstable();
-    counts.windows(2).all(|w| w[0] != w[1])
-}
-
 /// Replays the saved execution order with timestamps and reports, for each
 /// cell with saved output, the first reason its output is out of date.
 fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
-    let order = History::Saved.cells(model);
-    if order.is_empty() || !saved_order_is_known(model) {
+    let order = model.saved_order();
+    if order.is_empty() || !model.saved_order_is_known() {
         return;
     }
     let mut replay = Replay {
@@ -327,7 +313,7 @@ fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
                 Some(p) => format!("Run All would take it from cell {p}"),
                 None => "under Run All no cell above defines it".to_string(),
             };
-            findings.push(finding(
+            findings.push(Finding::new(
                 model,
                 Rule::StaleSavedOutput,
                 *c,
@@ -387,7 +373,7 @@ fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
                 vec![from, instead, via_cell, *c],
             ),
         };
-        findings.push(finding(
+        findings.push(Finding::new(
             model,
             Rule::StaleSavedOutput,
             *c,

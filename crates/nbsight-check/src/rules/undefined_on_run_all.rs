@@ -52,9 +52,9 @@
 //! The column is the name's (or the called function's) first read that can
 //! fail.
 
-use crate::check::finding;
+use crate::driver::Driver;
 use crate::finding::Finding;
-use crate::rules::{Driver, Rule};
+use crate::registry::Rule;
 use nbsight_dataflow::builtins::is_builtin;
 use nbsight_model::reads::name_reads;
 use nbsight_model::vars::{Var, VarSet};
@@ -208,7 +208,7 @@ fn message(
             "{reading}, which no cell defines (and is not a builtin): Restart & Run All fails here with NameError"
         ),
     };
-    finding(
+    Finding::new(
         model,
         Rule::UndefinedOnRunAll,
         cell.index,

@@ -50,10 +50,10 @@
 //!   body does (a `display('df8', 'pd.merge(df8, df9)')` helper whose
 //!   method evaluates the strings it is given).
 
-use crate::check::finding;
+use crate::driver::Driver;
 use crate::finding::Finding;
 use crate::hidden::OutOfSight;
-use crate::rules::{Driver, Rule};
+use crate::registry::Rule;
 use nbsight_dataflow::global_state::imported_for_effect;
 use nbsight_model::program::WriteKind;
 use nbsight_model::{CellInfo, NotebookModel, Var};
@@ -113,7 +113,7 @@ fn unused_definitions(model: &NotebookModel, findings: &mut Vec<Finding>) {
                 .program
                 .first_write(v)
                 .unwrap_or((OneIndexed::MIN, OneIndexed::MIN));
-            findings.push(finding(
+            findings.push(Finding::new(
                 model,
                 Rule::UnusedDefinition,
                 cell.index,

@@ -112,10 +112,7 @@ impl CellsReport {
                 .diagnostics
                 .iter()
                 .map(|d| DiagnosticReport {
-                    severity: match d.severity {
-                        nbsight_notebook::Severity::Error => "error",
-                        nbsight_notebook::Severity::Warning => "warning",
-                    },
+                    severity: d.severity.as_str(),
                     cell: d.cell.map(|c| c.index()),
                     line: d.line.map(|l| l.get()),
                     column: d.column.map(|c| c.get()),

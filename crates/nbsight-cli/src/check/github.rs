@@ -7,7 +7,7 @@
 use std::fmt::Write;
 use std::path::{Component, Path};
 
-use nbsight_check::Severity;
+use nbsight_notebook::Severity;
 
 use super::report::Report;
 

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use nbsight_check::Severity;
+use nbsight_notebook::Severity;
 
 use super::report::Report;
 use super::sarif::{artifact_uri, finding_fingerprint};

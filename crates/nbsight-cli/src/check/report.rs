@@ -256,7 +256,6 @@ impl Report {
 pub mod tests {
     use std::path::Path;
 
-    use nbsight_check::Severity as FindingSeverity;
     use nbsight_dataflow::Effects;
 
     use super::*;
@@ -359,10 +358,7 @@ pub mod tests {
         assert_eq!(report.notebooks, 2);
         assert_eq!(report.errors(), 0);
         assert!(report.has_problems());
-        assert_eq!(
-            report.findings[3].finding.severity(),
-            FindingSeverity::Warning
-        );
+        assert_eq!(report.findings[3].finding.severity(), Severity::Warning);
     }
 
     #[test]

@@ -23,8 +23,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Component, Path};
 
-use nbsight_check::{Rule, Severity};
+use nbsight_check::Rule;
 use nbsight_notebook::CellIndex;
+use nbsight_notebook::Severity;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 

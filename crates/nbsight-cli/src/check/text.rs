@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use anstyle::{AnsiColor, Style};
-use nbsight_check::Severity;
+use nbsight_notebook::Severity;
 use unicode_width::UnicodeWidthChar;
 
 use super::report::{Located, Report};

@@ -3,8 +3,8 @@ use std::path::Path;
 use super::*;
 use crate::cell::CellKind;
 use crate::cell_index::CellIndex;
-use crate::diagnostic::Severity;
 use crate::form::{CodeForm, OpaqueReason};
+use crate::severity::Severity;
 
 fn load(text: &str) -> Result<Notebook, LoadError> {
     load_ipynb_str(Path::new("t.ipynb"), text)

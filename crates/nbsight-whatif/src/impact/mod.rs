@@ -8,7 +8,7 @@ pub mod replay;
 
 use std::rc::Rc;
 
-use crate::domain::{Alarm, Alarms, Domain, StmtCtx};
+use nbsight_absint::{Alarm, Alarms, Domain, StmtCtx};
 use nbsight_model::program::{Stmt, WriteKind};
 use nbsight_model::vars::VarSet;
 use nbsight_model::{CellInfo, NotebookModel};
@@ -44,7 +44,7 @@ impl Impact {
     /// Interprets `cell`, or replays a kept run (keeping the new ones).
     fn interpret(&self, model: &NotebookModel, cell: &CellInfo) -> Self {
         let Some(memo) = &self.memo else {
-            return crate::transformer::run_cell(self, model, cell, true).0;
+            return nbsight_absint::run_cell(self, model, cell, true).0;
         };
         if let Some((run, shape)) = memo.replay(&self.changed, cell) {
             return Impact {
@@ -52,7 +52,7 @@ impl Impact {
                 memo: self.memo.clone(),
             };
         }
-        let (after, _) = crate::transformer::run_cell(self, model, cell, true);
+        let (after, _) = nbsight_absint::run_cell(self, model, cell, true);
         memo.keep(model, cell, &self.changed, &after.changed);
         after
     }
@@ -167,7 +167,7 @@ impl Domain for Impact {
             return Vec::new();
         }
         let after = self.interpret(model, cell);
-        crate::domain::join_result(self, &after, into, added);
+        nbsight_absint::join_result(self, &after, into, added);
         Vec::new()
     }
 
@@ -181,7 +181,7 @@ mod tests {
     use nbsight_dataflow::Effects;
 
     use super::*;
-    use crate::transformer::run_cell;
+    use nbsight_absint::run_cell;
     use nbsight_model::testing::notebook;
 
     /// A cell reading no changed variable takes the short way; it must end

@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use crate::memo::CellMemo;
+use nbsight_absint::CellMemo;
 use nbsight_model::vars::VarSet;
 use nbsight_model::{CellInfo, NotebookModel};
 
@@ -96,8 +96,8 @@ mod tests {
     use nbsight_dataflow::Effects;
 
     use super::super::Impact;
-    use crate::domain::Domain;
-    use crate::transformer::run_cell;
+    use nbsight_absint::Domain;
+    use nbsight_absint::run_cell;
     use nbsight_model::NotebookModel;
     use nbsight_model::testing::notebook;
     use nbsight_model::vars::VarSet;

@@ -3,7 +3,8 @@
 //! widening at repeated visits otherwise), then a last pass that collects
 //! alarms from the stable states.
 
-use crate::domain::{Alarm, Alarms, Domain, StmtCtx};
+use crate::alarm::{Alarm, Alarms};
+use crate::domain::{Domain, StmtCtx};
 use nbsight_model::program::Program;
 use nbsight_model::{CellInfo, NotebookModel};
 

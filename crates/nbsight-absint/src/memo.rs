@@ -1,6 +1,7 @@
-//! A session's memo of cell runs, for the domains that replay them
-//! (`leakage/replay.rs`, `impact/replay.rs`): per cell, the program that
-//! ran, what any run of it reads and writes (its shape, computed once), and
+//! A session's memo of cell runs, for the domains that replay them (the
+//! leakage domain and the what-if engine's code-impact domain): per cell,
+//! the program that ran, what any run of it reads and writes (its shape,
+//! computed once), and
 //! its last few runs, most recently used last. An edit gives the cell
 //! another program: the runs of the two programs used last are kept, so
 //! that a query on an edited cell does not push out the runs of the

@@ -16,10 +16,10 @@ use std::rc::Rc;
 
 use smallvec::SmallVec;
 
-use super::value::{Site, Tag, Val};
-use super::{Leak, LeakGrowth, Trained};
-use crate::domain::Alarm;
-use crate::memo::CellMemo;
+use super::{Leak, LeakGrowth};
+use crate::models::{Trained, record_evaluation};
+use crate::value::{Site, Tag, Val};
+use nbsight_absint::{Alarm, CellMemo};
 use nbsight_model::program::{Program, WriteKind};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, NotebookModel};
@@ -151,7 +151,7 @@ impl RunMemo {
             if !below {
                 added.models = true;
                 for &m in models {
-                    into.evaluated(*site, m);
+                    record_evaluation(&mut into.evals, *site, m);
                 }
             }
         }

@@ -1,55 +1,28 @@
-//! The ML data-leakage domain (NBLyzer sec. 4.2, made precise). Each variable
-//! maps to what its data went through ([`value::Val`]): where its rows were
-//! read (`read-file`), statistics fitted on rows that include a split's test
-//! rows (the seed's *reset* rule, driven by the knowledge base's
-//! `fit-transform`/`transformer` roles, statistics of the data such as
-//! `df.mean()`, and user functions that fit, [`functions`]), resampling or
-//! augmentation before a split, the side of a split (`split` role, or a
-//! part bound by slicing or sampling, [`syntax`]), the model it is or comes
-//! from (`fit`). Everything else propagates with a join over what a
-//! statement reads (the seed prints a meet; see seed-notes). At a
-//! `predict`/`evaluate` sink the model's training data and the test data
-//! are compared:
-//! - both carry the same `Fitted` tag → preprocessing leakage;
-//! - both carry the same `Resampled` tag, or the training data holds the
-//!   test side's rows (put back, or never split off) → overlap leakage;
-//! - the same test split (or an equivalent one: same data, same
-//!   `random_state`) evaluates a second model (or a model trained in a
-//!   loop) → multi-test leakage.
-//!
-//! Cross-validation (`cross-validate` role, or a user function that folds,
-//! fits and scores) on data with `Fitted`/`FittedSide`/`Resampled` tags
-//! leaks too; a `Pipeline` fitted inside it does not.
-//!
-//! φ = pre(c) ≠ ∅ ∧ pre(c) ⊆ bound variables (seed sec. 4.2.1).
+//! The leakage state [`Leak`]: what each variable's data went through
+//! ([`Val`]), the models trained and the evaluations made, its lattice
+//! (order, join, growth) and its transfer function, which interprets a
+//! statement and, at a `predict`/`evaluate` sink or a cross-validation,
+//! asks the detectors of each alarm kind (`preprocessing.rs`,
+//! `overlap.rs`, `multi_test.rs`) what the data met.
 
-pub mod functions;
-pub mod replay;
-pub mod syntax;
-pub mod value;
+mod replay;
 
 use nbsight_dataflow::effects::Role;
 use std::rc::Rc;
 
 use smallvec::SmallVec;
 
-use crate::domain::{Alarm, AlarmKind, Alarms, Domain, StmtCtx};
+use crate::calls::keyword;
+use crate::models::{Evals, Trained, evals_entry, record_evaluation};
+use crate::splits::{equivalent_split, scored};
+use crate::text::short;
+use crate::value::{Side, Site, Tag, Val, kind};
+use crate::{functions, multi_test, overlap, preprocessing, syntax};
+use nbsight_absint::{Alarm, Alarms, Domain, StmtCtx};
 use nbsight_model::program::{Call, Op, Stmt, WriteKind};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, NotebookModel};
 use nbsight_notebook::OneIndexed;
-use value::{Side, Site, Tag, Val, kind};
-
-/// A trained model: the data it was trained on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Trained {
-    site: Site,
-    data: Val,
-    in_loop: bool,
-}
-
-/// For each test split (sorted), the models evaluated on it (sorted).
-type Evals = Vec<(Site, SmallVec<[Site; 2]>)>;
 
 /// The leakage state. Its parts are shared copy-on-write: a cell run that
 /// changes nothing in a part keeps sharing it with the state it started
@@ -72,7 +45,7 @@ pub struct Leak {
     /// In an exploration (whose states join several orders of runs), the
     /// evaluations of the state it started from; `None` along one order of
     /// runs. Not part of the lattice element.
-    baseline: Option<Rc<Evals>>,
+    pub(crate) baseline: Option<Rc<Evals>>,
     /// What the user functions of the model this state runs in do, read
     /// once per definition (`None`: read at every call). Not part of the
     /// lattice element.
@@ -95,6 +68,12 @@ impl Leak {
             active,
             ..Leak::default()
         }
+    }
+
+    /// Runs `cell` on this state (a cell run along one order): the state
+    /// after it and the alarms it raises.
+    pub fn run_cell(&self, model: &NotebookModel, cell: &CellInfo) -> (Leak, Vec<Alarm>) {
+        nbsight_absint::run_cell(self, model, cell, true)
     }
 
     /// Variables bound on the path.
@@ -292,30 +271,6 @@ impl Leak {
         }
     }
 
-    /// Records that `model` was evaluated on test split `split`; returns the
-    /// number of models evaluated on it so far, and whether `model` is new.
-    fn evaluated(&mut self, split: Site, model: Site) -> (usize, bool) {
-        let i = match self.evals.binary_search_by_key(&split, |(s, _)| *s) {
-            Ok(i) => i,
-            Err(i) => {
-                Rc::make_mut(&mut self.evals).insert(i, (split, SmallVec::new()));
-                i
-            }
-        };
-        match self.evals[i].1.binary_search(&model) {
-            Ok(_) => (self.evals[i].1.len(), false),
-            Err(at) => {
-                let models = &mut Rc::make_mut(&mut self.evals)[i].1;
-                models.insert(at, model);
-                (models.len(), true)
-            }
-        }
-    }
-
-    fn evals_of(&self, split: Site) -> SmallVec<[Site; 2]> {
-        self.evals_at(split).cloned().unwrap_or_default()
-    }
-
     /// Interprets one call; returns the value of its result.
     fn call(
         &mut self,
@@ -465,7 +420,7 @@ impl Leak {
     /// Cross-validation (or a CV search's `fit`) on data whose statistics or
     /// rows were prepared on all of it.
     fn cross_validated(&self, call: &Call, data: &Val, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
-        self.cross_validated_at(
+        Self::cross_validated_at(
             short(&call.callee),
             (call.line, call.column),
             data,
@@ -474,11 +429,11 @@ impl Leak {
         );
     }
 
-    /// [`Leak::cross_validated`] by `name` at `at`.
+    /// [`Leak::cross_validated`] by `name` at `at`: the detectors of
+    /// preprocessing and overlap leakage, tag by tag.
     fn cross_validated_at(
-        &self,
         name: &str,
-        (line, column): (OneIndexed, OneIndexed),
+        at: (OneIndexed, OneIndexed),
         data: &Val,
         ctx: &StmtCtx<'_>,
         alarms: &mut Alarms,
@@ -487,42 +442,22 @@ impl Leak {
             return;
         }
         for &f in &data.fitted_by {
-            alarms.push(Alarm {
-                kind: AlarmKind::PreprocessingLeakage,
-                line,
-                column,
-                message: format!(
-                    "`{name}` cross-validates on data {}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline",
-                    fitted_by_text(ctx.model, f)
-                ),
-                involved: functions::definition_cell(ctx.model, ctx.cell, f).into_iter().collect(),
-            });
+            alarms.push(preprocessing::cross_validated_through(name, at, f, ctx));
         }
         for tag in data.fitted() {
-            let (rule, what) = match tag {
-                Tag::Fitted(s) => (AlarmKind::PreprocessingLeakage, fitted_text(ctx.model, s)),
-                Tag::FittedSide(s) => (
-                    AlarmKind::PreprocessingLeakage,
-                    fitted_side_text(ctx.model, s),
-                ),
-                Tag::Resampled(s) => (AlarmKind::OverlapLeakage, resampled_text(ctx.model, s)),
-                _ => continue,
+            let alarm = match tag {
+                Tag::Resampled(s) => Some(overlap::cross_validated(name, at, s, ctx)),
+                _ => preprocessing::cross_validated(name, at, tag, ctx),
             };
-            alarms.push(Alarm {
-                kind: rule,
-                line,
-                column,
-                message: format!(
-                    "`{name}` cross-validates on data {what}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline"
-                ),
-                involved: vec![site_of(ctx.model, tag)],
-            });
+            if let Some(alarm) = alarm {
+                alarms.push(alarm);
+            }
         }
     }
 
     /// Preprocessing and overlap leakage at an evaluation: the training and
     /// the test data share statistics fitted, or rows resampled, before the
-    /// split that separated them.
+    /// split that separated them (`splits[0]`).
     fn shared_preparation(
         model: Site,
         call: &Call,
@@ -532,136 +467,19 @@ impl Leak {
         ctx: &StmtCtx<'_>,
         alarms: &mut Alarms,
     ) {
-        let test_name = test_data_name(call, ctx);
-        // The message of a leak through the training and test data.
-        let evaluated = |what: &str, fix: &str| {
-            format!(
-                "`{}` evaluates the model trained {} on {test_name}, but the training and test data were both {what}: {fix}",
-                short(&call.callee),
-                site_text(ctx.model, model),
-            )
-        };
-        const REFIT: &str = "statistics of the test rows leak into training; fit it on the training split only, or use a Pipeline";
+        let split = splits[0];
         for &f in &data.fitted_by {
-            if trained.data.fitted_by.binary_search(&f).is_err() {
-                continue;
+            if trained.data.fitted_by.binary_search(&f).is_ok() {
+                alarms.push(preprocessing::evaluated_through(call, model, split, f, ctx));
             }
-            alarms.push(Alarm {
-                kind: AlarmKind::PreprocessingLeakage,
-                line: call.line,
-                column: call.column,
-                message: evaluated(
-                    &format!(
-                        "{}, among them those {} holds out",
-                        fitted_by_text(ctx.model, f),
-                        split_text(ctx.model, splits[0]),
-                    ),
-                    REFIT,
-                ),
-                involved: functions::definition_cell(ctx.model, ctx.cell, f)
-                    .into_iter()
-                    .chain([ctx.model.sites.cell(splits[0]), ctx.model.sites.cell(model)])
-                    .collect(),
-            });
         }
         for tag in data.leaky() {
             if !trained.data.has(tag) {
                 continue;
             }
-            let split = split_text(ctx.model, splits[0]);
-            let (rule, what) = match tag {
-                Tag::Fitted(s) => (
-                    AlarmKind::PreprocessingLeakage,
-                    format!(
-                        "transformed with statistics `{}` {} fitted on rows that include those {split} holds out",
-                        callee_at(ctx.model, s),
-                        site_text(ctx.model, s),
-                    ),
-                ),
-                Tag::Resampled(s) => (
-                    AlarmKind::OverlapLeakage,
-                    format!(
-                        "{}, before {split} separated them",
-                        resampled_text(ctx.model, s)
-                    ),
-                ),
-                _ => continue,
-            };
-            let fix = match rule {
-                AlarmKind::OverlapLeakage => {
-                    "test rows (or copies of them) are also in the training set; resample the training split only"
-                }
-                _ => REFIT,
-            };
-            alarms.push(Alarm {
-                kind: rule,
-                line: call.line,
-                column: call.column,
-                message: evaluated(&what, fix),
-                involved: vec![
-                    site_of(ctx.model, tag),
-                    ctx.model.sites.cell(splits[0]),
-                    ctx.model.sites.cell(model),
-                ],
-            });
-        }
-    }
-
-    /// Overlap leakage at an evaluation: the test data is the held-out side
-    /// of a split, and the model's training data holds that side's rows
-    /// too, because they were put back into it (`pd.concat([X_train,
-    /// X_test])`) or because it was trained on the rows before that split
-    /// separated them (`model.fit(X, y)`, then scored on `X_test`).
-    fn overlap(
-        model: Site,
-        call: &Call,
-        data: &Val,
-        trained: &Trained,
-        ctx: &StmtCtx<'_>,
-        alarms: &mut Alarms,
-    ) {
-        for tag in data.tags.iter() {
-            let Tag::Split(split, Side::Test) = tag else {
-                continue;
-            };
-            if !scored(ctx.model, split, call) {
-                continue;
-            }
-            let (why, source) = if trained.data.has(Tag::Split(split, Side::Test)) {
-                (
-                    "its training data also holds those held-out rows (put back into it)"
-                        .to_string(),
-                    None,
-                )
-            } else if !trained.data.has(Tag::Split(split, Side::Train))
-                && !on_opposite_sides(&trained.data, data)
-                && let Some(r) = trained.data.sources().find(|&r| data.has(Tag::Source(r)))
-            {
-                (
-                    format!(
-                        "it was trained on all the rows read {}, before the split separated them",
-                        site_text(ctx.model, r)
-                    ),
-                    Some(ctx.model.sites.cell(r)),
-                )
-            } else {
-                continue;
-            };
-            alarms.push(Alarm {
-                kind: AlarmKind::OverlapLeakage,
-                line: call.line,
-                column: call.column,
-                message: format!(
-                    "`{}` evaluates the model trained {} on {}, the held-out side of {}, but {why}: the test rows are in the training set; train on the training side only",
-                    short(&call.callee),
-                    site_text(ctx.model, model),
-                    test_data_name(call, ctx),
-                    split_text(ctx.model, split),
-                ),
-                involved: source
-                    .into_iter()
-                    .chain([ctx.model.sites.cell(split), ctx.model.sites.cell(model)])
-                    .collect(),
+            alarms.push(match tag {
+                Tag::Resampled(s) => overlap::evaluated(call, model, split, s, ctx),
+                _ => preprocessing::evaluated(call, model, split, tag.site(), ctx),
             });
         }
     }
@@ -694,7 +512,7 @@ impl Leak {
             }
             if leak.cross_validates && alarms.on {
                 let name = ctx.model.vars.name(f);
-                self.cross_validated_at(name, (stmt.line, stmt.column), &data, ctx, alarms);
+                Self::cross_validated_at(name, (stmt.line, stmt.column), &data, ctx, alarms);
             }
         }
     }
@@ -816,7 +634,7 @@ impl Leak {
             .collect();
         // Messages are only built on the pass that collects alarms.
         if alarms.on {
-            Self::overlap(model, call, data, trained, ctx, alarms);
+            overlap::held_out_rows(model, call, data, trained, ctx, alarms);
         }
         if splits.is_empty() {
             return;
@@ -825,55 +643,16 @@ impl Leak {
             Self::shared_preparation(model, call, data, &splits, trained, ctx, alarms);
         }
         let trained_in_loop = trained.in_loop;
-        for split in splits {
-            // Choosing on a validation split (held out from another split's
-            // training side, or named so) is the recommended practice, not
-            // multi-test leakage: its models are recorded but not compared.
-            if is_validation(ctx.model, split, data) {
-                continue;
-            }
-            let (_, new) = self.evaluated(split, model);
-            // Models of other targets (a denoiser and a classifier on the
-            // same rows) are not candidates for the same choice.
-            let target = target_of(ctx.model, model);
-            let count = self.evals_at(split).map_or(0, |models| {
-                models
-                    .iter()
-                    .filter(|&&m| same_target(ctx.model, target, target_of(ctx.model, m)))
-                    .count()
-            });
-            // When a second model meets the split, or a model trained in a
-            // loop does (inside loops the alarm pass sees the fixpoint state,
-            // where the models are no longer new). In an exploration the
-            // state joins runs that happen in either order: the evaluation
-            // meets another model when it is new since the exploration
-            // started and another model is there.
-            let second = match &self.baseline {
-                None => new && count == 2,
-                Some(baseline) => count >= 2 && !evaluated_in(baseline, split, model),
-            };
-            if alarms.on && (second || trained_in_loop || (ctx.in_loop && count >= 2)) {
-                let why = if count >= 2 {
-                    format!("{count} different models are evaluated on it")
-                } else {
-                    format!(
-                        "the model is trained in a loop {} and each candidate is evaluated on it",
-                        site_text(ctx.model, model)
-                    )
-                };
-                alarms.push(Alarm {
-                    kind: AlarmKind::MultiTestLeakage,
-                    line: call.line,
-                    column: call.column,
-                    message: format!(
-                        "the test set of {}{} is used to choose among models: {why}; choose on a validation split or with cross-validation, and touch the test set once",
-                        split_text(ctx.model, split),
-                        same_rows_text(ctx.model, split, data),
-                    ),
-                    involved: self.evals_of(split).iter().map(|&m| ctx.model.sites.cell(m)).chain([ctx.model.sites.cell(split)]).collect(),
-                });
-            }
-        }
+        multi_test::at_evaluation(
+            &mut self.evals,
+            self.baseline.as_deref(),
+            (model, trained_in_loop),
+            call,
+            data,
+            &splits,
+            ctx,
+            alarms,
+        );
     }
 }
 
@@ -887,7 +666,7 @@ pub struct LeakGrowth {
     pub models: bool,
 }
 
-impl crate::domain::Growth for LeakGrowth {
+impl nbsight_absint::Growth for LeakGrowth {
     fn is_empty(&self) -> bool {
         !self.models && self.vars.is_clear()
     }
@@ -942,7 +721,7 @@ impl Domain for Leak {
         if !Rc::ptr_eq(&self.evals, &other.evals) {
             for (s, models) in other.evals.iter() {
                 for &m in models {
-                    self.evaluated(*s, m);
+                    record_evaluation(&mut self.evals, *s, m);
                 }
             }
         }
@@ -1026,7 +805,7 @@ impl Domain for Leak {
             return alarms;
         }
         let (after, alarms) = self.run_and_keep(model, cell, memo);
-        crate::domain::join_result(self, &after, into, added);
+        nbsight_absint::join_result(self, &after, into, added);
         alarms
     }
 
@@ -1054,7 +833,7 @@ impl Leak {
         cell: &CellInfo,
         memo: Option<&replay::RunMemo>,
     ) -> (Self, Vec<Alarm>) {
-        let (after, alarms) = crate::transformer::run_cell(self, model, cell, true);
+        let (after, alarms) = nbsight_absint::run_cell(self, model, cell, true);
         if let Some(memo) = memo {
             memo.keep(model, cell, self, &after, &alarms);
         }
@@ -1239,129 +1018,6 @@ impl Leak {
     }
 }
 
-/// The variable holding the labels a model was fitted on (`y_train` in
-/// `fit(X_train, y_train)`), when one variable does.
-fn target_of(model: &NotebookModel, site: Site) -> Option<Var> {
-    let call = model
-        .cells
-        .get(model.sites.cell(site))?
-        .program()?
-        .calls
-        .get(model.sites.call(site) as usize)?;
-    match call.args.get(1)? {
-        Op::Var(v) => Some(*v),
-        Op::Reads(vs) if vs.len() == 1 => Some(vs[0]),
-        _ => None,
-    }
-}
-
-/// Two models may be candidates for the same choice: they were fitted on
-/// the same labels (the same variable, or the same side of equivalent
-/// splits: `y_tr` and `y_tr2` of two `train_test_split(X, y,
-/// random_state=0)`), or the labels of one are not known.
-fn same_target(model: &NotebookModel, a: Option<Var>, b: Option<Var>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => {
-            a == b || {
-                let (x, y) = (label_origin(model, a), label_origin(model, b));
-                x.is_some() && x == y
-            }
-        }
-        _ => true,
-    }
-}
-
-/// The split (the first of its equivalent ones) and the target position
-/// that bind `var`, when one split call statement does.
-fn label_origin(model: &NotebookModel, var: Var) -> Option<(Site, usize)> {
-    let mut found = None;
-    for cell in model.code_cells() {
-        let Some(program) = cell.program() else {
-            continue;
-        };
-        for stmt in &program.stmts {
-            let Some(position) = stmt
-                .writes
-                .iter()
-                .filter(|(_, kind)| *kind == WriteKind::Strong)
-                .position(|(v, _)| *v == var)
-            else {
-                continue;
-            };
-            let split = stmt.calls.clone().rev().find_map(|i| {
-                let call = program.calls.get(i as usize)?;
-                (!call.consumed && call.has(Role::Split) && !call.method)
-                    .then(|| model.sites.id(cell.index, i))
-            });
-            let origin = split.map(|s| (equivalent_split(model, s).unwrap_or(s), position));
-            match (found, origin) {
-                (_, None) => return None,
-                (None, Some(o)) => found = Some(o),
-                (Some(f), Some(o)) if f != o => return None,
-                _ => {}
-            }
-        }
-    }
-    found
-}
-
-/// The held-out side of `split` is a validation set: the split was made
-/// inside the training side of another split (the test data also carries
-/// that side), or its held-out targets are named as validation data
-/// (`X_val`, `y_valid`, `X_validation`, `X_dev`).
-fn is_validation(model: &NotebookModel, split: Site, data: &Val) -> bool {
-    let nested = data
-        .tags
-        .iter()
-        .any(|t| matches!(t, Tag::Split(s, Side::Train) if s != split));
-    nested || held_out_names(model, split).any(|name| names_validation(&name))
-}
-
-/// The names the held-out side of the split made at `split` is bound to
-/// (the odd targets: `x_tr, x_te, y_tr, y_te`).
-fn held_out_names(model: &NotebookModel, split: Site) -> impl Iterator<Item = String> + '_ {
-    let call = model.sites.call(split);
-    model
-        .cells
-        .get(model.sites.cell(split))
-        .and_then(|c| c.program())
-        .and_then(|p| p.stmts.iter().find(|st| st.calls.contains(&call)))
-        .into_iter()
-        .flat_map(|st| {
-            st.writes
-                .iter()
-                .filter(|(_, kind)| *kind == WriteKind::Strong)
-                .skip(1)
-                .step_by(2)
-        })
-        .map(|(v, _)| model.vars.name(*v).to_ascii_lowercase())
-}
-
-/// `X_val`, `y_valid`, `Xval`, `X_validation`, `valid_X`, `X_dev`.
-fn names_validation(name: &str) -> bool {
-    name.split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|part| !part.is_empty())
-        .any(|part| {
-            matches!(part, "val" | "valid" | "validation" | "dev" | "vali")
-                || (part.len() <= 6
-                    && (part.ends_with("val") || part.ends_with("valid"))
-                    && !matches!(part, "interval" | "eval"))
-        })
-}
-
-/// The models evaluated on `split` in `evals`.
-fn evals_entry(evals: &Evals, split: Site) -> Option<&SmallVec<[Site; 2]>> {
-    evals
-        .binary_search_by_key(&split, |(s, _)| *s)
-        .ok()
-        .map(|i| &evals[i].1)
-}
-
-/// Was `model` evaluated on `split` in `evals`?
-fn evaluated_in(evals: &Evals, split: Site, model: Site) -> bool {
-    evals_entry(evals, split).is_some_and(|models| models.contains(&model))
-}
-
 /// A variable's facts, shared between the states that did not change them.
 type Entry = (Var, Rc<Val>);
 
@@ -1448,74 +1104,6 @@ fn join_vals(a: &[Entry], b: &[Entry]) -> Vec<Entry> {
     out
 }
 
-/// `the split (cell N, line L)`, or for a split made by slicing or
-/// sampling data in separate statements (named by where its rows were
-/// read), `the split by slicing or sampling of the rows read (cell N, line L)`.
-fn split_text(model: &NotebookModel, s: Site) -> String {
-    let read = call_at(model, s).is_some_and(|c| c.has(Role::ReadFile));
-    if read {
-        format!(
-            "the split by slicing or sampling of the rows read {}",
-            site_text(model, s)
-        )
-    } else {
-        format!("the split {}", site_text(model, s))
-    }
-}
-
-fn call_at(model: &NotebookModel, s: Site) -> Option<&Call> {
-    model
-        .cells
-        .get(model.sites.cell(s))?
-        .program()?
-        .calls
-        .get(model.sites.call(s) as usize)
-}
-
-/// The training and the test data lie on opposite sides of some split:
-/// they share no row (a validation set carved from the test side, a model
-/// of the training side).
-fn on_opposite_sides(train: &Val, test: &Val) -> bool {
-    train.tags.iter().any(|t| match t {
-        Tag::Split(s, Side::Train) => {
-            test.has(Tag::Split(s, Side::Test)) && !test.has(Tag::Split(s, Side::Train))
-        }
-        Tag::Split(s, Side::Test) => {
-            test.has(Tag::Split(s, Side::Train)) && !test.has(Tag::Split(s, Side::Test))
-        }
-        _ => false,
-    })
-}
-
-/// An evaluation on the held-out side of `split` that can measure the
-/// model: any predict or score on a split function's side, but only a
-/// score or metric on a part bound by slicing or sampling (named by where
-/// its rows were read): notebooks that stack a competition's train and
-/// test files and slice them apart again only predict the unlabelled tail.
-fn scored(model: &NotebookModel, split: Site, call: &Call) -> bool {
-    call.has(Role::Evaluate) || !call_at(model, split).is_some_and(|c| c.has(Role::ReadFile))
-}
-
-/// ` (the same rows the split (cell N, line L) holds out: same data, same
-/// random_state)` when the test data went through a later split equivalent
-/// to `split`.
-fn same_rows_text(model: &NotebookModel, split: Site, data: &Val) -> String {
-    data.tags
-        .iter()
-        .find_map(|t| match t {
-            Tag::Split(s, Side::Test)
-                if s != split && equivalent_split(model, s) == Some(split) =>
-            {
-                Some(format!(
-                    " (the same rows {} holds out: the same data and `random_state`)",
-                    split_text(model, s)
-                ))
-            }
-            _ => None,
-        })
-        .unwrap_or_default()
-}
-
 /// A statistic of the receiver's rows (`df.mean()`, `s.quantile(0.9)`):
 /// a `fit-transform` method of the data itself (the knowledge base's
 /// statistics), not a transformer's `fit_transform(X)`.
@@ -1524,19 +1112,6 @@ fn is_statistic(call: &Call) -> bool {
         && call.has(Role::FitTransform)
         && call.roles.len() == 1
         && short(&call.callee) != "fit_transform"
-}
-
-/// The number of positional arguments of a call (its arguments end with
-/// the keyword ones).
-fn positional(call: &Call) -> usize {
-    call.args.len().saturating_sub(call.keywords.len())
-}
-
-/// The keyword of argument `i` of `call`, when it is a keyword argument.
-fn keyword(call: &Call, i: usize) -> Option<&str> {
-    i.checked_sub(positional(call))
-        .and_then(|k| call.keywords.get(k))
-        .map(|k| k.as_str())
 }
 
 /// The keyword arguments of a `fit` that pass data it monitors, not data it
@@ -1548,54 +1123,6 @@ fn names_monitored_set(keyword: &str) -> bool {
     )
 }
 
-/// An earlier split equivalent to the split call at `site`: the same
-/// function, on the same variables, with the same keyword arguments, made
-/// reproducible by a `random_state` (or `shuffle=False`): it holds out the
-/// same rows. The first such split (by site) names them all.
-fn equivalent_split(model: &NotebookModel, site: Site) -> Option<Site> {
-    let call = call_at(model, site)?;
-    let cell = model.cells.get(model.sites.cell(site))?;
-    let keywords = syntax::keywords_at(cell.parsed.as_deref()?, call.line, call.column)?;
-    let reproducible = keywords
-        .iter()
-        .any(|(k, v)| k == "random_state" && v != "None" || k == "shuffle" && v == "False");
-    if !reproducible {
-        return None;
-    }
-    let data: SmallVec<[&[Var]; 3]> = call.args[..positional(call)]
-        .iter()
-        .map(|a| a.vars())
-        .collect();
-    for other in model.code_cells() {
-        let Some(program) = other.program() else {
-            continue;
-        };
-        for (i, c) in program.calls.iter().enumerate() {
-            let s = model.sites.id(other.index, i as u32);
-            if s >= site || s == nbsight_model::NO_SITE {
-                continue;
-            }
-            let same = c.callee == call.callee
-                && c.has(Role::Split)
-                && !c.method
-                && positional(c) == data.len()
-                && c.args[..positional(c)]
-                    .iter()
-                    .zip(&data)
-                    .all(|(a, d)| a.vars() == *d)
-                && other
-                    .parsed
-                    .as_deref()
-                    .and_then(|p| syntax::keywords_at(p, c.line, c.column))
-                    == Some(keywords.clone());
-            if same {
-                return Some(s);
-            }
-        }
-    }
-    None
-}
-
 /// `name` is bound by an import somewhere in the notebook (a module or a
 /// library function, not data).
 fn is_imported(model: &NotebookModel, name: &str) -> bool {
@@ -1604,66 +1131,6 @@ fn is_imported(model: &NotebookModel, name: &str) -> bool {
             .as_deref()
             .is_some_and(|c| c.imports.iter().any(|(v, _)| model.vars.name(*v) == name))
     })
-}
-
-fn fitted_by_text(model: &NotebookModel, f: Var) -> String {
-    let name = model.vars.name(f);
-    match model.function_definitions.get(&f).and_then(|d| d.first()) {
-        Some((cell, _)) => format!(
-            "passed through `{name}` (defined in cell {cell}), which fits statistics on the rows it is given"
-        ),
-        None => {
-            format!("passed through `{name}`, which fits statistics on the rows it is given")
-        }
-    }
-}
-
-/// The cell of the site a leaky tag names.
-fn site_of(model: &NotebookModel, tag: Tag) -> usize {
-    model.sites.cell(tag.site())
-}
-
-/// `(cell N, line L)` for a call site.
-fn site_text(model: &NotebookModel, s: Site) -> String {
-    let cell = model.sites.cell(s);
-    match model.cells.get(cell).and_then(|c| c.program()) {
-        Some(p) => match p.calls.get(model.sites.call(s) as usize) {
-            Some(call) => format!("(cell {cell}, line {})", call.line),
-            None => format!("(cell {cell})"),
-        },
-        None => format!("(cell {cell})"),
-    }
-}
-
-/// The last part of a dotted name.
-fn short(callee: &str) -> &str {
-    callee.rsplit('.').next().unwrap_or(callee)
-}
-
-fn callee_at(model: &NotebookModel, s: Site) -> String {
-    model
-        .cells
-        .get(model.sites.cell(s))
-        .and_then(|c| c.program())
-        .and_then(|p| p.calls.get(model.sites.call(s) as usize))
-        .map(|c| short(&c.callee).to_string())
-        .unwrap_or_else(|| "fit".into())
-}
-
-fn fitted_text(model: &NotebookModel, s: Site) -> String {
-    format!(
-        "transformed with statistics `{}` fitted on all rows {}",
-        callee_at(model, s),
-        site_text(model, s)
-    )
-}
-
-fn fitted_side_text(model: &NotebookModel, s: Site) -> String {
-    format!(
-        "transformed with statistics `{}` fitted on all of a split's training side {}",
-        callee_at(model, s),
-        site_text(model, s)
-    )
 }
 
 /// The tag of statistics fitted at `here` on `data`: before any split, or
@@ -1682,29 +1149,4 @@ fn fitted_tag(data: &Val, here: Site) -> Tag {
     } else {
         Tag::FittedSide(here)
     }
-}
-
-fn resampled_text(model: &NotebookModel, s: Site) -> String {
-    if call_at(model, s).is_some_and(|c| c.has(Role::ReadFile)) {
-        return format!(
-            "augmented with altered copies of their own rows (read {}) stacked onto them",
-            site_text(model, s)
-        );
-    }
-    format!(
-        "resampled by `{}` {}",
-        callee_at(model, s),
-        site_text(model, s)
-    )
-}
-
-/// The name of the variable holding the test data, for messages.
-fn test_data_name(call: &Call, ctx: &StmtCtx<'_>) -> String {
-    call.args
-        .iter()
-        .find_map(|a| match a {
-            Op::Var(v) => Some(format!("`{}`", ctx.model.vars.name(*v))),
-            _ => None,
-        })
-        .unwrap_or_else(|| "the test data".into())
 }

@@ -6,38 +6,10 @@
 
 use std::fmt::Debug;
 
+use crate::alarm::{Alarm, Alarms};
 use nbsight_model::program::{Program, Stmt};
 use nbsight_model::vars::VarSet;
 use nbsight_model::{CellInfo, NotebookModel};
-use nbsight_notebook::OneIndexed;
-
-/// What kind of problem an alarm reports. `nbsight-check` gives each kind
-/// its rule (code, name, severity); the order is that of their codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum AlarmKind {
-    /// After the event, a cell run before the cell it depends on reads a
-    /// stale value (what-if only: the impact domain's paths).
-    StaleState,
-    /// Statistics fitted on data later split into train and test.
-    PreprocessingLeakage,
-    /// Test rows reach the training data (resampling before the split).
-    OverlapLeakage,
-    /// One test set used to choose among models.
-    MultiTestLeakage,
-}
-
-/// A problem a domain finds while interpreting a statement.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Alarm {
-    pub kind: AlarmKind,
-    /// Where in the cell: the line and column of the statement or call.
-    pub line: OneIndexed,
-    pub column: OneIndexed,
-    pub message: String,
-    /// The cells whose code the problem involves (besides the alarm's own):
-    /// positions in the model's cell list.
-    pub involved: Vec<usize>,
-}
 
 /// Where a statement is being interpreted.
 #[derive(Debug, Clone, Copy)]
@@ -48,26 +20,6 @@ pub struct StmtCtx<'a> {
     pub program: &'a Program,
     /// The statement's block is inside a loop.
     pub in_loop: bool,
-}
-
-/// Collects alarms when `on` (the final pass after a fixpoint).
-#[derive(Debug, Default)]
-pub struct Alarms {
-    pub on: bool,
-    pub list: Vec<Alarm>,
-}
-
-impl Alarms {
-    pub fn push(&mut self, alarm: Alarm) {
-        if self.on
-            && !self
-                .list
-                .iter()
-                .any(|a| a.kind == alarm.kind && a.line == alarm.line)
-        {
-            self.list.push(alarm);
-        }
-    }
 }
 
 /// What grew when states were joined (a domain's [`Domain::Growth`]): the
@@ -142,14 +94,13 @@ pub trait Domain: Clone + Debug {
     /// when given, is what grew since the cell last ran on a smaller state:
     /// a product then runs only the components it affects and keeps the
     /// others' input (their results are already joined in).
+    /// (A domain with nothing better to do runs [`crate::run_cell`].)
     fn run(
         &self,
         model: &NotebookModel,
         cell: &CellInfo,
-        _grown: Option<&Self::Growth>,
-    ) -> (Self, Vec<Alarm>) {
-        crate::transformer::run_cell(self, model, cell, true)
-    }
+        grown: Option<&Self::Growth>,
+    ) -> (Self, Vec<Alarm>);
     /// Runs `cell` on this state like [`Domain::run`], adds to `added`
     /// what the result has beyond this state, and joins the result into
     /// `into`, a state above this one. A domain that knows what a run

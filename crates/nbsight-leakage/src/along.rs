@@ -1,0 +1,115 @@
+//! The leakage alarms along one order of cell runs from a fresh kernel:
+//! what `nbsight check` reports for notebook order and the saved execution
+//! order, each alarm with the cells involved in the order they ran.
+
+use nbsight_absint::Alarm;
+use nbsight_model::NotebookModel;
+
+use crate::Leak;
+
+/// An alarm raised by a cell run along an order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlarmAlong {
+    /// The cell whose run raised it (a position in the model's cell list).
+    pub cell: usize,
+    pub alarm: Alarm,
+    /// The cells the alarm involves, in the order they ran up to `cell`
+    /// (included), each once, where it first ran.
+    pub path: Vec<usize>,
+}
+
+/// The alarms of running `order` (positions in the model's cell list) on
+/// a fresh kernel, in the order they are raised; none when the notebook has
+/// no call this domain looks at.
+pub fn alarms_along(model: &NotebookModel, order: &[usize]) -> Vec<AlarmAlong> {
+    let mut state = Leak::new(model);
+    if !state.is_active() {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for (position, &c) in order.iter().enumerate() {
+        let Some(cell) = model.cells.get(c) else {
+            continue;
+        };
+        let (after, alarms) = state.run_cell(model, cell);
+        for alarm in alarms {
+            let mut path = Vec::new();
+            for &i in &order[..=position] {
+                if (alarm.involved.contains(&i) || i == c) && !path.contains(&i) {
+                    path.push(i);
+                }
+            }
+            found.push(AlarmAlong {
+                cell: c,
+                alarm,
+                path,
+            });
+        }
+        state = after;
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nbsight_absint::AlarmKind;
+    use nbsight_dataflow::Effects;
+    use nbsight_model::testing::notebook;
+
+    fn model(sources: &[&str]) -> NotebookModel {
+        NotebookModel::new(&notebook(sources), &Effects::builtin())
+    }
+
+    fn kinds(found: &[AlarmAlong]) -> Vec<(usize, AlarmKind, Vec<usize>)> {
+        found
+            .iter()
+            .map(|a| (a.cell, a.alarm.kind, a.path.clone()))
+            .collect()
+    }
+
+    /// NBLyzer's Figure 1 (seed 000): scaling on all rows leaks when the
+    /// cell reading the file again is skipped, not along notebook order.
+    #[test]
+    fn figure_1_leaks_only_with_the_reread_skipped() {
+        let m = model(&[
+            "import pandas as pd\nd = pd.read_csv('data.csv')",
+            "from sklearn.preprocessing import MinMaxScaler\nx = MinMaxScaler().fit_transform(d)",
+            "x = pd.read_csv('data.csv').values",
+            "from sklearn.model_selection import train_test_split\nx_train, x_test, y_train, y_test = train_test_split(x[:, :-1], x[:, -1])",
+            "from sklearn.linear_model import LogisticRegression\nmodel = LogisticRegression().fit(x_train, y_train)\nmodel.score(x_test, y_test)",
+        ]);
+        assert!(alarms_along(&m, &[0, 1, 2, 3, 4]).is_empty());
+        assert_eq!(
+            kinds(&alarms_along(&m, &[0, 1, 3, 4])),
+            vec![(4, AlarmKind::PreprocessingLeakage, vec![1, 3, 4])]
+        );
+    }
+
+    /// Oversampling before the split is overlap leakage; a second model
+    /// scored on the same test set is multi-test leakage; each alarm's
+    /// path lists the cells involved in the order they ran.
+    #[test]
+    fn overlap_and_multi_test_along_one_order() {
+        let m = model(&[
+            "import pandas as pd\nfrom imblearn.over_sampling import SMOTE\nfrom sklearn.model_selection import train_test_split\nfrom sklearn.linear_model import LogisticRegression\nfrom sklearn.tree import DecisionTreeClassifier",
+            "df = pd.read_csv('data.csv')\ny = df.pop('label')\nX, y = SMOTE().fit_resample(df, y)",
+            "X_train, X_test, y_train, y_test = train_test_split(X, y)",
+            "a = LogisticRegression().fit(X_train, y_train)\na.score(X_test, y_test)",
+            "b = DecisionTreeClassifier().fit(X_train, y_train)\nb.score(X_test, y_test)",
+        ]);
+        let found = kinds(&alarms_along(&m, &[0, 1, 2, 3, 4]));
+        assert!(found.contains(&(3, AlarmKind::OverlapLeakage, vec![1, 2, 3])));
+        assert!(found.contains(&(4, AlarmKind::MultiTestLeakage, vec![2, 3, 4])));
+        // Cells out of the order are not run: no model, no alarm.
+        assert!(alarms_along(&m, &[0, 1, 2]).is_empty());
+    }
+
+    /// A notebook without ML calls is not interpreted at all.
+    #[test]
+    fn nothing_without_ml_calls() {
+        let m = model(&["x = 1", "y = x + 1"]);
+        assert!(alarms_along(&m, &[0, 1]).is_empty());
+        assert!(!Leak::new(&m).is_active());
+    }
+}

@@ -1,0 +1,218 @@
+//! Multi-test leakage (NBS103): one test set used to choose among models.
+//! The domain records, per test split, the models evaluated on it; at an
+//! evaluation on a split's test side (not a validation split), a second
+//! candidate for the same choice (a model of the same labels), or a model
+//! trained in a loop, is the alarm. Here are that detector and its message.
+
+use nbsight_absint::{Alarm, AlarmKind, Alarms, StmtCtx};
+use nbsight_dataflow::effects::Role;
+use nbsight_model::NotebookModel;
+use nbsight_model::program::{Call, Op, WriteKind};
+use nbsight_model::vars::Var;
+
+use std::rc::Rc;
+
+use crate::models::{Evals, evals_entry, evaluated_in, record_evaluation};
+use crate::splits::equivalent_split;
+use crate::text::{site_text, split_text};
+use crate::value::{Side, Site, Tag, Val};
+
+/// The model trained at `model` (in a loop when `trained_in_loop`) is
+/// evaluated at `call` on `data`, the test side of each of `splits`:
+/// records the evaluation in `evals` and raises the alarm when it makes a
+/// choice among models on one test set. `baseline` holds the evaluations
+/// when an exploration started (`None` along one order of runs).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn at_evaluation(
+    evals: &mut Rc<Evals>,
+    baseline: Option<&Evals>,
+    (model, trained_in_loop): (Site, bool),
+    call: &Call,
+    data: &Val,
+    splits: &[Site],
+    ctx: &StmtCtx<'_>,
+    alarms: &mut Alarms,
+) {
+    for &split in splits {
+        // Choosing on a validation split (held out from another split's
+        // training side, or named so) is the recommended practice, not
+        // multi-test leakage: its models are recorded but not compared.
+        if is_validation(ctx.model, split, data) {
+            continue;
+        }
+        let (_, new) = record_evaluation(evals, split, model);
+        // Models of other targets (a denoiser and a classifier on the
+        // same rows) are not candidates for the same choice.
+        let target = target_of(ctx.model, model);
+        let count = evals_entry(evals, split).map_or(0, |models| {
+            models
+                .iter()
+                .filter(|&&m| same_target(ctx.model, target, target_of(ctx.model, m)))
+                .count()
+        });
+        // When a second model meets the split, or a model trained in a
+        // loop does (inside loops the alarm pass sees the fixpoint state,
+        // where the models are no longer new). In an exploration the
+        // state joins runs that happen in either order: the evaluation
+        // meets another model when it is new since the exploration
+        // started and another model is there.
+        let second = match baseline {
+            None => new && count == 2,
+            Some(baseline) => count >= 2 && !evaluated_in(baseline, split, model),
+        };
+        if alarms.on && (second || trained_in_loop || (ctx.in_loop && count >= 2)) {
+            let why = if count >= 2 {
+                format!("{count} different models are evaluated on it")
+            } else {
+                format!(
+                    "the model is trained in a loop {} and each candidate is evaluated on it",
+                    site_text(ctx.model, model)
+                )
+            };
+            alarms.push(Alarm {
+                kind: AlarmKind::MultiTestLeakage,
+                line: call.line,
+                column: call.column,
+                message: format!(
+                    "the test set of {}{} is used to choose among models: {why}; choose on a validation split or with cross-validation, and touch the test set once",
+                    split_text(ctx.model, split),
+                    same_rows_text(ctx.model, split, data),
+                ),
+                involved: evals_entry(evals, split).into_iter().flatten().map(|&m| ctx.model.sites.cell(m)).chain([ctx.model.sites.cell(split)]).collect(),
+            });
+        }
+    }
+}
+
+/// The variable holding the labels a model was fitted on (`y_train` in
+/// `fit(X_train, y_train)`), when one variable does.
+pub(crate) fn target_of(model: &NotebookModel, site: Site) -> Option<Var> {
+    let call = model
+        .cells
+        .get(model.sites.cell(site))?
+        .program()?
+        .calls
+        .get(model.sites.call(site) as usize)?;
+    match call.args.get(1)? {
+        Op::Var(v) => Some(*v),
+        Op::Reads(vs) if vs.len() == 1 => Some(vs[0]),
+        _ => None,
+    }
+}
+
+/// Two models may be candidates for the same choice: they were fitted on
+/// the same labels (the same variable, or the same side of equivalent
+/// splits: `y_tr` and `y_tr2` of two `train_test_split(X, y,
+/// random_state=0)`), or the labels of one are not known.
+pub(crate) fn same_target(model: &NotebookModel, a: Option<Var>, b: Option<Var>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            a == b || {
+                let (x, y) = (label_origin(model, a), label_origin(model, b));
+                x.is_some() && x == y
+            }
+        }
+        _ => true,
+    }
+}
+
+/// The split (the first of its equivalent ones) and the target position
+/// that bind `var`, when one split call statement does.
+pub(crate) fn label_origin(model: &NotebookModel, var: Var) -> Option<(Site, usize)> {
+    let mut found = None;
+    for cell in model.code_cells() {
+        let Some(program) = cell.program() else {
+            continue;
+        };
+        for stmt in &program.stmts {
+            let Some(position) = stmt
+                .writes
+                .iter()
+                .filter(|(_, kind)| *kind == WriteKind::Strong)
+                .position(|(v, _)| *v == var)
+            else {
+                continue;
+            };
+            let split = stmt.calls.clone().rev().find_map(|i| {
+                let call = program.calls.get(i as usize)?;
+                (!call.consumed && call.has(Role::Split) && !call.method)
+                    .then(|| model.sites.id(cell.index, i))
+            });
+            let origin = split.map(|s| (equivalent_split(model, s).unwrap_or(s), position));
+            match (found, origin) {
+                (_, None) => return None,
+                (None, Some(o)) => found = Some(o),
+                (Some(f), Some(o)) if f != o => return None,
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+/// The held-out side of `split` is a validation set: the split was made
+/// inside the training side of another split (the test data also carries
+/// that side), or its held-out targets are named as validation data
+/// (`X_val`, `y_valid`, `X_validation`, `X_dev`).
+pub(crate) fn is_validation(model: &NotebookModel, split: Site, data: &Val) -> bool {
+    let nested = data
+        .tags
+        .iter()
+        .any(|t| matches!(t, Tag::Split(s, Side::Train) if s != split));
+    nested || held_out_names(model, split).any(|name| names_validation(&name))
+}
+
+/// The names the held-out side of the split made at `split` is bound to
+/// (the odd targets: `x_tr, x_te, y_tr, y_te`).
+pub(crate) fn held_out_names(
+    model: &NotebookModel,
+    split: Site,
+) -> impl Iterator<Item = String> + '_ {
+    let call = model.sites.call(split);
+    model
+        .cells
+        .get(model.sites.cell(split))
+        .and_then(|c| c.program())
+        .and_then(|p| p.stmts.iter().find(|st| st.calls.contains(&call)))
+        .into_iter()
+        .flat_map(|st| {
+            st.writes
+                .iter()
+                .filter(|(_, kind)| *kind == WriteKind::Strong)
+                .skip(1)
+                .step_by(2)
+        })
+        .map(|(v, _)| model.vars.name(*v).to_ascii_lowercase())
+}
+
+/// `X_val`, `y_valid`, `Xval`, `X_validation`, `valid_X`, `X_dev`.
+pub(crate) fn names_validation(name: &str) -> bool {
+    name.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|part| !part.is_empty())
+        .any(|part| {
+            matches!(part, "val" | "valid" | "validation" | "dev" | "vali")
+                || (part.len() <= 6
+                    && (part.ends_with("val") || part.ends_with("valid"))
+                    && !matches!(part, "interval" | "eval"))
+        })
+}
+
+/// ` (the same rows the split (cell N, line L) holds out: same data, same
+/// random_state)` when the test data went through a later split equivalent
+/// to `split`.
+pub(crate) fn same_rows_text(model: &NotebookModel, split: Site, data: &Val) -> String {
+    data.tags
+        .iter()
+        .find_map(|t| match t {
+            Tag::Split(s, Side::Test)
+                if s != split && equivalent_split(model, s) == Some(split) =>
+            {
+                Some(format!(
+                    " (the same rows {} holds out: the same data and `random_state`)",
+                    split_text(model, s)
+                ))
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,95 @@
+//! The words leakage messages share: where a call site is (`(cell N, line
+//! L)`), what a split is called, the test data's name, and the sentences an
+//! evaluation's or a cross-validation's alarm is written in.
+
+use nbsight_absint::StmtCtx;
+use nbsight_dataflow::effects::Role;
+use nbsight_model::NotebookModel;
+use nbsight_model::program::{Call, Op};
+
+use crate::calls::call_at;
+use crate::value::{Site, Tag};
+
+/// `(cell N, line L)` for a call site.
+pub(crate) fn site_text(model: &NotebookModel, s: Site) -> String {
+    let cell = model.sites.cell(s);
+    match model.cells.get(cell).and_then(|c| c.program()) {
+        Some(p) => match p.calls.get(model.sites.call(s) as usize) {
+            Some(call) => format!("(cell {cell}, line {})", call.line),
+            None => format!("(cell {cell})"),
+        },
+        None => format!("(cell {cell})"),
+    }
+}
+
+/// `the split (cell N, line L)`, or for a split made by slicing or
+/// sampling data in separate statements (named by where its rows were
+/// read), `the split by slicing or sampling of the rows read (cell N, line L)`.
+pub(crate) fn split_text(model: &NotebookModel, s: Site) -> String {
+    let read = call_at(model, s).is_some_and(|c| c.has(Role::ReadFile));
+    if read {
+        format!(
+            "the split by slicing or sampling of the rows read {}",
+            site_text(model, s)
+        )
+    } else {
+        format!("the split {}", site_text(model, s))
+    }
+}
+
+/// The last part of a dotted name.
+pub(crate) fn short(callee: &str) -> &str {
+    callee.rsplit('.').next().unwrap_or(callee)
+}
+
+pub(crate) fn callee_at(model: &NotebookModel, s: Site) -> String {
+    model
+        .cells
+        .get(model.sites.cell(s))
+        .and_then(|c| c.program())
+        .and_then(|p| p.calls.get(model.sites.call(s) as usize))
+        .map(|c| short(&c.callee).to_string())
+        .unwrap_or_else(|| "fit".into())
+}
+
+/// The cell of the site a leaky tag names.
+pub(crate) fn site_of(model: &NotebookModel, tag: Tag) -> usize {
+    model.sites.cell(tag.site())
+}
+
+/// The name of the variable holding the test data, for messages.
+pub(crate) fn test_data_name(call: &Call, ctx: &StmtCtx<'_>) -> String {
+    call.args
+        .iter()
+        .find_map(|a| match a {
+            Op::Var(v) => Some(format!("`{}`", ctx.model.vars.name(*v))),
+            _ => None,
+        })
+        .unwrap_or_else(|| "the test data".into())
+}
+
+/// The message of a leak through a model's training and test data, seen at
+/// the evaluation `call` of the model trained at `model`: the data were
+/// both `what`, so `fix`.
+pub(crate) fn evaluates(
+    call: &Call,
+    model: Site,
+    what: &str,
+    fix: &str,
+    ctx: &StmtCtx<'_>,
+) -> String {
+    format!(
+        "`{}` evaluates the model trained {} on {}, but the training and test data were both {what}: {fix}",
+        short(&call.callee),
+        site_text(ctx.model, model),
+        test_data_name(call, ctx),
+    )
+}
+
+/// The message of a leak seen at a cross-validation by `name` on data
+/// that was `what`.
+pub(crate) fn cross_validates(name: &str, what: &str) -> String {
+    format!(
+        "`{name}` cross-validates on data {what}, before the folds are split: every fold's test part leaks into its training part; put that step in a Pipeline"
+    )
+}
