@@ -272,6 +272,10 @@ impl<I: Idx, T> FromIterator<T> for IndexVec<I, T> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(
+        unreachable_pub,
+        reason = "the macro makes a public id; this one is a test's"
+    )]
     use super::*;
 
     newtype_index! {

@@ -14,7 +14,7 @@ use ruff_text_size::Ranged;
 
 /// The part of some data an assignment binds to one name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Part {
+pub(crate) enum Part {
     /// The head of `base` (`base[:n]`, `base.iloc[:n]`) or a sample of its
     /// rows (`base.sample(frac=0.8)`): a training part.
     Head(String),
@@ -34,7 +34,7 @@ impl Part {
 
 /// The part bound by the single-name assignment of `parsed` that spans
 /// `line`, `column`, if it binds one.
-pub fn part_at(parsed: &ParsedCell, line: OneIndexed, column: OneIndexed) -> Option<Part> {
+pub(crate) fn part_at(parsed: &ParsedCell, line: OneIndexed, column: OneIndexed) -> Option<Part> {
     let value = assigned_at(parsed, &parsed.module.body, (line, column))?;
     part_of(value)
 }
@@ -45,7 +45,7 @@ pub fn part_at(parsed: &ParsedCell, line: OneIndexed, column: OneIndexed) -> Opt
 /// not along columns, `axis=1`).
 /// `is_module` tells the names bound by imports (`np`), whose functions take
 /// the rows as their first argument (`np.flip(X)`).
-pub fn repeated_rows_at(
+pub(crate) fn repeated_rows_at(
     parsed: &ParsedCell,
     line: OneIndexed,
     column: OneIndexed,
@@ -111,7 +111,7 @@ fn root_name(expr: &Expr, is_module: &dyn Fn(&str) -> bool) -> Option<String> {
 
 /// The single-name assignment spanning `line`, `column` binds an attribute
 /// of an object (`best = search.best_estimator_`), not the object.
-pub fn assigns_attribute(parsed: &ParsedCell, line: OneIndexed, column: OneIndexed) -> bool {
+pub(crate) fn assigns_attribute(parsed: &ParsedCell, line: OneIndexed, column: OneIndexed) -> bool {
     matches!(
         assigned_at(parsed, &parsed.module.body, (line, column)),
         Some(Expr::Attribute(_))
@@ -121,7 +121,7 @@ pub fn assigns_attribute(parsed: &ParsedCell, line: OneIndexed, column: OneIndex
 /// Does some cell of `model` bind the complement of a head of `base` (its
 /// tail, or the rows a `drop` leaves)? A head alone (`X = X[:10000]`, a
 /// shuffle `df.sample(frac=1)`) is a subsample, not a split.
-pub fn has_complement(model: &NotebookModel, base: &str) -> bool {
+pub(crate) fn has_complement(model: &NotebookModel, base: &str) -> bool {
     model.code_cells().any(|cell| {
         cell.parsed.as_deref().is_some_and(|parsed| {
             let mut found = false;
@@ -137,7 +137,7 @@ pub fn has_complement(model: &NotebookModel, base: &str) -> bool {
 
 /// The keyword arguments (name and source text, sorted) of the call of
 /// `parsed` that starts at `line`, `column`.
-pub fn keywords_at(
+pub(crate) fn keywords_at(
     parsed: &ParsedCell,
     line: OneIndexed,
     column: OneIndexed,

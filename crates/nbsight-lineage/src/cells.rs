@@ -18,7 +18,7 @@ use crate::shapes::{CallShape, Shape, calls, function_names, named_lambdas, shap
 
 /// The static facts of one cell source.
 #[derive(Debug, Clone, Default)]
-pub struct CellFacts {
+pub(crate) struct CellFacts {
     /// The source parsed (IPython syntax included) without syntax errors.
     pub parses: bool,
     pub statements: Vec<StmtSummary>,
@@ -68,14 +68,14 @@ pub struct CellFacts {
 
 impl CellFacts {
     /// Where the tracer reads the indexes of `keyed`, each once.
-    pub fn probes(&self) -> Vec<Probe> {
+    pub(crate) fn probes(&self) -> Vec<Probe> {
         let mut probes: Vec<Probe> = self.keyed.iter().map(|k| k.probe.clone()).collect();
         probes.sort_unstable();
         probes.dedup();
         probes
     }
 
-    pub fn function(&self, name: &str) -> Option<&FunctionSummary> {
+    pub(crate) fn function(&self, name: &str) -> Option<&FunctionSummary> {
         self.functions
             .iter()
             .find(|(n, _)| n == name)
@@ -83,7 +83,7 @@ impl CellFacts {
     }
 
     /// What the result of the function `qualname` is computed from.
-    pub fn function_result(&self, qualname: &str) -> Option<&crate::returns::ResultNames> {
+    pub(crate) fn function_result(&self, qualname: &str) -> Option<&crate::returns::ResultNames> {
         self.function_values
             .iter()
             .find(|(n, _)| n == qualname)
@@ -92,7 +92,7 @@ impl CellFacts {
 
     /// The one call on `line` of the function `qualname` (by its last
     /// name); `None` when there is none or more than one.
-    pub fn call_at(&self, line: u32, qualname: &str) -> Option<&CallShape> {
+    pub(crate) fn call_at(&self, line: u32, qualname: &str) -> Option<&CallShape> {
         let name = qualname.rsplit('.').next().unwrap_or(qualname);
         let mut on_line = self
             .calls
@@ -106,7 +106,7 @@ impl CellFacts {
 
     /// What each attribute the `__init__` named `qualname` sets is
     /// computed from (`None`: not known attribute by attribute).
-    pub fn init_attributes(&self, qualname: &str) -> Option<&[(String, Vec<String>)]> {
+    pub(crate) fn init_attributes(&self, qualname: &str) -> Option<&[(String, Vec<String>)]> {
         self.init_attributes
             .iter()
             .find(|(n, _)| n == qualname)
@@ -116,7 +116,7 @@ impl CellFacts {
     /// The globals of `reads` that the function `qualname` loads on one of
     /// `lines` (the lines of its code that ran); `None` when its code is
     /// not known here.
-    pub fn reads_on_lines(
+    pub(crate) fn reads_on_lines(
         &self,
         qualname: &str,
         reads: &[Symbol],
@@ -141,7 +141,7 @@ impl CellFacts {
     /// The paths a call on `line` of `function` (its qualified name) passes
     /// for the parameters `params` (`None` where an argument is not a path
     /// or the call is not found).
-    pub fn call_arguments(
+    pub(crate) fn call_arguments(
         &self,
         line: u32,
         function: &str,
@@ -186,7 +186,7 @@ impl CellFacts {
 
     /// The summary of the function whose code object is `qualname` starting
     /// on `line` (`<lambda>` on line 3 is `<lambda@3:...>`).
-    pub fn function_at(&self, qualname: &str, line: u32) -> Option<&FunctionSummary> {
+    pub(crate) fn function_at(&self, qualname: &str, line: u32) -> Option<&FunctionSummary> {
         if let Some(f) = self.function(qualname) {
             return Some(f);
         }
@@ -206,7 +206,7 @@ impl CellFacts {
 
     /// The lambdas it defines, each with the line it starts on (the
     /// summaries name them `<lambda@LINE:COLUMN>`).
-    pub fn lambdas(&self) -> impl Iterator<Item = (u32, &FunctionSummary)> + '_ {
+    pub(crate) fn lambdas(&self) -> impl Iterator<Item = (u32, &FunctionSummary)> + '_ {
         self.functions.iter().filter_map(|(name, f)| {
             let line = name
                 .strip_prefix("<lambda@")?
@@ -222,14 +222,14 @@ impl CellFacts {
 /// The facts of every source seen, and the imports of the session (which
 /// decide what names like `pd.read_csv` mean).
 #[derive(Debug, Default)]
-pub struct FactsCache {
+pub(crate) struct FactsCache {
     imports: ImportEnv,
     by_source: FxHashMap<String, Arc<CellFacts>>,
 }
 
 impl FactsCache {
     /// The facts of `source`.
-    pub fn facts(&mut self, source: &str, effects: &Effects) -> Arc<CellFacts> {
+    pub(crate) fn facts(&mut self, source: &str, effects: &Effects) -> Arc<CellFacts> {
         if let Some(hit) = self.by_source.get(source) {
             return hit.clone();
         }
@@ -339,7 +339,7 @@ impl FactsCache {
     }
 
     /// A cell ran: its imports now hold for every later cell.
-    pub fn ran(&mut self, source: &str) {
+    pub(crate) fn ran(&mut self, source: &str) {
         let cell = Cell::new_code(0, source, &Language::Python);
         if let Some(parsed) = cell.parse() {
             let mut merged = self.imports.clone();

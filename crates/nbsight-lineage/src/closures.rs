@@ -11,7 +11,7 @@ use ruff_python_ast::{Expr, Stmt};
 use rustc_hash::FxHashSet;
 
 /// The symbol of the variable `name` of the function `function`.
-pub fn closure_symbol(function: &str, name: &str) -> String {
+pub(crate) fn closure_symbol(function: &str, name: &str) -> String {
     format!("<closure {name} of {}>", function.replace('.', ":"))
 }
 
@@ -63,7 +63,7 @@ impl<'a> Visitor<'a> for Scope {
 
 /// What a function does with names that are not its own locals.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Closure {
+pub(crate) struct Closure {
     /// Its qualified name (`foo.<locals>.bar`).
     pub function: String,
     /// The closure symbols it reads.
@@ -80,7 +80,7 @@ pub struct Closure {
 /// For each function of `body` (by qualified name) what it does with the
 /// variables of the functions it is nested in, the variables of its own that
 /// nested functions use, and the globals it loads.
-pub fn closures(body: &[Stmt]) -> Vec<Closure> {
+pub(crate) fn closures(body: &[Stmt]) -> Vec<Closure> {
     let functions = crate::shapes::functions(body);
     let scopes: Vec<(String, Scope)> = functions
         .iter()

@@ -22,7 +22,7 @@ pub(crate) struct Frames {
 
 impl Frames {
     /// After a run: `name` is bound to a frame (or not).
-    pub fn bound(&mut self, name: &str, frame: bool) {
+    pub(crate) fn bound(&mut self, name: &str, frame: bool) {
         if frame {
             self.roots.insert(name.to_string());
         } else {
@@ -31,13 +31,13 @@ impl Frames {
     }
 
     /// The frame type's attributes (methods, properties, `loc`).
-    pub fn add_attributes(&mut self, names: &[String]) {
+    pub(crate) fn add_attributes(&mut self, names: &[String]) {
         self.attributes.extend(names.iter().cloned());
     }
 
     /// `path` as its symbol is spelled: `df.col` is `df['col']` when `df` is
     /// bound to a frame and `col` is no attribute of the frame type.
-    pub fn canonical<'a>(&self, path: &'a str) -> Cow<'a, str> {
+    pub(crate) fn canonical<'a>(&self, path: &'a str) -> Cow<'a, str> {
         if self.roots.is_empty() {
             return Cow::Borrowed(path);
         }

@@ -16,7 +16,7 @@ use crate::symbols::{Read, Staleness, SymbolGraph, Ts};
 
 /// What the highlights need of one cell.
 #[derive(Debug, Clone)]
-pub struct CellInput<'a> {
+pub(crate) struct CellInput<'a> {
     pub id: &'a str,
     /// Its live symbols, with whether each is read as a whole.
     pub live: &'a [(nbsight_dataflow::Symbol, bool)],
@@ -30,7 +30,7 @@ pub struct CellInput<'a> {
 
 /// The highlights of a notebook.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Highlights {
+pub(crate) struct Highlights {
     /// Cell ids, in notebook order.
     pub stale: Vec<String>,
     pub fresh: Vec<String>,
@@ -40,7 +40,7 @@ pub struct Highlights {
 }
 
 /// The stale reads among a cell's live symbols.
-pub fn stale_reads(
+pub(crate) fn stale_reads(
     graph: &SymbolGraph,
     staleness: &Staleness,
     live: &[(nbsight_dataflow::Symbol, bool)],
@@ -68,7 +68,7 @@ pub fn stale_reads(
 }
 
 /// The highlights of `cells` (in notebook order).
-pub fn highlights(
+pub(crate) fn highlights(
     graph: &SymbolGraph,
     staleness: &Staleness,
     cells: &[CellInput<'_>],

@@ -59,7 +59,7 @@ pub fn str_key(value: &str) -> String {
 /// A subscript of the cell's module code whose index is a global name, or
 /// a dict display's key that is one (`{k: v}`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyedSubscript {
+pub(crate) struct KeyedSubscript {
     /// The subscript expression (`lst[i]`), or the display's key (`k`).
     pub range: TextRange,
     /// The container's path (`lst`); `None` for a display's key.
@@ -70,7 +70,7 @@ pub struct KeyedSubscript {
 
 /// What the key a probe reads stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyKind {
+pub(crate) enum KeyKind {
     /// The subscript's index, or the dict display's key.
     Index,
     /// A `lst.remove(v)` call (`range`): the index it removes.
@@ -82,7 +82,10 @@ pub enum KeyKind {
 
 /// The subscripts of `body`'s module code indexed by a name the line
 /// they are on does not bind, each with its probe.
-pub fn keyed_subscripts(body: &[Stmt], line_of: &dyn Fn(TextSize) -> u32) -> Vec<KeyedSubscript> {
+pub(crate) fn keyed_subscripts(
+    body: &[Stmt],
+    line_of: &dyn Fn(TextSize) -> u32,
+) -> Vec<KeyedSubscript> {
     struct Finder<'l> {
         line_of: &'l dyn Fn(TextSize) -> u32,
         found: Vec<KeyedSubscript>,

@@ -14,7 +14,7 @@ use ruff_text_size::{Ranged, TextSize};
 
 /// A statement that makes the object at `member` a member of `container`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Member {
+pub(crate) struct Member {
     /// Where the statement starts.
     pub start: TextSize,
     pub container: Symbol,
@@ -23,7 +23,7 @@ pub struct Member {
 
 /// The statements of `body` (at any depth, function and class bodies left
 /// out) that make a name's object a member of a container.
-pub fn members(body: &[Stmt]) -> Vec<Member> {
+pub(crate) fn members(body: &[Stmt]) -> Vec<Member> {
     let mut out = Vec::new();
     crate::shapes::each_statement(body, &mut |stmt| {
         let (container, member) = match stmt {

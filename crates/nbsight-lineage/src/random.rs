@@ -12,7 +12,7 @@ use ruff_text_size::TextRange;
 
 /// What a call does to a global random generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RandomUse {
+pub(crate) enum RandomUse {
     Draw,
     Seed,
 }
@@ -20,7 +20,7 @@ pub enum RandomUse {
 /// A call of a cell's module code that draws from or seeds a global
 /// random generator.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RandomCall {
+pub(crate) struct RandomCall {
     pub range: TextRange,
     /// The symbol of the generator's state.
     pub state: &'static str,
@@ -42,7 +42,7 @@ fn state_of(callee: &str) -> &'static str {
 /// The calls among `calls` (a module's recorded call sites) that draw from
 /// or seed a global random generator; a call given its own `random_state`
 /// or `seed` draws from that instead.
-pub fn random_calls(calls: &[CallSite]) -> Vec<RandomCall> {
+pub(crate) fn random_calls(calls: &[CallSite]) -> Vec<RandomCall> {
     calls
         .iter()
         .filter(|c| !c.method)

@@ -385,7 +385,7 @@ fn close(
 
 /// What a function's result is computed from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ResultNames {
+pub(crate) struct ResultNames {
     /// The names its result is computed from (`None`: not narrowed).
     pub values: Option<Vec<String>>,
     /// Every `return` gives a display of one length (`return a, b`): the
@@ -401,7 +401,7 @@ pub struct ResultNames {
 
 /// The object a function returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ResultPath {
+pub(crate) enum ResultPath {
     /// The object at a global path (`lst`, `cfg.items`).
     Global(String),
     /// The object at a path below the object a method was called on
@@ -443,7 +443,7 @@ fn returned(
 
 /// For each function of `body` (at any depth, by CPython's qualified name:
 /// `f`, `C.m`, `f.<locals>.g`), what its result is computed from.
-pub fn function_values(body: &[Stmt]) -> Vec<(String, ResultNames)> {
+pub(crate) fn function_values(body: &[Stmt]) -> Vec<(String, ResultNames)> {
     let mut out: Vec<(String, ResultNames)> = Vec::new();
     // Nested functions come first: the outer one may call them.
     for (name, def) in crate::shapes::functions(body) {
@@ -546,12 +546,12 @@ fn attribute_names(body: &[Stmt], receiver: &str) -> Option<AttributeNames> {
 
 /// Each attribute an `__init__` sets, with the names its value is
 /// computed from.
-pub type AttributeNames = Vec<(String, Vec<String>)>;
+pub(crate) type AttributeNames = Vec<(String, Vec<String>)>;
 
 /// For each `__init__` of `body` (at any depth, by CPython's qualified
 /// name) that only stores attributes on the object it sets up, what each
 /// attribute is computed from ([`attribute_names`]).
-pub fn init_attributes(body: &[Stmt]) -> Vec<(String, AttributeNames)> {
+pub(crate) fn init_attributes(body: &[Stmt]) -> Vec<(String, AttributeNames)> {
     crate::shapes::functions(body)
         .into_iter()
         .filter(|(_, def)| def.name.as_str() == "__init__" && !def.is_async)

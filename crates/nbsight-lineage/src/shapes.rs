@@ -17,7 +17,7 @@ use ruff_text_size::{Ranged, TextRange, TextSize};
 
 /// What a list method or `del` does to the elements of a container.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ElementOp {
+pub(crate) enum ElementOp {
     /// New elements at the end (`append`, `extend`): existing elements keep
     /// their values.
     Grow,
@@ -36,7 +36,7 @@ pub enum ElementOp {
 
 /// One target of an assignment and the part of the value it takes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Part {
+pub(crate) struct Part {
     pub target: Symbol,
     /// Where the part of the value this target takes is.
     pub value: TextRange,
@@ -61,7 +61,7 @@ pub struct Part {
 
 /// A path through the object a call returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Through {
+pub(crate) struct Through {
     /// Where the call starts.
     pub call: TextSize,
     pub trailer: Trailer,
@@ -69,7 +69,7 @@ pub struct Through {
 
 /// The step taken from a call's result.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Trailer {
+pub(crate) enum Trailer {
     /// `.c`
     Attribute(String),
     /// `[2]`, `['k']`
@@ -115,7 +115,7 @@ impl Part {
 
 /// What a statement's shape says beyond its accesses.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// `target op= value`.
     AugAssign { target: Symbol },
     /// Targets that each take a part of the value.
@@ -126,7 +126,7 @@ pub enum Shape {
 
 /// A call of a cell's module code, with the paths its arguments name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallShape {
+pub(crate) struct CallShape {
     /// Where the call starts.
     pub start: TextSize,
     /// The last name of what is called (`f` in `m.f(x)`).
@@ -141,7 +141,7 @@ pub struct CallShape {
 
 /// Every call of the module code of `body` (function and lambda bodies
 /// left out), in source order.
-pub fn calls(body: &[Stmt]) -> Vec<CallShape> {
+pub(crate) fn calls(body: &[Stmt]) -> Vec<CallShape> {
     use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
     struct Finder(Vec<CallShape>);
     impl<'a> Visitor<'a> for Finder {
@@ -197,7 +197,10 @@ pub fn calls(body: &[Stmt]) -> Vec<CallShape> {
 
 /// The lambdas `body` binds to a name (`lam = lambda: f()`, at any depth
 /// of its module code), each with the line the lambda starts on.
-pub fn named_lambdas(body: &[Stmt], line_of: &dyn Fn(TextSize) -> u32) -> Vec<(u32, String)> {
+pub(crate) fn named_lambdas(
+    body: &[Stmt],
+    line_of: &dyn Fn(TextSize) -> u32,
+) -> Vec<(u32, String)> {
     use ruff_python_ast::visitor::{Visitor, walk_stmt};
     struct Finder<'l> {
         line_of: &'l dyn Fn(TextSize) -> u32,
@@ -233,7 +236,7 @@ pub fn named_lambdas(body: &[Stmt], line_of: &dyn Fn(TextSize) -> u32) -> Vec<(u
 /// by its qualified name as CPython spells it (`f`, `C.m`,
 /// `f.<locals>.g`): with the lines a call ran, what it read on the branch
 /// it took.
-pub fn function_names(
+pub(crate) fn function_names(
     body: &[Stmt],
     line_of: &dyn Fn(TextSize) -> u32,
 ) -> Vec<(String, Vec<(u32, String)>)> {
@@ -286,7 +289,7 @@ pub fn function_names(
 /// class bodies and other functions), with its qualified name as CPython
 /// spells it (`f`, `C.m`, `f.<locals>.g`); a function nested in another
 /// comes before it.
-pub fn functions(body: &[Stmt]) -> Vec<(String, &ast::StmtFunctionDef)> {
+pub(crate) fn functions(body: &[Stmt]) -> Vec<(String, &ast::StmtFunctionDef)> {
     fn walk<'a>(body: &'a [Stmt], prefix: &str, out: &mut Vec<(String, &'a ast::StmtFunctionDef)>) {
         for stmt in body {
             match stmt {
@@ -339,7 +342,7 @@ pub fn functions(body: &[Stmt]) -> Vec<(String, &ast::StmtFunctionDef)> {
 /// Calls `f` on every statement of `body`'s module code, in source order:
 /// a compound statement, then the statements of its blocks (function and
 /// class bodies left out: they run in frames of their own).
-pub fn each_statement<'a>(body: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
+pub(crate) fn each_statement<'a>(body: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
     for stmt in body {
         f(stmt);
         let blocks: Vec<&'a [Stmt]> = match stmt {
@@ -367,7 +370,7 @@ pub fn each_statement<'a>(body: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
 
 /// The shapes of the statements of `body` (at any depth, function bodies
 /// left out), each with the start of its range.
-pub fn shapes(body: &[Stmt]) -> Vec<(TextSize, Shape)> {
+pub(crate) fn shapes(body: &[Stmt]) -> Vec<(TextSize, Shape)> {
     let mut out = Vec::new();
     collect(body, &mut out);
     out

@@ -51,7 +51,7 @@ pub fn slice_history(
 }
 
 /// The executions in the backward slice of `start`, in execution order.
-pub fn backward(executions: &[Execution], start: ExecIdx) -> Vec<ExecIdx> {
+pub(crate) fn backward(executions: &[Execution], start: ExecIdx) -> Vec<ExecIdx> {
     let mut seen = vec![false; executions.len()];
     let mut stack = vec![start];
     seen[start as usize] = true;
@@ -71,7 +71,7 @@ pub fn backward(executions: &[Execution], start: ExecIdx) -> Vec<ExecIdx> {
 
 /// The executions in the forward slice of `start` (those that depend on it,
 /// transitively), in execution order.
-pub fn forward(executions: &[Execution], start: ExecIdx) -> Vec<ExecIdx> {
+pub(crate) fn forward(executions: &[Execution], start: ExecIdx) -> Vec<ExecIdx> {
     let mut seen = vec![false; executions.len()];
     seen[start as usize] = true;
     // Dependences only point back in time: one pass in order.
@@ -91,7 +91,11 @@ pub fn forward(executions: &[Execution], start: ExecIdx) -> Vec<ExecIdx> {
 
 /// The cells whose latest executions are among `slice`, in `order` (the
 /// notebook's cell ids).
-pub fn cells_of(executions: &[Execution], slice: &[ExecIdx], order: &[String]) -> Vec<String> {
+pub(crate) fn cells_of(
+    executions: &[Execution],
+    slice: &[ExecIdx],
+    order: &[String],
+) -> Vec<String> {
     let latest = |cell: &str| {
         executions
             .iter()

@@ -705,7 +705,7 @@ impl SymbolGraph {
 /// (nbsafety Definition 3, at element granularity): a symbol is stale when
 /// a value it was computed from was set after it, or is stale itself.
 #[derive(Debug, Clone)]
-pub struct Staleness {
+pub(crate) struct Staleness {
     /// Per node: 0 unknown, 1 in progress, 2 fresh, 3 stale.
     state: Vec<u8>,
     /// Per node: something nested in it (not itself) is stale: 0 unknown,
@@ -714,7 +714,7 @@ pub struct Staleness {
 }
 
 impl Staleness {
-    pub fn compute(graph: &SymbolGraph) -> Staleness {
+    pub(crate) fn compute(graph: &SymbolGraph) -> Staleness {
         let n = graph.len();
         let mut s = Staleness {
             state: vec![0; n],
@@ -730,20 +730,20 @@ impl Staleness {
     }
 
     /// Is the node itself stale?
-    pub fn is_stale(&self, sym: SymId) -> bool {
+    pub(crate) fn is_stale(&self, sym: SymId) -> bool {
         self.state.get(sym.index()) == Some(&3)
     }
 
     /// Is the value at `sym` stale, as people are told: the node itself,
     /// or, for a display, one of its elements.
-    pub fn value_is_stale(&self, graph: &SymbolGraph, sym: SymId) -> bool {
+    pub(crate) fn value_is_stale(&self, graph: &SymbolGraph, sym: SymId) -> bool {
         self.is_stale(sym)
             || (graph.node(sym).composite && self.nested.get(sym.index()) == Some(&3))
     }
 
     /// Would reading `read` read a stale value: is a path it is nested in,
     /// itself, or (for a whole read) something nested in it stale?
-    pub fn read_is_stale(&self, graph: &SymbolGraph, read: Read) -> bool {
+    pub(crate) fn read_is_stale(&self, graph: &SymbolGraph, read: Read) -> bool {
         graph.prefixes(read.sym).any(|s| self.is_stale(s))
             || (read.whole && self.nested.get(read.sym.index()) == Some(&3))
     }

@@ -27,7 +27,7 @@ pub(crate) struct DraftCell {
 }
 
 impl DraftCell {
-    pub fn new(kind: CellKind, source: String, origin: CellOrigin) -> Self {
+    pub(crate) fn new(kind: CellKind, source: String, origin: CellOrigin) -> Self {
         DraftCell {
             kind,
             source,

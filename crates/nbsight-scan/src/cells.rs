@@ -11,7 +11,7 @@ fn names(set: &SymbolSet) -> Vec<String> {
 }
 
 /// A row per cell of `notebook`.
-pub fn rows(notebook: &Notebook, analysis: &NotebookAnalysis) -> Vec<CellRow> {
+pub(crate) fn rows(notebook: &Notebook, analysis: &NotebookAnalysis) -> Vec<CellRow> {
     notebook
         .cells
         .iter()

@@ -8,7 +8,7 @@ use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
 
 /// `true` when [`text_at`] reads columns of this type (after [`plain`]).
-pub fn is_text(data_type: &DataType) -> bool {
+pub(crate) fn is_text(data_type: &DataType) -> bool {
     if let DataType::Dictionary(_, values) = data_type {
         return is_text(values);
     }
@@ -24,13 +24,13 @@ pub fn is_text(data_type: &DataType) -> bool {
 }
 
 /// `true` when [`id_at`] reads columns of this type (after [`plain`]).
-pub fn is_id(data_type: &DataType) -> bool {
+pub(crate) fn is_id(data_type: &DataType) -> bool {
     is_text(data_type) || data_type.is_integer()
 }
 
 /// A dictionary column as the plain column of its values (a notebook or
 /// id column pandas wrote from a categorical); other columns as they are.
-pub fn plain(column: &ArrayRef) -> ArrayRef {
+pub(crate) fn plain(column: &ArrayRef) -> ArrayRef {
     match column.data_type() {
         DataType::Dictionary(_, values) => {
             arrow_cast::cast(column, values).unwrap_or_else(|_| column.clone())
@@ -41,7 +41,7 @@ pub fn plain(column: &ArrayRef) -> ArrayRef {
 
 /// Row `row` of a text column: `Ok(None)` when null, `Err` when its bytes
 /// are not UTF-8.
-pub fn text_at(column: &ArrayRef, row: usize) -> Result<Option<String>, String> {
+pub(crate) fn text_at(column: &ArrayRef, row: usize) -> Result<Option<String>, String> {
     if column.is_null(row) {
         return Ok(None);
     }
@@ -60,7 +60,7 @@ pub fn text_at(column: &ArrayRef, row: usize) -> Result<Option<String>, String> 
 }
 
 /// Row `row` of an id column as a string (`None` when null or unreadable).
-pub fn id_at(column: &ArrayRef, row: usize) -> Option<String> {
+pub(crate) fn id_at(column: &ArrayRef, row: usize) -> Option<String> {
     if column.is_null(row) {
         return None;
     }

@@ -16,7 +16,7 @@ type SyntaxErrors = Vec<(CellIndex, SyntaxIssue)>;
 
 /// A row per event: `open`, then `execute` of each code cell; and the
 /// syntax errors of the session's model.
-pub fn rows(
+pub(crate) fn rows(
     notebook: &Notebook,
     effects: &Effects,
 ) -> Result<(Vec<EventRow>, SyntaxErrors), String> {

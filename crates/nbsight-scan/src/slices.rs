@@ -7,7 +7,7 @@ use nbsight_slice::{Granularity, Slicer};
 use crate::tables::SliceRow;
 
 /// A row per code cell the slicer knows.
-pub fn rows(slicer: &Slicer) -> Result<Vec<SliceRow>, String> {
+pub(crate) fn rows(slicer: &Slicer) -> Result<Vec<SliceRow>, String> {
     slicer
         .code_cells()
         .map(|cell| {

@@ -40,7 +40,7 @@ pub(crate) struct Paths {
 
 impl Paths {
     /// The id of `symbol`, interning it (and its parents).
-    pub fn intern(&mut self, symbol: &str) -> SymId {
+    pub(crate) fn intern(&mut self, symbol: &str) -> SymId {
         let before = self.table.len();
         let id = self.table.intern(symbol);
         // New ids (the symbol and perhaps its parents) are dense and parents
@@ -62,31 +62,31 @@ impl Paths {
     }
 
     /// The plain name `id` starts with.
-    pub fn root(&self, id: SymId) -> SymId {
+    pub(crate) fn root(&self, id: SymId) -> SymId {
         self.root[id]
     }
 
     /// How many components follow the root (`lst[3]`: 1).
-    pub fn depth(&self, id: SymId) -> u16 {
+    pub(crate) fn depth(&self, id: SymId) -> u16 {
         self.depth[id]
     }
 
-    pub fn is_root(&self, id: SymId) -> bool {
+    pub(crate) fn is_root(&self, id: SymId) -> bool {
         self.depth[id] == 0
     }
 
-    pub fn name(&self, id: SymId) -> &str {
+    pub(crate) fn name(&self, id: SymId) -> &str {
         self.table.name(id)
     }
 
     /// How many symbols there are.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.table.len()
     }
 
     /// May `prefix` name `path` or a path `path` is nested in? (Both have the
     /// same root.)
-    pub fn may_prefix(&self, prefix: SymId, path: SymId) -> bool {
+    pub(crate) fn may_prefix(&self, prefix: SymId, path: SymId) -> bool {
         let (dp, dq) = (self.depth[prefix], self.depth[path]);
         if dp > dq {
             return false;
@@ -113,34 +113,34 @@ impl Paths {
     /// Does a definition of `def` reach a read of `read`? `whole`: the read
     /// uses the whole value (`lst` in `print(lst)`), not only a way to a
     /// nested path (`lst` in `lst[2]`).
-    pub fn reaches(&self, def: SymId, read: SymId, whole: bool) -> bool {
+    pub(crate) fn reaches(&self, def: SymId, read: SymId, whole: bool) -> bool {
         self.may_prefix(def, read) || (whole && self.may_prefix(read, def))
     }
 
     /// Is `path` `ancestor` or nested in it (exactly: a definite write of
     /// `ancestor` replaces `path`)?
-    pub fn replaces(&self, ancestor: SymId, path: SymId) -> bool {
+    pub(crate) fn replaces(&self, ancestor: SymId, path: SymId) -> bool {
         self.table.is_ancestor_or_self(ancestor, path)
     }
 
     /// Is the last component of `id` an attribute (`.name`)?
-    pub fn is_attr(&self, id: SymId) -> bool {
+    pub(crate) fn is_attr(&self, id: SymId) -> bool {
         matches!(self.last[id], Some(FieldKey::Attr { .. }))
     }
 
     /// The attribute `id` ends with (`col` for `df.col`).
-    pub fn attr_name(&self, id: SymId) -> Option<&str> {
+    pub(crate) fn attr_name(&self, id: SymId) -> Option<&str> {
         self.last[id].as_ref()?.attr_name()
     }
 
     /// The path `id` is directly nested in.
-    pub fn parent(&self, id: SymId) -> Option<SymId> {
+    pub(crate) fn parent(&self, id: SymId) -> Option<SymId> {
         self.table.parent(id)
     }
 
     /// Is the last component of `id` an integer index (deleting it shifts
     /// the items after it)?
-    pub fn is_int_index(&self, id: SymId) -> bool {
+    pub(crate) fn is_int_index(&self, id: SymId) -> bool {
         matches!(self.last[id], Some(FieldKey::Int(_)))
     }
 }

@@ -79,7 +79,7 @@ pub(crate) struct Unit {
 }
 
 impl Unit {
-    pub fn is_compound(&self) -> bool {
+    pub(crate) fn is_compound(&self) -> bool {
         !self.clauses.is_empty()
     }
 }
@@ -115,7 +115,7 @@ pub(crate) struct Layout {
 
 impl Layout {
     /// Adds a cell without units.
-    pub fn push_empty(&mut self, id: &str, state: CellStatus) {
+    pub(crate) fn push_empty(&mut self, id: &str, state: CellStatus) {
         let at = self.units.len() as UnitId;
         self.cells.push(CellLayout {
             id: id.to_string(),
@@ -129,7 +129,7 @@ impl Layout {
     }
 
     /// Adds a Python cell that parsed, with its units.
-    pub fn push_code(&mut self, id: &str, cell_magic: Option<String>, parsed: &ParsedCell) {
+    pub(crate) fn push_code(&mut self, id: &str, cell_magic: Option<String>, parsed: &ParsedCell) {
         let cell = self.cells.len();
         let first = self.units.len() as UnitId;
         let mut builder = Builder {
@@ -156,13 +156,13 @@ impl Layout {
         });
     }
 
-    pub fn unit(&self, id: UnitId) -> &Unit {
+    pub(crate) fn unit(&self, id: UnitId) -> &Unit {
         &self.units[id as usize]
     }
 
     /// The unit of cell `cell` whose own code holds `offset`: the innermost
     /// statement containing it.
-    pub fn unit_at(&self, cell: usize, offset: TextSize) -> Option<UnitId> {
+    pub(crate) fn unit_at(&self, cell: usize, offset: TextSize) -> Option<UnitId> {
         let mut candidates: &[UnitId] = &self.cells[cell].top;
         let mut found = None;
         loop {
@@ -179,7 +179,7 @@ impl Layout {
     }
 
     /// The source text of a range of cell `cell`.
-    pub fn text(&self, cell: usize, range: TextRange) -> &str {
+    pub(crate) fn text(&self, cell: usize, range: TextRange) -> &str {
         self.cells[cell]
             .source
             .get(range.start().to_usize()..range.end().to_usize())
@@ -187,7 +187,7 @@ impl Layout {
     }
 
     /// The units of a unit's subtree (itself first).
-    pub fn subtree(&self, unit: UnitId) -> Range<UnitId> {
+    pub(crate) fn subtree(&self, unit: UnitId) -> Range<UnitId> {
         // Units are numbered in pre-order: the subtree ends after the last
         // descendant.
         let mut last = unit;

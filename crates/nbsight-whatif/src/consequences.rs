@@ -19,11 +19,11 @@ use nbsight_model::NotebookModel;
 use nbsight_model::vars::VarSet;
 
 /// Cell executions spent on the consequences of one candidate next cell.
-pub const CANDIDATE_VISITS: usize = 64;
+pub(crate) const CANDIDATE_VISITS: usize = 64;
 
 /// What running a candidate, then what it impacts, leads to.
 #[derive(Debug, Clone)]
-pub struct Consequences {
+pub(crate) struct Consequences {
     /// Explored to the end without an alarm.
     pub safe: bool,
     /// Cell executions explored.
@@ -54,7 +54,7 @@ impl Consequences {
 /// Explores the consequences of running `cell` first on `state`, following
 /// the code-impact edges only (what the cell changes), at most
 /// [`CANDIDATE_VISITS`] executions.
-pub fn explore_candidate(
+pub(crate) fn explore_candidate(
     model: &NotebookModel,
     state: &Domains,
     cell: usize,
@@ -103,7 +103,7 @@ pub fn explore_candidate(
 
 /// How a query's model relates to the session's.
 #[derive(Debug, Clone, Copy)]
-pub enum Relation {
+pub(crate) enum Relation {
     /// The same model.
     Same,
     /// Cell `cell` edited, every other cell linked as before.
@@ -113,7 +113,7 @@ pub enum Relation {
 /// Consequences explored on a session's model and kernel state, by
 /// candidate cell and depth bound.
 #[derive(Debug, Default)]
-pub struct ConsequenceCache {
+pub(crate) struct ConsequenceCache {
     entries: RefCell<FxHashMap<(usize, Option<usize>), Consequences>>,
 }
 
@@ -127,7 +127,7 @@ impl Clone for ConsequenceCache {
 
 impl ConsequenceCache {
     /// The kernel state changed: nothing kept holds.
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         self.entries.borrow_mut().clear();
     }
 
@@ -137,7 +137,7 @@ impl ConsequenceCache {
     /// else explored (and kept when they hold for `base` and the session's
     /// state).
     #[allow(clippy::too_many_arguments)]
-    pub fn get_or_explore(
+    pub(crate) fn get_or_explore(
         &self,
         base: &NotebookModel,
         model: &NotebookModel,

@@ -12,7 +12,7 @@ use nbsight_model::vars::VarSet;
 
 /// The code cells of a model from which a run can reach a sink.
 #[derive(Debug, Clone)]
-pub struct SinkReach {
+pub(crate) struct SinkReach {
     reaches: FixedBitSet,
 }
 
@@ -21,7 +21,7 @@ impl SinkReach {
     /// variable that some cell reaching a sink reads (that cell then runs
     /// on what `a` changed): the least set closed under this, grown from
     /// the sinks until it stops.
-    pub fn of(model: &NotebookModel) -> SinkReach {
+    pub(crate) fn of(model: &NotebookModel) -> SinkReach {
         let mut reaches = FixedBitSet::with_capacity(model.cells.len());
         // What the cells found so far read.
         let mut read = VarSet::new();
@@ -50,7 +50,7 @@ impl SinkReach {
     /// along any order) reach a sink? The cells reachable from `start` are
     /// over-approximated by closing the changed variables over every cell
     /// that reads one of them.
-    pub fn from(&self, start: usize) -> bool {
+    pub(crate) fn from(&self, start: usize) -> bool {
         self.reaches.contains(start)
     }
 }
@@ -59,7 +59,7 @@ impl SinkReach {
 /// whether it is code, what it reads and outputs and whether it is a sink:
 /// the same when the cells are shared, or equal there (an edit that kept
 /// the cell's program).
-pub fn same_inputs(a: &NotebookModel, b: &NotebookModel) -> bool {
+pub(crate) fn same_inputs(a: &NotebookModel, b: &NotebookModel) -> bool {
     a.cells.len() == b.cells.len()
         && a.cells.iter().zip(&b.cells).all(|(x, y)| {
             std::sync::Arc::ptr_eq(x, y)

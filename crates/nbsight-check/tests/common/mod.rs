@@ -8,7 +8,7 @@ use nbsight_check::Finding;
 use serde_json::Value;
 
 /// The `expect` list of a manifest entry (`[{"name", "cell"}]`).
-pub fn expected(entry: &Value) -> BTreeSet<(String, usize)> {
+pub(crate) fn expected(entry: &Value) -> BTreeSet<(String, usize)> {
     entry["expect"]
         .as_array()
         .expect("expect is a list")
@@ -23,7 +23,7 @@ pub fn expected(entry: &Value) -> BTreeSet<(String, usize)> {
 }
 
 /// The (rule name, cell) of each finding.
-pub fn found(findings: &[Finding]) -> BTreeSet<(String, usize)> {
+pub(crate) fn found(findings: &[Finding]) -> BTreeSet<(String, usize)> {
     findings
         .iter()
         .map(|f| (f.name().to_string(), f.cell.index()))
@@ -31,7 +31,7 @@ pub fn found(findings: &[Finding]) -> BTreeSet<(String, usize)> {
 }
 
 /// The findings, one per line, for a failure message.
-pub fn describe(findings: &[Finding]) -> String {
+pub(crate) fn describe(findings: &[Finding]) -> String {
     findings
         .iter()
         .map(|f| format!("    cell {} {}: {}", f.cell, f.name(), f.message))

@@ -16,7 +16,7 @@ pub(crate) struct BitMatrix {
 impl BitMatrix {
     /// Makes this `rows` x `bits`, every bit cleared (or set, with `full`),
     /// reusing the allocation.
-    pub fn reset(&mut self, rows: usize, bits: usize, full: bool) {
+    pub(super) fn reset(&mut self, rows: usize, bits: usize, full: bool) {
         self.words = bits.div_ceil(64);
         let fill = if full { u64::MAX } else { 0 };
         self.data.clear();
@@ -24,17 +24,17 @@ impl BitMatrix {
     }
 
     /// Words per row.
-    pub fn words(&self) -> usize {
+    pub(super) fn words(&self) -> usize {
         self.words
     }
 
     /// The row of `node`.
-    pub fn row(&self, node: NodeId) -> &[u64] {
+    pub(super) fn row(&self, node: NodeId) -> &[u64] {
         let row = node.index();
         &self.data[row * self.words..(row + 1) * self.words]
     }
 
-    pub fn row_mut(&mut self, node: NodeId) -> &mut [u64] {
+    pub(super) fn row_mut(&mut self, node: NodeId) -> &mut [u64] {
         let row = node.index();
         &mut self.data[row * self.words..(row + 1) * self.words]
     }

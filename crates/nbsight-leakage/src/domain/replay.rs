@@ -26,10 +26,10 @@ use nbsight_model::{CellInfo, NotebookModel};
 
 /// Kept leakage runs of a session's cells.
 #[derive(Debug, Default)]
-pub struct RunMemo(CellMemo<Shape, Replay>);
+pub(super) struct RunMemo(CellMemo<Shape, Replay>);
 
 /// What any run of a program reads and writes, by name.
-pub struct Shape {
+pub(super) struct Shape {
     /// Variables whose facts (and binding) the run's result depends on.
     reads: Vec<Var>,
     /// Variables it may write.
@@ -39,7 +39,7 @@ pub struct Shape {
 }
 
 /// One kept run.
-pub struct Replay {
+pub(super) struct Replay {
     /// Facts and binding of `shape.reads` before the run.
     reads: Vec<(Option<Rc<Val>>, bool)>,
     /// The trained models it could look up or train, before the run.

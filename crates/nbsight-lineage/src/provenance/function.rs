@@ -47,7 +47,7 @@ pub(crate) struct Function {
 pub(crate) struct Closure(Mutex<FxHashMap<String, Value>>);
 
 impl Closure {
-    pub fn new(variables: FxHashMap<String, Value>) -> Closure {
+    pub(crate) fn new(variables: FxHashMap<String, Value>) -> Closure {
         Closure(Mutex::new(variables))
     }
 
@@ -57,16 +57,16 @@ impl Closure {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub fn get(&self, name: &str) -> Option<Value> {
+    pub(crate) fn get(&self, name: &str) -> Option<Value> {
         self.lock().get(name).cloned()
     }
 
-    pub fn set(&self, name: &str, value: Value) {
+    pub(crate) fn set(&self, name: &str, value: Value) {
         self.lock().insert(name.to_string(), value);
     }
 
     /// A copy of its variables.
-    pub fn variables(&self) -> FxHashMap<String, Value> {
+    pub(crate) fn variables(&self) -> FxHashMap<String, Value> {
         self.lock().clone()
     }
 }

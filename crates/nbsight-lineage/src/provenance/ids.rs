@@ -22,19 +22,19 @@ enum Repr {
 }
 
 impl Ids {
-    pub fn new() -> Ids {
+    pub(crate) fn new() -> Ids {
         Ids(Repr::Empty)
     }
 
-    pub fn unit(id: InputId) -> Ids {
+    pub(crate) fn unit(id: InputId) -> Ids {
         Ids(Repr::One(id))
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match &self.0 {
             Repr::Empty => 0,
             Repr::One(_) => 1,
@@ -42,7 +42,7 @@ impl Ids {
         }
     }
 
-    pub fn contains(&self, id: &InputId) -> bool {
+    pub(crate) fn contains(&self, id: &InputId) -> bool {
         match &self.0 {
             Repr::Empty => false,
             Repr::One(one) => one == id,
@@ -50,7 +50,7 @@ impl Ids {
         }
     }
 
-    pub fn insert(&mut self, id: InputId) {
+    pub(crate) fn insert(&mut self, id: InputId) {
         match &mut self.0 {
             Repr::Empty => self.0 = Repr::One(id),
             Repr::One(one) if *one == id => {}
@@ -61,7 +61,7 @@ impl Ids {
         }
     }
 
-    pub fn remove(&mut self, id: &InputId) {
+    pub(crate) fn remove(&mut self, id: &InputId) {
         match &mut self.0 {
             Repr::One(one) if one == id => self.0 = Repr::Empty,
             Repr::Many(s) => {
@@ -72,7 +72,7 @@ impl Ids {
     }
 
     /// The union of both sets (the smaller is inserted into the larger).
-    pub fn union(self, other: Ids) -> Ids {
+    pub(crate) fn union(self, other: Ids) -> Ids {
         match (self.0, other.0) {
             (Repr::Empty, r) | (r, Repr::Empty) => Ids(r),
             (Repr::One(a), Repr::One(b)) if a == b => Ids(Repr::One(a)),
@@ -85,7 +85,7 @@ impl Ids {
         }
     }
 
-    pub fn iter(&self) -> Iter<'_> {
+    pub(crate) fn iter(&self) -> Iter<'_> {
         match &self.0 {
             Repr::Empty => Iter::One(None),
             Repr::One(one) => Iter::One(Some(one)),

@@ -11,7 +11,7 @@ pub(crate) struct Positions {
 }
 
 impl Positions {
-    pub fn of(source: &str) -> Positions {
+    pub(crate) fn of(source: &str) -> Positions {
         let mut line_starts = vec![0];
         for (i, b) in source.bytes().enumerate() {
             if b == b'\n' {
@@ -22,7 +22,7 @@ impl Positions {
     }
 
     /// `(line, column)` of byte `offset`.
-    pub fn at(&self, offset: TextSize) -> (u32, u32) {
+    pub(crate) fn at(&self, offset: TextSize) -> (u32, u32) {
         let offset = offset.to_u32();
         let line = self.line_starts.partition_point(|&s| s <= offset);
         let start = self.line_starts[line.saturating_sub(1)];

@@ -20,14 +20,14 @@ pub(crate) struct Deps {
 }
 
 impl Deps {
-    pub fn input(id: InputId) -> Deps {
+    pub(crate) fn input(id: InputId) -> Deps {
         Deps {
             where_: Ids::unit(id),
             why: Ids::new(),
         }
     }
 
-    pub fn union(&mut self, other: &Deps) {
+    pub(crate) fn union(&mut self, other: &Deps) {
         if !other.where_.is_empty() {
             self.where_ = std::mem::take(&mut self.where_).union(other.where_.clone());
         }
@@ -38,19 +38,19 @@ impl Deps {
 
     /// These dependencies as the reason for a decision: everything they
     /// depend on becomes *why*.
-    pub fn as_why(&self) -> Deps {
+    pub(crate) fn as_why(&self) -> Deps {
         Deps {
             where_: Ids::new(),
             why: self.where_.clone().union(self.why.clone()),
         }
     }
 
-    pub fn with_why(mut self, why: &Deps) -> Deps {
+    pub(crate) fn with_why(mut self, why: &Deps) -> Deps {
         self.union(&why.as_why());
         self
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.where_.is_empty() && self.why.is_empty()
     }
 }
@@ -74,28 +74,28 @@ pub(crate) trait Changing {
 }
 
 impl<T: Changing> Shared<T> {
-    pub fn new(value: T) -> Shared<T> {
+    pub(crate) fn new(value: T) -> Shared<T> {
         Shared(Arc::new(Mutex::new(value)))
     }
 
-    pub fn borrow(&self) -> MutexGuard<'_, T> {
+    pub(crate) fn borrow(&self) -> MutexGuard<'_, T> {
         self.0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub fn borrow_mut(&self) -> MutexGuard<'_, T> {
+    pub(crate) fn borrow_mut(&self) -> MutexGuard<'_, T> {
         let mut guard = self.borrow();
         guard.changing();
         guard
     }
 
     /// Identifies the container (for cycles).
-    pub fn key(&self) -> *const () {
+    pub(crate) fn key(&self) -> *const () {
         Arc::as_ptr(&self.0) as *const ()
     }
 
-    pub fn ptr_eq(a: &Shared<T>, b: &Shared<T>) -> bool {
+    pub(crate) fn ptr_eq(a: &Shared<T>, b: &Shared<T>) -> bool {
         Arc::ptr_eq(&a.0, &b.0)
     }
 }
@@ -155,7 +155,7 @@ pub(crate) enum Fresh {
 }
 
 impl Fresh {
-    pub fn make(self) -> Value {
+    pub(crate) fn make(self) -> Value {
         match self {
             Fresh::Sequence => Value::sequence(Vec::new(), Deps::default()),
             Fresh::Mapping => Value::mapping(Vec::new(), Deps::default()),
@@ -191,15 +191,15 @@ pub(crate) enum Value {
 }
 
 impl Value {
-    pub fn scalar(deps: Deps) -> Value {
+    pub(crate) fn scalar(deps: Deps) -> Value {
         Value::Scalar(deps)
     }
 
-    pub fn constant() -> Value {
+    pub(crate) fn constant() -> Value {
         Value::Scalar(Deps::default())
     }
 
-    pub fn sequence(items: Vec<Value>, structure: Deps) -> Value {
+    pub(crate) fn sequence(items: Vec<Value>, structure: Deps) -> Value {
         Value::Sequence(Shared::new(Sequence {
             items,
             structure,
@@ -207,7 +207,7 @@ impl Value {
         }))
     }
 
-    pub fn mapping(items: Vec<(String, Value)>, structure: Deps) -> Value {
+    pub(crate) fn mapping(items: Vec<(String, Value)>, structure: Deps) -> Value {
         Value::Mapping(Shared::new(Mapping {
             items,
             structure,
@@ -219,7 +219,7 @@ impl Value {
         }))
     }
 
-    pub fn object(deps: Deps, origin: Option<InputId>) -> Value {
+    pub(crate) fn object(deps: Deps, origin: Option<InputId>) -> Value {
         Value::Object(Shared::new(Object {
             deps,
             origin,
@@ -229,7 +229,7 @@ impl Value {
 
     /// Everything the value depends on, as one set: for a container, its
     /// elements' dependencies (where and why) and its structure (why).
-    pub fn deps(&self) -> Deps {
+    pub(crate) fn deps(&self) -> Deps {
         let mut d = Deps::default();
         self.walk(
             &mut |deps, decided| {
@@ -247,7 +247,7 @@ impl Value {
 
     /// [`Value::deps`] as two sorted lists (where, why), gathered without
     /// building a set: what an answer lists, for a container of any size.
-    pub fn ids(&self) -> (Vec<InputId>, Vec<InputId>) {
+    pub(crate) fn ids(&self) -> (Vec<InputId>, Vec<InputId>) {
         let (mut where_, mut why) = (Vec::new(), Vec::new());
         self.walk(
             &mut |deps, decided| {
@@ -272,7 +272,7 @@ impl Value {
     /// elements', and (unlike [`Value::deps`]) its parts', its origin and
     /// those of the functions in it (defaults, closures).
     /// `seen`: the containers and functions already walked.
-    pub fn each_input(
+    pub(crate) fn each_input(
         &self,
         f: &mut dyn FnMut(InputId),
         seen: &mut rustc_hash::FxHashSet<*const ()>,
@@ -358,7 +358,7 @@ impl Value {
 
     /// The value with `why` added to what decided it (a copy for scalars; a
     /// container shares its elements and gets `why` in its structure).
-    pub fn with_why(&self, why: &Deps) -> Value {
+    pub(crate) fn with_why(&self, why: &Deps) -> Value {
         if why.is_empty() {
             return self.clone();
         }
@@ -382,7 +382,7 @@ impl Value {
     }
 
     /// The elements iterating over the value yields, when it holds them.
-    pub fn elements(&self) -> Option<Vec<Value>> {
+    pub(crate) fn elements(&self) -> Option<Vec<Value>> {
         match self {
             Value::Sequence(s) => Some(s.borrow().items.clone()),
             Value::Mapping(m) => {
@@ -394,7 +394,7 @@ impl Value {
     }
 
     /// What decides how many elements iterating yields.
-    pub fn structure(&self) -> Deps {
+    pub(crate) fn structure(&self) -> Deps {
         match self {
             Value::Sequence(s) => s.borrow().structure.clone(),
             // (Which keys there are was decided by every key computed at
@@ -418,7 +418,7 @@ impl Changing for Mapping {
 impl Mapping {
     /// What decided which value a read by key finds: the literal's keys
     /// and the keys computed at run time ([`Mapping::keys`]).
-    pub fn read_by_key(&self) -> Deps {
+    pub(crate) fn read_by_key(&self) -> Deps {
         let mut d = self.keys.clone();
         if self.literal_keys {
             d.union(&self.structure.as_why());
@@ -429,7 +429,7 @@ impl Mapping {
     /// The key `k` as a value (iterating the dict, `keys()`, `items()`):
     /// made of what made it, when a key computed at run time did, and
     /// decided by the dict's structure; otherwise it came with the dict.
-    pub fn key_value(&self, k: &str) -> Value {
+    pub(crate) fn key_value(&self, k: &str) -> Value {
         match self.key_inputs.get(k) {
             Some(own) => Value::Scalar(own.clone().with_why(&self.structure)),
             None => Value::Scalar(self.structure.clone()),
@@ -438,14 +438,14 @@ impl Mapping {
 
     /// The entry at `k` was made by a key computed at run time that
     /// depends on `key` (the first such key stays: the dict keeps it).
-    pub fn made_by(&mut self, k: &str, key: &Deps) {
+    pub(crate) fn made_by(&mut self, k: &str, key: &Deps) {
         if !key.is_empty() && !self.key_inputs.contains_key(k) {
             self.key_inputs.insert(k.to_string(), key.clone());
         }
     }
 
     /// A key computed at run time (depending on `key`) reached it.
-    pub fn reached_by(&mut self, key: &Deps) {
+    pub(crate) fn reached_by(&mut self, key: &Deps) {
         self.keys.union(&key.as_why());
     }
 }

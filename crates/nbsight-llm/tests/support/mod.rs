@@ -12,7 +12,7 @@ use std::time::Duration;
 
 /// A request as the server saw it.
 #[derive(Debug, Clone)]
-pub struct Recorded {
+pub(crate) struct Recorded {
     pub method: String,
     pub path: String,
     /// Header names lower-cased.
@@ -21,7 +21,7 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n == name)
@@ -29,7 +29,7 @@ impl Recorded {
     }
 
     /// The content of the message with this role.
-    pub fn message(&self, role: &str) -> Option<&str> {
+    pub(crate) fn message(&self, role: &str) -> Option<&str> {
         self.body["messages"]
             .as_array()?
             .iter()
@@ -39,7 +39,7 @@ impl Recorded {
 }
 
 /// What the server sends back.
-pub enum Reply {
+pub(crate) enum Reply {
     /// 200 with a chat-completions body whose content is this text.
     Content(String),
     /// This status and raw body.
@@ -48,7 +48,7 @@ pub enum Reply {
     After(Duration, Box<Reply>),
 }
 
-pub type Handler = dyn Fn(&Recorded) -> Reply + Send + Sync;
+pub(crate) type Handler = dyn Fn(&Recorded) -> Reply + Send + Sync;
 
 struct State {
     requests: Mutex<Vec<Recorded>>,
@@ -58,13 +58,13 @@ struct State {
     handler: Box<Handler>,
 }
 
-pub struct Server {
+pub(crate) struct Server {
     addr: SocketAddr,
     state: Arc<State>,
 }
 
 impl Server {
-    pub fn start(handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> Server {
+    pub(crate) fn start(handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let state = Arc::new(State {
@@ -89,19 +89,19 @@ impl Server {
     }
 
     /// The base URL to configure as endpoint (`http://127.0.0.1:PORT/v1`).
-    pub fn endpoint(&self) -> String {
+    pub(crate) fn endpoint(&self) -> String {
         format!("http://{}/v1", self.addr)
     }
 
-    pub fn requests(&self) -> Vec<Recorded> {
+    pub(crate) fn requests(&self) -> Vec<Recorded> {
         self.state.requests.lock().unwrap().clone()
     }
 
-    pub fn request_count(&self) -> usize {
+    pub(crate) fn request_count(&self) -> usize {
         self.state.requests.lock().unwrap().len()
     }
 
-    pub fn max_in_flight(&self) -> usize {
+    pub(crate) fn max_in_flight(&self) -> usize {
         self.state.max_in_flight.load(Ordering::SeqCst)
     }
 }
@@ -145,7 +145,7 @@ fn serve(stream: TcpStream, state: &State) {
     let _ = stream.flush();
 }
 
-pub fn chat_body(content: &str) -> String {
+pub(crate) fn chat_body(content: &str) -> String {
     serde_json::json!({
         "id": "chatcmpl-test",
         "object": "chat.completion",

@@ -81,7 +81,7 @@ impl Lenient for Version {
 pub(crate) struct StringFields(Vec<(String, String)>);
 
 impl StringFields {
-    pub fn get(&self, key: &str) -> Option<&str> {
+    pub(super) fn get(&self, key: &str) -> Option<&str> {
         self.0
             .iter()
             .rev()
@@ -111,7 +111,7 @@ pub(crate) struct RawMetadata {
 
 impl RawMetadata {
     /// `kernelspec.language`, else `language_info.name`.
-    pub fn language(&self) -> Option<&str> {
+    pub(super) fn language(&self) -> Option<&str> {
         string_field(&self.kernelspec, "language")
             .or_else(|| string_field(&self.language_info, "name"))
     }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 /// `<repo>/tests/fixtures/<name>`.
-pub fn fixture(name: &str) -> PathBuf {
+pub(crate) fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures")
         .join(name)

@@ -106,18 +106,18 @@ pub(crate) struct Changed {
 }
 
 impl Changed {
-    pub fn add(&mut self, path: Path) {
+    pub(super) fn add(&mut self, path: Path) {
         self.paths.add(path);
     }
 
     /// `path` holds Run All's value, as a new object.
-    pub fn add_fresh(&mut self, path: Path) {
+    pub(super) fn add_fresh(&mut self, path: Path) {
         if !self.paths.holds(&path) {
             self.fresh.add(path);
         }
     }
 
-    pub fn add_file(&mut self, file: FilePath) {
+    pub(super) fn add_file(&mut self, file: FilePath) {
         if !self.files.iter().any(|f| file.within(f) || *f == file) {
             self.files.retain(|f| !f.within(&file));
             self.files.push(file);
@@ -182,7 +182,7 @@ pub(crate) struct Notebook<'a> {
 
 impl CellEffects {
     /// The effects of `cell`.
-    pub fn of(cell: &CellInfo, notebook: &Notebook<'_>) -> Self {
+    pub(super) fn of(cell: &CellInfo, notebook: &Notebook<'_>) -> Self {
         let (Some(compiled), Some(parsed)) = (cell.compiled.as_deref(), cell.parsed.as_deref())
         else {
             return CellEffects::default();
@@ -322,7 +322,7 @@ impl CellEffects {
 
     /// The source text of each statement (to tell an edit's changed
     /// statements).
-    pub fn texts<'s>(&self, source: &'s str) -> Vec<&'s str> {
+    pub(super) fn texts<'s>(&self, source: &'s str) -> Vec<&'s str> {
         self.units
             .iter()
             .map(|u| {
@@ -335,7 +335,13 @@ impl CellEffects {
 
     /// What the statements `which` write (as changed), their in-place
     /// changes seen through the names that share the objects.
-    pub fn writes_of(&self, which: &[bool], ctx: &Context<'_>, out: &mut Changed, files: bool) {
+    pub(super) fn writes_of(
+        &self,
+        which: &[bool],
+        ctx: &Context<'_>,
+        out: &mut Changed,
+        files: bool,
+    ) {
         for (unit, _) in self.units.iter().zip(which).filter(|(_, w)| **w) {
             for (path, kind) in &unit.writes {
                 if ctx.counts(&path.root) {
@@ -358,7 +364,7 @@ impl CellEffects {
     /// Which statements of `new` have no counterpart in `old` (as a
     /// multiset of texts: a statement written twice where it was once is
     /// a change).
-    pub fn unmatched(new: &[&str], old: &[&str]) -> Vec<bool> {
+    pub(super) fn unmatched(new: &[&str], old: &[&str]) -> Vec<bool> {
         let mut left: Vec<Option<&str>> = old.iter().map(|t| Some(*t)).collect();
         new.iter()
             .map(|t| match left.iter_mut().find(|o| **o == Some(*t)) {
@@ -373,7 +379,7 @@ impl CellEffects {
 
     /// Can running the cell on `state` touch anything in it? (`false`:
     /// the cell is not affected, and running it only rebinds.)
-    pub fn may_touch(&self, state: &Changed, ctx: &Context<'_>) -> bool {
+    pub(super) fn may_touch(&self, state: &Changed, ctx: &Context<'_>) -> bool {
         let named = self
             .roots
             .iter()
@@ -395,14 +401,19 @@ impl CellEffects {
                     .any(|r| ctx.function_reads_changed(r, state)))
     }
 
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.units.len()
     }
 
     /// Runs the cell on `state`; returns whether it is affected. The
     /// statements `forced` marks change what they write whatever they read
     /// (an edit's changed statements).
-    pub fn run(&self, state: &mut Changed, ctx: &Context<'_>, forced: Option<&[bool]>) -> bool {
+    pub(super) fn run(
+        &self,
+        state: &mut Changed,
+        ctx: &Context<'_>,
+        forced: Option<&[bool]>,
+    ) -> bool {
         // Only statements in loops and branches carry changes to another
         // round: a cell without them is walked once, in place.
         let nested_units = self.units.iter().any(|u| u.depth > 0);
@@ -514,7 +525,7 @@ pub(crate) struct Context<'a> {
 const FEW_FUNCTIONS: usize = 16;
 
 impl<'a> Context<'a> {
-    pub fn new(
+    pub(super) fn new(
         model: &'a NotebookModel,
         sharing: &'a Sharing,
         counted: Option<&'a nbsight_model::VarSet>,

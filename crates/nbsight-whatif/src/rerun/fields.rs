@@ -23,7 +23,7 @@ pub(crate) struct Path {
 
 impl Path {
     /// A plain name: the whole object.
-    pub fn whole(root: &str) -> Path {
+    pub(super) fn whole(root: &str) -> Path {
         Path {
             root: Rc::from(root),
             parts: SmallVec::new(),
@@ -31,7 +31,7 @@ impl Path {
     }
 
     /// Splits a canonical symbol (quotes inside subscripts respected).
-    pub fn parse(symbol: &str) -> Path {
+    pub(super) fn parse(symbol: &str) -> Path {
         let (root, parts) = split_path(symbol);
         Path {
             root: Rc::from(root),
@@ -40,12 +40,12 @@ impl Path {
     }
 
     /// How many components it has under its root.
-    pub fn depth(&self) -> usize {
+    pub(super) fn depth(&self) -> usize {
         self.parts.len()
     }
 
     /// The same path under another root.
-    pub fn rerooted(&self, root: &str) -> Path {
+    pub(super) fn rerooted(&self, root: &str) -> Path {
         Path {
             root: Rc::from(root),
             parts: self.parts.clone(),
@@ -53,7 +53,7 @@ impl Path {
     }
 
     /// May one of the two name a part of the other (or the same)?
-    pub fn overlaps(&self, other: &Path) -> bool {
+    pub(super) fn overlaps(&self, other: &Path) -> bool {
         self.root == other.root
             && self
                 .parts
@@ -64,7 +64,7 @@ impl Path {
 
     /// Is `self` `other` or a part of it (so that binding `other` replaces
     /// it)?
-    pub fn within(&self, other: &Path) -> bool {
+    pub(super) fn within(&self, other: &Path) -> bool {
         self.root == other.root
             && self.parts.len() >= other.parts.len()
             && self.parts.iter().zip(&other.parts).all(|(a, b)| a == b)
@@ -73,7 +73,7 @@ impl Path {
     /// The path cut before its first attribute that `assigned` does not
     /// know as a field: reading `df.shape` or `df.loc[0]` reads `df` as a
     /// whole, as the notebook never stores into those attributes.
-    pub fn read_through(mut self, assigned: impl Fn(&str) -> bool) -> Path {
+    pub(super) fn read_through(mut self, assigned: impl Fn(&str) -> bool) -> Path {
         let cut = self.parts.iter().position(|c| match c {
             FieldKey::Attr { key, .. } => !assigned(key),
             _ => false,
@@ -86,7 +86,7 @@ impl Path {
 
     /// The key spelling of the last component, when it is an attribute or
     /// a string key.
-    pub fn last_key(&self) -> Option<&str> {
+    pub(super) fn last_key(&self) -> Option<&str> {
         match self.parts.last() {
             Some(FieldKey::Attr { key, .. } | FieldKey::Str(key)) => Some(key),
             _ => None,
@@ -111,7 +111,7 @@ type Roots = FxHashMap<Rc<str>, Rc<Vec<Path>>>;
 impl PathSet {
     /// Adds `path` unless a path of the set holds it; drops the paths it
     /// holds. Returns whether it was added.
-    pub fn add(&mut self, path: Path) -> bool {
+    pub(super) fn add(&mut self, path: Path) -> bool {
         if self.holds(&path) {
             return false;
         }
@@ -123,29 +123,29 @@ impl PathSet {
     }
 
     /// Is `path` in the set or within one of its paths?
-    pub fn holds(&self, path: &Path) -> bool {
+    pub(super) fn holds(&self, path: &Path) -> bool {
         self.under(&path.root).iter().any(|p| path.within(p))
     }
 
     /// May `path` overlap one of the set's?
-    pub fn overlaps(&self, path: &Path) -> bool {
+    pub(super) fn overlaps(&self, path: &Path) -> bool {
         self.under(&path.root).iter().any(|p| p.overlaps(path))
     }
 
     /// The set's paths under `root`.
-    pub fn under(&self, root: &str) -> &[Path] {
+    pub(super) fn under(&self, root: &str) -> &[Path] {
         self.0
             .as_ref()
             .and_then(|roots| roots.get(root))
             .map_or(&[], |l| l.as_slice())
     }
 
-    pub fn has_root(&self, root: &str) -> bool {
+    pub(super) fn has_root(&self, root: &str) -> bool {
         !self.under(root).is_empty()
     }
 
     /// Drops the paths within `path`.
-    pub fn remove_within(&mut self, path: &Path) {
+    pub(super) fn remove_within(&mut self, path: &Path) {
         if !self.under(&path.root).iter().any(|p| p.within(path)) {
             return;
         }
@@ -156,19 +156,19 @@ impl PathSet {
         }
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Path> {
+    pub(super) fn iter(&self) -> impl Iterator<Item = &Path> {
         self.0
             .iter()
             .flat_map(|roots| roots.values())
             .flat_map(|l| l.iter())
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.iter().next().is_none()
     }
 
     /// Does the set hold every path of `other`?
-    pub fn covers(&self, other: &PathSet) -> bool {
+    pub(super) fn covers(&self, other: &PathSet) -> bool {
         other.iter().all(|p| self.holds(p))
     }
 }

@@ -44,7 +44,7 @@ impl FilePath {
     }
 
     /// May one of the two be the other or a folder holding it?
-    pub fn overlaps(&self, other: &FilePath) -> bool {
+    pub(super) fn overlaps(&self, other: &FilePath) -> bool {
         match (self, other) {
             (FilePath::Known(a), FilePath::Known(b)) => under(a, b) || under(b, a),
             _ => true,
@@ -52,7 +52,7 @@ impl FilePath {
     }
 
     /// Is it surely `other` or under the folder `other`?
-    pub fn within(&self, other: &FilePath) -> bool {
+    pub(super) fn within(&self, other: &FilePath) -> bool {
         matches!((self, other), (FilePath::Known(a), FilePath::Known(b)) if under(a, b))
     }
 }
@@ -77,12 +77,12 @@ pub(crate) enum FileAccess {
 
 impl FileAccess {
     /// Reads what was there.
-    pub fn reads(self) -> bool {
+    pub(super) fn reads(self) -> bool {
         matches!(self, FileAccess::Read | FileAccess::Update)
     }
 
     /// Changes the file system.
-    pub fn writes(self) -> bool {
+    pub(super) fn writes(self) -> bool {
         !matches!(self, FileAccess::Read)
     }
 }
@@ -108,7 +108,7 @@ pub(crate) struct FileOps {
 }
 
 impl FileOps {
-    pub fn of(compiled: &Compiled, module: &ModModule, literals: &Literals) -> FileOps {
+    pub(super) fn of(compiled: &Compiled, module: &ModModule, literals: &Literals) -> FileOps {
         let mut out = FileOps::default();
         let file_role = |r: &Role| matches!(r, Role::ReadFile | Role::WriteFile | Role::DeleteFile);
         if !compiled
@@ -509,7 +509,7 @@ fn truthy(e: &Expr) -> bool {
 pub(crate) struct Literals(FxHashMap<String, Option<String>>);
 
 impl Literals {
-    pub fn of<'a>(modules: impl Iterator<Item = &'a ModModule>) -> Literals {
+    pub(super) fn of<'a>(modules: impl Iterator<Item = &'a ModModule>) -> Literals {
         let mut found: FxHashMap<String, Option<String>> = FxHashMap::default();
         let mut bind = |name: &str, value: Option<String>| {
             found
@@ -544,7 +544,7 @@ impl Literals {
     }
 
     /// The path `expr` names.
-    pub fn path(&self, expr: &Expr) -> FilePath {
+    pub(super) fn path(&self, expr: &Expr) -> FilePath {
         self.text(expr)
             .map_or(FilePath::Any, |p| FilePath::known(&p))
     }

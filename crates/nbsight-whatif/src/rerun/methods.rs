@@ -25,7 +25,7 @@ pub(crate) struct Methods {
 }
 
 impl Methods {
-    pub fn of<'a>(modules: impl Iterator<Item = &'a ModModule> + Clone) -> Methods {
+    pub(super) fn of<'a>(modules: impl Iterator<Item = &'a ModModule> + Clone) -> Methods {
         let mut out = Methods::default();
         for module in modules.clone() {
             for stmt in &module.body {
@@ -92,7 +92,7 @@ impl Methods {
     }
 
     /// The attributes `obj.method(...)` changes, when known.
-    pub fn changed_by(&self, obj: &str, method: &str) -> Option<&[String]> {
+    pub(super) fn changed_by(&self, obj: &str, method: &str) -> Option<&[String]> {
         let class = self.instances.get(obj)?.as_ref()?;
         self.changes
             .get(&(class.clone(), method.to_string()))?
@@ -101,7 +101,7 @@ impl Methods {
 
     /// The calls `obj.method(...)` of `stmt`'s own code whose changes are
     /// known, with those changes.
-    pub fn calls_in(&self, stmt: &Stmt) -> Vec<(String, Vec<String>)> {
+    pub(super) fn calls_in(&self, stmt: &Stmt) -> Vec<(String, Vec<String>)> {
         let mut calls = MethodCalls(Vec::new());
         if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
             calls.visit_stmt(stmt);

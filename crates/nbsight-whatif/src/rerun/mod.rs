@@ -56,7 +56,7 @@ use writes::{ArgumentChanges, repeated_writes};
 /// which names may share objects, which user functions change their
 /// arguments, and each cell's effects.
 #[derive(Debug)]
-pub struct RerunFacts {
+pub(crate) struct RerunFacts {
     sharing: Sharing,
     changes: ArgumentChanges,
     /// The arguments each cell of the session's model passes to functions
@@ -86,7 +86,7 @@ pub struct RerunFacts {
 }
 
 impl RerunFacts {
-    pub fn of(model: &NotebookModel) -> RerunFacts {
+    pub(crate) fn of(model: &NotebookModel) -> RerunFacts {
         let modules = || {
             model
                 .cells
@@ -204,7 +204,7 @@ impl RerunFacts {
 /// cell as it ran in the history (`None`: it never ran, or was inserted);
 /// `replaced` the session's cell an edit made in place replaces.
 #[allow(clippy::too_many_arguments)]
-pub fn rerun_plan(
+pub(crate) fn rerun_plan(
     model: &NotebookModel,
     history: &[usize],
     event: &Event,

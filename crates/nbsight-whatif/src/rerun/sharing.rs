@@ -33,7 +33,7 @@ struct Related {
 }
 
 impl Sharing {
-    pub fn of<'a>(modules: impl Iterator<Item = &'a ModModule> + Clone) -> Sharing {
+    pub(super) fn of<'a>(modules: impl Iterator<Item = &'a ModModule> + Clone) -> Sharing {
         let mut facts = Vec::new();
         for module in modules.clone() {
             let mut collect = Facts(&mut facts);
@@ -98,30 +98,30 @@ impl Sharing {
 
     /// The other names whose objects a change of `name`'s object may be
     /// seen through.
-    pub fn group(&self, name: &str) -> &[String] {
+    pub(super) fn group(&self, name: &str) -> &[String] {
         self.related(name, |r| &r.group)
     }
 
     /// Other names of `name`'s object.
-    pub fn same(&self, name: &str) -> &[String] {
+    pub(super) fn same(&self, name: &str) -> &[String] {
         self.related(name, |r| &r.same)
     }
 
     /// Names of objects `name`'s object may hold (its parts, its shallow
     /// copies).
-    pub fn contents(&self, name: &str) -> &[String] {
+    pub(super) fn contents(&self, name: &str) -> &[String] {
         self.related(name, |r| &r.contents)
     }
 
     /// Names of containers that may hold `name`'s object itself.
-    pub fn holders(&self, name: &str) -> &[String] {
+    pub(super) fn holders(&self, name: &str) -> &[String] {
         self.related(name, |r| &r.holders)
     }
 
     /// What re-running the definer of `name` must make again besides it:
     /// the other names of its object, the containers holding it and the
     /// objects it holds (not the source it is a shallow copy of).
-    pub fn rebuilt_with(&self, name: &str) -> impl Iterator<Item = &String> {
+    pub(super) fn rebuilt_with(&self, name: &str) -> impl Iterator<Item = &String> {
         self.same(name)
             .iter()
             .chain(self.holders(name))
@@ -131,7 +131,7 @@ impl Sharing {
     /// The names a change of `name`'s object at `depth` under it may be
     /// seen through: its other names and the containers holding it; for a
     /// change inside it, what holds its items and what it holds.
-    pub fn changed_with(&self, name: &str, depth: usize) -> Vec<&String> {
+    pub(super) fn changed_with(&self, name: &str, depth: usize) -> Vec<&String> {
         if depth == 0 {
             self.same(name).iter().chain(self.holders(name)).collect()
         } else {
@@ -141,14 +141,14 @@ impl Sharing {
 
     /// Whether `cell` binds `name` (last, at its top level) to a value that
     /// cannot change in place.
-    pub fn immutable_in(&self, cell: &CellInfo, name: &str) -> bool {
+    pub(super) fn immutable_in(&self, cell: &CellInfo, name: &str) -> bool {
         bound_in(cell, name).is_some_and(immutable)
     }
 
     /// Whether `cell` binds `name` (last, at its top level) to a display
     /// of values that cannot change in place (`[1, 2]`, `{'a': 1}`): what
     /// holds its items holds nothing a new run makes anew.
-    pub fn items_immutable_in(&self, cell: &CellInfo, name: &str) -> bool {
+    pub(super) fn items_immutable_in(&self, cell: &CellInfo, name: &str) -> bool {
         bound_in(cell, name).is_some_and(|value| {
             display_elements(value).is_some_and(|items| {
                 items

@@ -11,7 +11,7 @@ pub(crate) struct LastWriters(Vec<Option<usize>>);
 
 impl LastWriters {
     /// `cell` wrote `v` last.
-    pub fn insert(&mut self, v: Var, cell: usize) {
+    pub(super) fn insert(&mut self, v: Var, cell: usize) {
         let i = v.index();
         if self.0.len() <= i {
             self.0.resize(i + 1, None);
@@ -20,7 +20,7 @@ impl LastWriters {
     }
 
     /// The cell that wrote `v` last.
-    pub fn get(&self, v: Var) -> Option<usize> {
+    pub(super) fn get(&self, v: Var) -> Option<usize> {
         self.0.get(v.index()).copied().flatten()
     }
 }

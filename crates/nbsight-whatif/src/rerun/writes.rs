@@ -26,7 +26,7 @@ pub(crate) struct ArgumentChanges(FxHashMap<String, Vec<usize>>);
 
 impl ArgumentChanges {
     /// Reads every top-level `def` of the cells.
-    pub fn of<'a>(modules: impl Iterator<Item = &'a ModModule>) -> ArgumentChanges {
+    pub(super) fn of<'a>(modules: impl Iterator<Item = &'a ModModule>) -> ArgumentChanges {
         let mut found = FxHashMap::default();
         for module in modules {
             for stmt in &module.body {
@@ -61,7 +61,7 @@ impl ArgumentChanges {
 
     /// The roots of the arguments `module`'s calls of those functions pass
     /// where the function changes them.
-    pub fn changed_by(&self, module: &ModModule) -> FxHashSet<String> {
+    pub(super) fn changed_by(&self, module: &ModModule) -> FxHashSet<String> {
         // No such function: no call to look for (the common case).
         if self.0.is_empty() {
             return FxHashSet::default();
@@ -77,7 +77,7 @@ impl ArgumentChanges {
     }
 
     /// The same, for one statement.
-    pub fn changed_by_stmt(&self, stmt: &Stmt) -> FxHashSet<String> {
+    pub(super) fn changed_by_stmt(&self, stmt: &Stmt) -> FxHashSet<String> {
         if self.0.is_empty() {
             return FxHashSet::default();
         }

@@ -5,7 +5,7 @@ use std::path::Path;
 use nbsight_notebook::{Notebook, load_ipynb_str};
 
 /// A notebook of code cells (no markdown), never run.
-pub fn cells(sources: &[&str]) -> Notebook {
+pub(crate) fn cells(sources: &[&str]) -> Notebook {
     let cells: Vec<serde_json::Value> = sources
         .iter()
         .enumerate()

@@ -25,7 +25,7 @@ pub(crate) enum Known {
 impl Known {
     /// Its `repr`, as containers spell their keys; a tuple's only when
     /// every element is known.
-    pub fn repr(&self) -> Option<String> {
+    pub(crate) fn repr(&self) -> Option<String> {
         match self {
             Known::Int(i) => Some(i.to_string()),
             Known::Repr(r) => Some(r.clone()),
@@ -43,7 +43,7 @@ impl Known {
     }
 
     /// The `k`-th element of a known tuple.
-    pub fn nth(&self, k: usize) -> Option<Known> {
+    pub(crate) fn nth(&self, k: usize) -> Option<Known> {
         match self {
             Known::Tuple(items) => items.get(k).cloned().flatten(),
             _ => None,
@@ -108,7 +108,7 @@ pub(super) fn apply(op: ast::Operator, l: Known, r: Known) -> Option<Known> {
 
 impl Keys {
     /// The value of the `k`-th iteration.
-    pub fn get(&self, k: usize) -> Option<Known> {
+    pub(super) fn get(&self, k: usize) -> Option<Known> {
         let position = |start: i64, step: i64| {
             let k = i64::try_from(k).ok()?;
             Some(Known::Int(start.checked_add(k.checked_mul(step)?)?))

@@ -25,7 +25,7 @@ pub(super) struct Log<'s> {
 const NEAR: usize = 8;
 
 impl<'s> Log<'s> {
-    pub fn new(events: &'s [Event]) -> Log<'s> {
+    pub(super) fn new(events: &'s [Event]) -> Log<'s> {
         let mut by_code: FxHashMap<u32, (Vec<usize>, Cell<usize>)> = FxHashMap::default();
         for (i, e) in events.iter().enumerate() {
             by_code.entry(e.code).or_default().0.push(i);
@@ -33,13 +33,17 @@ impl<'s> Log<'s> {
         Log { events, by_code }
     }
 
-    pub fn events(&self) -> &'s [Event] {
+    pub(super) fn events(&self) -> &'s [Event] {
         self.events
     }
 
     /// The events of `code` at or after position `from`, in order, with
     /// their positions.
-    pub fn of(&self, code: u32, from: usize) -> impl Iterator<Item = (usize, &'s Event)> + '_ {
+    pub(super) fn of(
+        &self,
+        code: u32,
+        from: usize,
+    ) -> impl Iterator<Item = (usize, &'s Event)> + '_ {
         let (positions, start) = match self.by_code.get(&code) {
             Some((positions, last)) => {
                 let start = first_at_or_after(positions, last.get(), from);

@@ -224,7 +224,7 @@ pub(crate) struct Replay<'s> {
 const RETURN: &str = "<return>";
 
 impl<'s> Replay<'s> {
-    pub fn new(
+    pub(super) fn new(
         state: &'s mut State,
         effects: &'s Effects,
         events: &'s [Event],
@@ -264,7 +264,7 @@ impl<'s> Replay<'s> {
     /// The names of `written` (the globals the run wrote, as the lineage
     /// saw them) that the replay did not bind, when the cell called code
     /// the replay cannot see into: it may have changed them, unseen.
-    pub fn unseen_writes(&self, written: &[String]) -> Vec<String> {
+    pub(super) fn unseen_writes(&self, written: &[String]) -> Vec<String> {
         let mut unseen: Vec<String> = self.changed_unseen.clone();
         if self.blind_call {
             unseen.extend(written.iter().filter(|w| !self.bound.contains(*w)).cloned());
@@ -274,7 +274,7 @@ impl<'s> Replay<'s> {
         unseen
     }
 
-    pub fn run(&mut self, body: &[Stmt]) -> Result<bool, Unsupported> {
+    pub(super) fn run(&mut self, body: &[Stmt]) -> Result<bool, Unsupported> {
         match self.block(body) {
             Ok(Flow::Normal) => Ok(false),
             Err(Stop::Raised) => Ok(true),
