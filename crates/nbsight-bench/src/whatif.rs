@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use nbsight_dataflow::Effects;
 use nbsight_notebook::Notebook;
-use nbsight_whatif::{CellClass, Event, History, WhatIfError, WhatIfSession, classify_cells};
+use nbsight_whatif::{CellClass, Event, Executed, WhatIfError, WhatIfSession, classify_cells};
 
 use crate::stats::median;
 
@@ -96,7 +96,7 @@ pub fn measure(
     budget: Duration,
 ) -> Result<WhatIfRun, WhatIfError> {
     let (events, classes) = {
-        let session = WhatIfSession::new(notebook, effects, &History::Saved)?;
+        let session = WhatIfSession::new(notebook, effects, &Executed::Saved)?;
         let model = session.model();
         (
             events(notebook, model.code_cells().map(|c| c.index)),
@@ -149,7 +149,7 @@ fn run_once(
     budget: Duration,
 ) -> Result<WhatIfTiming, WhatIfError> {
     let start = Instant::now();
-    let session = WhatIfSession::new(black_box(notebook), effects, &History::Saved)?;
+    let session = WhatIfSession::new(black_box(notebook), effects, &Executed::Saved)?;
     let built = start.elapsed();
     let (mut visits, mut errors, mut answered, mut truncated) = (0, 0, 0, 0);
     for event in events {

@@ -16,7 +16,7 @@ use nbsight_check::docs::{readme_table, rules_section, splice};
 use nbsight_check::{Finding, REGISTRY, RuleMeta, RuleSet, check_notebook};
 use nbsight_dataflow::Effects;
 use nbsight_notebook::{Notebook, load_percent_str};
-use nbsight_whatif::{Event, History, WhatIfOptions, what_if};
+use nbsight_whatif::{Event, Executed, WhatIfOptions, what_if};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -124,7 +124,7 @@ fn example_output(row: &RuleMeta) -> (String, String) {
             .and_then(|n| n.parse().ok())
             .expect("the example says `nbsight whatif --execute N`");
         let options = WhatIfOptions {
-            history: History::Saved,
+            executed: Executed::Saved,
             k: None,
         };
         let report = what_if(&notebook, &effects, &Event::Execute(cell), &options)

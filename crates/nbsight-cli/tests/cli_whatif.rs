@@ -36,12 +36,23 @@ fn execute_reports_the_contract_keys_and_the_papers_answers() {
         "examples/nblyzer_figure1.ipynb",
         "--execute",
         "1",
-        "--history",
+        "--executed",
         "none",
         "--format",
         "json",
     ]);
     assert_eq!(code, 0);
+    // `--history`, the option's former name, still means the same.
+    let (_, former, _) = whatif(&[
+        "examples/nblyzer_figure1.ipynb",
+        "--execute",
+        "1",
+        "--history",
+        "none",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(former, report);
     for key in [
         "notebook",
         "event",
@@ -81,7 +92,7 @@ fn edit_with_k_2_impacts_cells_2_and_4() {
         "1",
         "--source",
         source.to_str().expect("utf-8"),
-        "--history",
+        "--executed",
         "none",
         "--k",
         "2",
@@ -111,7 +122,7 @@ fn text_output_and_usage_errors() {
         "examples/nblyzer_figure1.ipynb",
         "--execute",
         "1",
-        "--history",
+        "--executed",
         "1,x",
     ]);
     assert_eq!(code, 2);

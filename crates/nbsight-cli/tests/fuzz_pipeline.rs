@@ -18,7 +18,7 @@ use nbsight_flow::{FlowOptions, analyze_flows};
 use nbsight_model::NotebookModel;
 use nbsight_notebook::{IpynbPositions, load_ipynb_str};
 use nbsight_slice::{Granularity, backward_slice};
-use nbsight_whatif::{Event, History, WhatIfOptions, what_if};
+use nbsight_whatif::{Event, Executed, WhatIfOptions, what_if};
 use proptest::prelude::*;
 
 /// Python lines that exercise the analyses: definitions, reads, mutation,
@@ -149,7 +149,7 @@ proptest! {
             );
         }
 
-        let options = WhatIfOptions { history: History::Saved, k: Some(3) };
+        let options = WhatIfOptions { executed: Executed::Saved, k: Some(3) };
         let _ = what_if(&notebook, &effects, &Event::Open, &options);
         for cell in 0..notebook.cells.len() {
             let _ = what_if(&notebook, &effects, &Event::Execute(cell), &options);

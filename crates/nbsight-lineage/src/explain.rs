@@ -4,7 +4,7 @@
 //! timestamps).
 
 use crate::session::Lineage;
-use crate::symbols::{Read, Staleness, SymId, Ts};
+use crate::symbols::{GraphSym, Read, Staleness, Ts};
 
 /// An ancestor updated after the stale value was computed from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub struct Deps {
     pub children: Vec<SymbolRef>,
 }
 
-fn symbol_ref(lineage: &Lineage, sym: SymId) -> SymbolRef {
+fn symbol_ref(lineage: &Lineage, sym: GraphSym) -> SymbolRef {
     let node = lineage.graph().node(sym);
     SymbolRef {
         symbol: node.path.to_string(),
@@ -63,7 +63,12 @@ fn symbol_ref(lineage: &Lineage, sym: SymId) -> SymbolRef {
 
 /// The stale node a read of `sym` meets: a path above it or itself, or
 /// (for a whole read) a path nested in it.
-fn stale_node(lineage: &Lineage, staleness: &Staleness, sym: SymId, whole: bool) -> Option<SymId> {
+fn stale_node(
+    lineage: &Lineage,
+    staleness: &Staleness,
+    sym: GraphSym,
+    whole: bool,
+) -> Option<GraphSym> {
     let graph = lineage.graph();
     if let Some(s) = graph.prefixes(sym).find(|&s| staleness.is_stale(s)) {
         return Some(s);

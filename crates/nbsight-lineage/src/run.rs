@@ -15,7 +15,7 @@ use ruff_text_size::TextRange;
 use crate::cells::CellFacts;
 use crate::random::RandomUse;
 use crate::shapes::{ElementOp, Part, Shape, Through, Trailer};
-use crate::symbols::{ExecIdx, FunctionFacts, Read, SymId, SymbolGraph, Ts};
+use crate::symbols::{ExecIdx, FunctionFacts, GraphSym, Read, SymbolGraph, Ts};
 
 /// A user function a call reached, named as its code object names it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -109,41 +109,41 @@ pub(crate) struct StmtEffect {
     /// Where each read is in the source (a read may be made in several
     /// places).
     pub read_at: Vec<(Read, TextRange)>,
-    pub sets: Vec<SymId>,
+    pub sets: Vec<GraphSym>,
     /// Targets that take a part of the value, each with what that part
     /// read (the rest of `sets` take every read), in order: a container
     /// before its elements.
-    pub parts: Vec<(SymId, Vec<Read>)>,
+    pub parts: Vec<(GraphSym, Vec<Read>)>,
     /// Read only by the functions its calls reached, not for their results:
     /// no parent of what the statement binds from them.
-    pub side_reads: Vec<SymId>,
+    pub side_reads: Vec<GraphSym>,
     /// Targets whose value is another path (`b = a`), with that path.
-    pub aliases: Vec<(SymId, SymId)>,
+    pub aliases: Vec<(GraphSym, GraphSym)>,
     /// The target of an augmented assignment (`b += [3]`).
-    pub augmented: Option<SymId>,
+    pub augmented: Option<GraphSym>,
     /// An element operation on a container, instead of a change of the
     /// whole.
-    pub elements: Option<(SymId, ElementOp)>,
+    pub elements: Option<(GraphSym, ElementOp)>,
     /// A `def` or `class` statement.
     pub definition: bool,
     /// An `import` statement.
     pub import: bool,
-    pub mutates: Vec<SymId>,
-    pub deletes: Vec<SymId>,
+    pub mutates: Vec<GraphSym>,
+    pub deletes: Vec<GraphSym>,
     /// Root names it may bind (checked against the run's bindings).
-    pub may_bind: Vec<SymId>,
+    pub may_bind: Vec<GraphSym>,
     /// Functions it defines: `(symbol, facts)`.
-    pub defines: Vec<(SymId, FunctionFacts)>,
+    pub defines: Vec<(GraphSym, FunctionFacts)>,
     /// Objects it makes members of containers: `(container, member)`.
-    pub members: Vec<(SymId, SymId)>,
+    pub members: Vec<(GraphSym, GraphSym)>,
     /// Targets it binds to an instance of a class: `(target, class)`.
-    pub instances: Vec<(SymId, SymId)>,
+    pub instances: Vec<(GraphSym, GraphSym)>,
 }
 
 impl StmtEffect {
     /// What the value the statement binds to `target` was computed from:
     /// its part's reads, else every read.
-    fn parents_of(&self, target: SymId) -> Vec<Read> {
+    fn parents_of(&self, target: GraphSym) -> Vec<Read> {
         match self.parts.iter().find(|(t, _)| *t == target) {
             Some((_, parents)) => parents.clone(),
             None => self.reads.clone(),
@@ -463,7 +463,7 @@ pub(crate) fn effect_of(
             // An entry whose key the run read is the entry at each key it
             // held (`{k: v}` binds `d[5]`); unread, it is no part (its value
             // is the container's).
-            let parts: Vec<(&Part, Vec<SymId>)> = parts
+            let parts: Vec<(&Part, Vec<GraphSym>)> = parts
                 .iter()
                 .map(|part| {
                     let targets = match part.key {
@@ -486,7 +486,7 @@ pub(crate) fn effect_of(
             {
                 let sym = graph.intern(concrete(&path).0);
                 if graph.reachable(sym) {
-                    let above: Vec<SymId> = graph.prefixes(sym).skip(1).collect();
+                    let above: Vec<GraphSym> = graph.prefixes(sym).skip(1).collect();
                     for r in effect
                         .reads
                         .iter_mut()
@@ -507,13 +507,13 @@ pub(crate) fn effect_of(
                 |at: TextRange| parts.iter().any(|(p, _)| p.value.contains_range(at));
             // The one called function that returns a display on every
             // return: what it reads, and what each element is computed from.
-            let returning: Option<(Vec<SymId>, Vec<Vec<SymId>>)> = {
+            let returning: Option<(Vec<GraphSym>, Vec<Vec<GraphSym>>)> = {
                 let mut found = called
                     .iter()
                     .filter_map(|f| Some((*f, f.elements.as_ref()?)));
                 match (found.next(), found.next()) {
                     (Some((f, elements)), None) => {
-                        let mut syms = |reads: &[Symbol]| -> Vec<SymId> {
+                        let mut syms = |reads: &[Symbol]| -> Vec<GraphSym> {
                             calls_closure(graph, reads)
                                 .iter()
                                 .map(|g| graph.intern(concrete(g).0))
@@ -528,7 +528,7 @@ pub(crate) fn effect_of(
             };
             // A global of that function that is no parent of the element a
             // part takes.
-            let other_element = |part: &Part, sym: SymId| match (part.returned, &returning) {
+            let other_element = |part: &Part, sym: GraphSym| match (part.returned, &returning) {
                 (Some(k), Some((all, elements))) => elements
                     .get(k)
                     .is_some_and(|e| all.contains(&sym) && !e.contains(&sym)),
@@ -722,7 +722,7 @@ fn init_parts(graph: &mut SymbolGraph, effect: &mut StmtEffect, called: &[&Funct
     let (Some(attributes), None) = (with_attributes.next(), with_attributes.next()) else {
         return;
     };
-    let attributes: Vec<(String, Vec<SymId>)> = attributes
+    let attributes: Vec<(String, Vec<GraphSym>)> = attributes
         .iter()
         .map(|(a, reads)| {
             let syms = reads.iter().map(|g| graph.intern(concrete(g).0)).collect();
@@ -730,7 +730,7 @@ fn init_parts(graph: &mut SymbolGraph, effect: &mut StmtEffect, called: &[&Funct
         })
         .collect();
     // Read by the statement's own code too (`Foo(y)`), it is the object's.
-    let only_attributes = |sym: SymId| {
+    let only_attributes = |sym: GraphSym| {
         attributes.iter().any(|(_, syms)| syms.contains(&sym))
             && !effect.read_at.iter().any(|(r, _)| r.sym == sym)
     };
@@ -782,11 +782,11 @@ pub(crate) fn apply(
     effect: &StmtEffect,
     ts: Ts,
     by: ExecIdx,
-    bound: &[SymId],
+    bound: &[GraphSym],
     aliases: &dyn Fn(&str) -> Vec<String>,
     same_object: &dyn Fn(&str) -> bool,
 ) {
-    let mut mutates: Vec<SymId> = effect.mutates.clone();
+    let mut mutates: Vec<GraphSym> = effect.mutates.clone();
     for &sym in &effect.sets {
         let path = graph.node(sym).path.clone();
         let is_root = root(&path) == path;
@@ -888,7 +888,7 @@ pub(crate) fn apply(
         // And through the paths inside containers that hold the object
         // (the same change), and the containers it is a member of (a
         // change of one of their elements).
-        let mut holders: Vec<SymId> = Vec::new();
+        let mut holders: Vec<GraphSym> = Vec::new();
         for t in targets.clone() {
             for (shared, member) in graph.sharing(t) {
                 if targets.contains(&shared) || holders.contains(&shared) {
@@ -939,7 +939,7 @@ pub(crate) fn apply(
 /// was computed from.
 fn set_keeping_own(
     graph: &mut SymbolGraph,
-    sym: SymId,
+    sym: GraphSym,
     ts: Ts,
     mut parents: Vec<Read>,
     by: ExecIdx,
@@ -960,7 +960,7 @@ fn set_keeping_own(
     // A value computed from the object that holds it (`df['area'] =
     // df.apply(f, axis=1)`) is part of that object: later changes of its
     // siblings do not make it stale, a new binding of the object does.
-    let containers: Vec<SymId> = graph.prefixes(sym).skip(1).collect();
+    let containers: Vec<GraphSym> = graph.prefixes(sym).skip(1).collect();
     for p in &mut parents {
         if containers.contains(&p.sym) {
             p.whole = false;

@@ -721,7 +721,7 @@ impl Lineage {
         for (u, _) in &facts.live {
             // A user function it names, by its name or through a path
             // that holds it (`lst[0]` after `lst = [f, g]`).
-            let mut functions: Vec<crate::symbols::SymId> =
+            let mut functions: Vec<crate::symbols::GraphSym> =
                 self.graph.get(root(u)).into_iter().collect();
             if let Some(sym) = self.graph.get(u) {
                 functions.extend(

@@ -18,11 +18,12 @@ pub type Ts = u32;
 /// The index of an execution in the session's log.
 pub type ExecIdx = u32;
 
-/// A symbol's id in its [`SymbolGraph`].
+/// A symbol's id in its [`SymbolGraph`] (the live graph's; a static
+/// cell's symbol table has its own, `nbsight_dataflow::symbol::SymId`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct SymId(u32);
+pub struct GraphSym(u32);
 
-impl SymId {
+impl GraphSym {
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -31,7 +32,7 @@ impl SymId {
 /// How a value was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Read {
-    pub sym: SymId,
+    pub sym: GraphSym,
     /// The value as a whole (`lst`), not only its binding on the way to a
     /// nested path (`lst` in `lst[2]`).
     pub whole: bool,
@@ -45,7 +46,7 @@ pub struct Read {
 }
 
 impl Read {
-    pub fn new(sym: SymId, whole: bool) -> Read {
+    pub fn new(sym: GraphSym, whole: bool) -> Read {
         Read {
             sym,
             whole,
@@ -95,8 +96,8 @@ impl FunctionFacts {
 pub struct Node {
     pub path: Symbol,
     /// The symbol it is nested in (`lst` for `lst[3]`).
-    pub container: Option<SymId>,
-    pub children: Vec<SymId>,
+    pub container: Option<GraphSym>,
+    pub children: Vec<GraphSym>,
     /// When it was last set (bound, or changed in place as a whole).
     pub ts: Ts,
     /// When it was last bound (not counting changes in place).
@@ -135,11 +136,11 @@ pub struct Node {
     /// and the symbols it read. What one of those was computed from this
     /// object is not stale through that change (ipyflow's exemption for
     /// the update of one's own parent).
-    pub update: Option<(Ts, Vec<SymId>)>,
+    pub update: Option<(Ts, Vec<GraphSym>)>,
     /// Bound to an instance of the class bound to this symbol (`foo =
     /// Foo()`): an attribute it has no symbol of its own for is read from
     /// the class.
-    pub instance_of: Option<SymId>,
+    pub instance_of: Option<GraphSym>,
 }
 
 impl Node {
@@ -159,7 +160,7 @@ impl Node {
 /// Every symbol of a session.
 #[derive(Debug, Clone, Default)]
 pub struct SymbolGraph {
-    ids: FxHashMap<CompactString, SymId>,
+    ids: FxHashMap<CompactString, GraphSym>,
     nodes: Vec<Node>,
     /// How a frame's column attributes are spelled (`df.col` is
     /// `df['col']`).
@@ -177,9 +178,9 @@ pub struct SymbolGraph {
 /// not the other way.
 #[derive(Debug, Clone, Copy)]
 struct Share {
-    element: SymId,
+    element: GraphSym,
     element_bound: Ts,
-    object: SymId,
+    object: GraphSym,
     object_bound: Ts,
     member: bool,
 }
@@ -196,21 +197,21 @@ impl SymbolGraph {
         self.nodes.is_empty()
     }
 
-    pub fn node(&self, sym: SymId) -> &Node {
+    pub fn node(&self, sym: GraphSym) -> &Node {
         &self.nodes[sym.index()]
     }
 
-    pub fn get(&self, path: &str) -> Option<SymId> {
+    pub fn get(&self, path: &str) -> Option<GraphSym> {
         self.ids.get(&*self.frames.canonical(path)).copied()
     }
 
-    pub fn ids(&self) -> impl Iterator<Item = SymId> + '_ {
-        (0..self.nodes.len() as u32).map(SymId)
+    pub fn ids(&self) -> impl Iterator<Item = GraphSym> + '_ {
+        (0..self.nodes.len() as u32).map(GraphSym)
     }
 
     /// The id of `path`, creating it (and the paths it is nested in) when
     /// new.
-    pub fn intern(&mut self, path: &str) -> SymId {
+    pub fn intern(&mut self, path: &str) -> GraphSym {
         if let Some(&id) = self.ids.get(path) {
             return id;
         }
@@ -218,7 +219,7 @@ impl SymbolGraph {
             return self.intern(&canonical);
         }
         let container = parent(path).map(|p| self.intern(p));
-        let id = SymId(self.nodes.len() as u32);
+        let id = GraphSym(self.nodes.len() as u32);
         self.nodes.push(Node {
             path: Symbol::from(path),
             container,
@@ -247,18 +248,18 @@ impl SymbolGraph {
 
     /// `element` (a path inside a container, just bound) holds the object
     /// bound to `object` (`holder = {'k': lst}`).
-    pub fn share(&mut self, element: SymId, object: SymId) {
+    pub fn share(&mut self, element: GraphSym, object: GraphSym) {
         self.add_share(element, object, false);
     }
 
     /// The container at `container` holds the object bound to `member`
     /// (`lst.append(x)`, `for foo in lst`).
-    pub fn hold(&mut self, container: SymId, member: SymId) {
+    pub fn hold(&mut self, container: GraphSym, member: GraphSym) {
         self.add_share(container, member, true);
     }
 
-    fn add_share(&mut self, element: SymId, object: SymId, member: bool) {
-        let bound = |s: SymId| self.nodes[s.index()].bound_ts;
+    fn add_share(&mut self, element: GraphSym, object: GraphSym, member: bool) {
+        let bound = |s: GraphSym| self.nodes[s.index()].bound_ts;
         let share = Share {
             element,
             element_bound: bound(element),
@@ -283,7 +284,7 @@ impl SymbolGraph {
     }
 
     fn valid(&self, share: &Share) -> bool {
-        let holds = |s: SymId, bound: Ts| {
+        let holds = |s: GraphSym, bound: Ts| {
             let node = &self.nodes[s.index()];
             node.exists && node.bound_ts == bound
         };
@@ -294,7 +295,7 @@ impl SymbolGraph {
     /// paths that hold it (a path inside a container sharing it, or the
     /// name it shares) and the containers it is a member of.
     /// Each with `true` for a container it is a member of.
-    pub fn sharing(&self, sym: SymId) -> Vec<(SymId, bool)> {
+    pub fn sharing(&self, sym: GraphSym) -> Vec<(GraphSym, bool)> {
         self.shares
             .iter()
             .filter(|s| self.valid(s))
@@ -311,14 +312,14 @@ impl SymbolGraph {
     }
 
     /// `sym` was bound to an instance of the class bound to `class`.
-    pub fn set_instance(&mut self, sym: SymId, class: SymId) {
+    pub fn set_instance(&mut self, sym: GraphSym, class: GraphSym) {
         self.nodes[sym.index()].instance_of = Some(class);
     }
 
     /// The class attribute an attribute path of an instance reads when the
     /// object has no symbol of its own for it (`foo.shared` is
     /// `Foo.shared` after `foo = Foo()`, until `foo.shared` is set).
-    pub fn class_attribute(&self, path: &str) -> Option<SymId> {
+    pub fn class_attribute(&self, path: &str) -> Option<GraphSym> {
         let name = nbsight_dataflow::symbol::root(path);
         let rest = &path[name.len()..];
         if !rest.starts_with('.') || self.get(path).is_some_and(|s| self.nodes[s.index()].exists) {
@@ -335,7 +336,7 @@ impl SymbolGraph {
 
     /// The symbol of `path`, or of the nearest path above it that the graph
     /// knows.
-    pub fn known_prefix(&self, path: &str) -> Option<SymId> {
+    pub fn known_prefix(&self, path: &str) -> Option<GraphSym> {
         if let Some(sym) = self.class_attribute(path) {
             return Some(sym);
         }
@@ -351,19 +352,19 @@ impl SymbolGraph {
 
     /// Does `sym` name a value now: it is bound, or a path it is nested in
     /// is (`df.x`, an attribute never set by a cell, of a bound `df`)?
-    pub fn reachable(&self, sym: SymId) -> bool {
+    pub fn reachable(&self, sym: GraphSym) -> bool {
         self.prefixes(sym).any(|s| self.node(s).exists)
     }
 
     /// `sym` and the symbols it is nested in, innermost first.
-    pub fn prefixes(&self, sym: SymId) -> impl Iterator<Item = SymId> + '_ {
+    pub fn prefixes(&self, sym: GraphSym) -> impl Iterator<Item = GraphSym> + '_ {
         std::iter::successors(Some(sym), |s| self.nodes[s.index()].container)
     }
 
     /// The symbols nested in `sym`, at any depth (not `sym` itself).
-    pub fn descendants(&self, sym: SymId) -> Vec<SymId> {
+    pub fn descendants(&self, sym: GraphSym) -> Vec<GraphSym> {
         let mut out = Vec::new();
-        let mut stack: Vec<SymId> = self.nodes[sym.index()].children.clone();
+        let mut stack: Vec<GraphSym> = self.nodes[sym.index()].children.clone();
         while let Some(s) = stack.pop() {
             out.push(s);
             stack.extend(self.nodes[s.index()].children.iter().copied());
@@ -373,7 +374,7 @@ impl SymbolGraph {
 
     /// Binds `sym` to a new value computed from `parents` at `ts`: what was
     /// nested in the old value is gone.
-    pub fn set(&mut self, sym: SymId, ts: Ts, parents: Vec<Read>, by: ExecIdx) {
+    pub fn set(&mut self, sym: GraphSym, ts: Ts, parents: Vec<Read>, by: ExecIdx) {
         for d in self.descendants(sym) {
             let node = &mut self.nodes[d.index()];
             node.exists = false;
@@ -398,18 +399,18 @@ impl SymbolGraph {
     }
 
     /// `sym` was bound by an `import`.
-    pub fn set_module(&mut self, sym: SymId) {
+    pub fn set_module(&mut self, sym: GraphSym) {
         self.nodes[sym.index()].module = true;
     }
 
     /// `sym` was bound to a display whose elements have their own symbols.
-    pub fn set_composite(&mut self, sym: SymId) {
+    pub fn set_composite(&mut self, sym: GraphSym) {
         self.nodes[sym.index()].composite = true;
     }
 
     /// What the value of `sym` was computed from: its parents, and for a
     /// display, its elements' (a container made of them).
-    pub fn lineage_parents(&self, sym: SymId) -> Vec<Read> {
+    pub fn lineage_parents(&self, sym: GraphSym) -> Vec<Read> {
         let node = self.node(sym);
         let mut parents = node.parents.clone();
         if node.composite {
@@ -431,7 +432,7 @@ impl SymbolGraph {
     /// `sym` was computed again at `ts` from `parents` and bound to the
     /// object it already had: its value did not change (what was computed
     /// from it stays valid), its lineage is the new one.
-    pub fn recheck(&mut self, sym: SymId, ts: Ts, parents: Vec<Read>, by: ExecIdx) {
+    pub fn recheck(&mut self, sym: GraphSym, ts: Ts, parents: Vec<Read>, by: ExecIdx) {
         let node = &mut self.nodes[sym.index()];
         node.checked_ts = ts;
         node.parents = parents;
@@ -444,7 +445,7 @@ impl SymbolGraph {
     }
 
     /// `sym` was bound by a `def` or `class` statement.
-    pub fn set_definition(&mut self, sym: SymId) {
+    pub fn set_definition(&mut self, sym: GraphSym) {
         self.nodes[sym.index()].definition = true;
     }
 
@@ -454,7 +455,7 @@ impl SymbolGraph {
     /// computed before sees a newer value; the element itself is not stale
     /// by its container's change). Its own paths and those it is nested in
     /// never become its parents.
-    pub fn mutate(&mut self, sym: SymId, ts: Ts, parents: &[Read], by: ExecIdx) {
+    pub fn mutate(&mut self, sym: GraphSym, ts: Ts, parents: &[Read], by: ExecIdx) {
         for d in self.descendants(sym) {
             let node = &mut self.nodes[d.index()];
             if node.exists {
@@ -474,14 +475,14 @@ impl SymbolGraph {
     /// `sym`, just bound, was computed from its own old value, last changed
     /// at `before`, and from `parents` (`x = x[inds]`): an update of its
     /// value, as a change in place is.
-    pub fn set_update(&mut self, sym: SymId, before: Ts, parents: &[Read]) {
+    pub fn set_update(&mut self, sym: GraphSym, before: Ts, parents: &[Read]) {
         self.nodes[sym.index()].update = Some((before, parents.iter().map(|p| p.sym).collect()));
     }
 
     /// Is what a reader of `read` sees newer than `since` only through an
     /// update of the read path's own value that read `sym` itself, with no
     /// other change since `since`?
-    pub fn updated_using(&self, read: Read, sym: SymId, since: Ts) -> bool {
+    pub fn updated_using(&self, read: Read, sym: GraphSym, since: Ts) -> bool {
         let node = self.node(read.sym);
         node.ts == self.visible_ts(read)
             && node
@@ -493,9 +494,9 @@ impl SymbolGraph {
     /// The object at `sym` gained or lost elements at `ts` while the others
     /// kept their values: a reader of it as a whole sees the change, a
     /// reader of one of its elements does not.
-    pub fn grow(&mut self, sym: SymId, ts: Ts, parents: &[Read], by: ExecIdx) {
+    pub fn grow(&mut self, sym: GraphSym, ts: Ts, parents: &[Read], by: ExecIdx) {
         self.mark_containers(sym);
-        let own: Vec<SymId> = self.prefixes(sym).chain(self.descendants(sym)).collect();
+        let own: Vec<GraphSym> = self.prefixes(sym).chain(self.descendants(sym)).collect();
         let node = &mut self.nodes[sym.index()];
         node.grown_ts = ts;
         for p in parents {
@@ -518,7 +519,7 @@ impl SymbolGraph {
     /// as a whole.
     pub fn shift(
         &mut self,
-        sym: SymId,
+        sym: GraphSym,
         from: Option<i64>,
         delta: i64,
         ts: Ts,
@@ -530,7 +531,7 @@ impl SymbolGraph {
             return;
         };
         let path = self.nodes[sym.index()].path.clone();
-        let index_of = |graph: &SymbolGraph, c: SymId| -> Option<i64> {
+        let index_of = |graph: &SymbolGraph, c: GraphSym| -> Option<i64> {
             graph.nodes[c.index()]
                 .path
                 .strip_prefix(path.as_str())?
@@ -539,7 +540,7 @@ impl SymbolGraph {
                 .parse::<i64>()
                 .ok()
         };
-        let mut elements: Vec<(i64, SymId)> = self.nodes[sym.index()]
+        let mut elements: Vec<(i64, GraphSym)> = self.nodes[sym.index()]
             .children
             .iter()
             .filter_map(|&c| index_of(self, c).map(|i| (i, c)))
@@ -577,7 +578,7 @@ impl SymbolGraph {
     }
 
     /// `sym` and what is nested in it changed at `ts`.
-    fn touch_subtree(&mut self, sym: SymId, ts: Ts, by: ExecIdx) {
+    fn touch_subtree(&mut self, sym: GraphSym, ts: Ts, by: ExecIdx) {
         for d in std::iter::once(sym).chain(self.descendants(sym)) {
             let node = &mut self.nodes[d.index()];
             if node.exists {
@@ -590,7 +591,7 @@ impl SymbolGraph {
 
     /// Takes `sym` (and what is nested in it) out of its container: it is
     /// no longer bound and no path names it.
-    fn detach(&mut self, sym: SymId) {
+    fn detach(&mut self, sym: GraphSym) {
         self.delete(sym);
         for d in std::iter::once(sym).chain(self.descendants(sym)) {
             let path = self.nodes[d.index()].path.clone();
@@ -605,7 +606,7 @@ impl SymbolGraph {
 
     /// Moves the symbol `sym` (and what is nested in it) to `new_path`, a
     /// sibling path: the symbol stays the same, only its name changes.
-    fn rename(&mut self, sym: SymId, new_path: &str) {
+    fn rename(&mut self, sym: GraphSym, new_path: &str) {
         let old_path = self.nodes[sym.index()].path.clone();
         for d in std::iter::once(sym).chain(self.descendants(sym)) {
             let path = self.nodes[d.index()].path.clone();
@@ -626,7 +627,7 @@ impl SymbolGraph {
     }
 
     /// Unbinds `sym` and everything nested in it.
-    pub fn delete(&mut self, sym: SymId) {
+    pub fn delete(&mut self, sym: GraphSym) {
         for d in std::iter::once(sym).chain(self.descendants(sym)) {
             let node = &mut self.nodes[d.index()];
             node.exists = false;
@@ -636,7 +637,7 @@ impl SymbolGraph {
     }
 
     /// A path set inside a container means the container exists.
-    fn mark_containers(&mut self, sym: SymId) {
+    fn mark_containers(&mut self, sym: GraphSym) {
         let mut c = self.nodes[sym.index()].container;
         while let Some(s) = c {
             self.nodes[s.index()].exists = true;
@@ -644,7 +645,7 @@ impl SymbolGraph {
         }
     }
 
-    pub fn set_function(&mut self, sym: SymId, facts: FunctionFacts) {
+    pub fn set_function(&mut self, sym: GraphSym, facts: FunctionFacts) {
         self.nodes[sym.index()].function = Some(facts);
     }
 
@@ -675,8 +676,8 @@ impl SymbolGraph {
     }
 
     /// The node whose time [`SymbolGraph::visible_ts`] reports (the newest).
-    pub fn newest(&self, read: Read) -> SymId {
-        let time = |s: SymId| {
+    pub fn newest(&self, read: Read) -> GraphSym {
+        let time = |s: GraphSym| {
             let node = self.node(s);
             if read.drawn || !read.whole {
                 node.bound_ts
@@ -688,7 +689,7 @@ impl SymbolGraph {
             }
         };
         let mut best = read.sym;
-        let mut candidates: Vec<SymId> = self.prefixes(read.sym).collect();
+        let mut candidates: Vec<GraphSym> = self.prefixes(read.sym).collect();
         if read.whole && !read.drawn {
             candidates.extend(self.descendants(read.sym));
         }
@@ -730,13 +731,13 @@ impl Staleness {
     }
 
     /// Is the node itself stale?
-    pub(crate) fn is_stale(&self, sym: SymId) -> bool {
+    pub(crate) fn is_stale(&self, sym: GraphSym) -> bool {
         self.state.get(sym.index()) == Some(&3)
     }
 
     /// Is the value at `sym` stale, as people are told: the node itself,
     /// or, for a display, one of its elements.
-    pub(crate) fn value_is_stale(&self, graph: &SymbolGraph, sym: SymId) -> bool {
+    pub(crate) fn value_is_stale(&self, graph: &SymbolGraph, sym: GraphSym) -> bool {
         self.is_stale(sym)
             || (graph.node(sym).composite && self.nested.get(sym.index()) == Some(&3))
     }
@@ -748,7 +749,7 @@ impl Staleness {
             || (read.whole && self.nested.get(read.sym.index()) == Some(&3))
     }
 
-    fn node_stale(&mut self, graph: &SymbolGraph, sym: SymId) -> bool {
+    fn node_stale(&mut self, graph: &SymbolGraph, sym: GraphSym) -> bool {
         match self.state[sym.index()] {
             2 => return false,
             3 => return true,
@@ -784,8 +785,8 @@ impl Staleness {
 
     /// Is `read` stale only because `through` was set after the values it
     /// reads were computed from it?
-    fn stale_only_through(&mut self, graph: &SymbolGraph, read: Read, through: SymId) -> bool {
-        let prefixes: Vec<SymId> = graph.prefixes(read.sym).collect();
+    fn stale_only_through(&mut self, graph: &SymbolGraph, read: Read, through: GraphSym) -> bool {
+        let prefixes: Vec<GraphSym> = graph.prefixes(read.sym).collect();
         let mut nodes = prefixes;
         if read.whole {
             nodes.extend(graph.descendants(read.sym));
@@ -812,14 +813,14 @@ impl Staleness {
     }
 
     fn read_stale_now(&mut self, graph: &SymbolGraph, read: Read) -> bool {
-        let prefixes: Vec<SymId> = graph.prefixes(read.sym).collect();
+        let prefixes: Vec<GraphSym> = graph.prefixes(read.sym).collect();
         if prefixes.into_iter().any(|s| self.node_stale(graph, s)) {
             return true;
         }
         read.whole && self.nested_stale(graph, read.sym)
     }
 
-    fn nested_stale(&mut self, graph: &SymbolGraph, sym: SymId) -> bool {
+    fn nested_stale(&mut self, graph: &SymbolGraph, sym: GraphSym) -> bool {
         match self.nested[sym.index()] {
             2 | 1 => return false,
             3 => return true,
@@ -839,7 +840,7 @@ impl Staleness {
 mod tests {
     use super::*;
 
-    fn whole(sym: SymId) -> Read {
+    fn whole(sym: GraphSym) -> Read {
         Read::new(sym, true)
     }
 

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use nbsight_check::Finding;
 use nbsight_dataflow::Effects;
 use nbsight_notebook::{CellIndex, CellKind, Notebook, SyntaxIssue};
-use nbsight_whatif::{Event, History, WhatIfSession};
+use nbsight_whatif::{Event, Executed, WhatIfSession};
 
 use crate::tables::EventRow;
 
@@ -21,7 +21,7 @@ pub(crate) fn rows(
     effects: &Effects,
 ) -> Result<(Vec<EventRow>, SyntaxErrors), String> {
     let session =
-        WhatIfSession::new(notebook, effects, &History::Saved).map_err(|e| e.to_string())?;
+        WhatIfSession::new(notebook, effects, &Executed::Saved).map_err(|e| e.to_string())?;
     let code = notebook
         .cells
         .iter()

@@ -22,4 +22,4 @@ pub use session::{
     Event, EventReport, Impacted, MAX_VISITS, WhatIfError, WhatIfFinding, WhatIfOptions,
     WhatIfReport, WhatIfSession, what_if,
 };
-pub use state::{History, NotebookState};
+pub use state::{Executed, NotebookState};

@@ -14,7 +14,7 @@ use crate::consequences::{ConsequenceCache, Relation, explore_candidate};
 use crate::engine::{Bounds, Start, Visit, explore};
 use crate::rerun::{RerunFacts, rerun_plan};
 use crate::sinks::{self, SinkReach};
-use crate::state::{Domains, History, NotebookState};
+use crate::state::{Domains, Executed, NotebookState};
 use nbsight_absint::{Alarm, AlarmKind, Domain};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellStatus, NotebookModel};
@@ -58,7 +58,8 @@ impl Event {
 /// Options of a what-if query.
 #[derive(Debug, Clone, Default)]
 pub struct WhatIfOptions {
-    pub history: History,
+    /// The cells run before the event.
+    pub executed: Executed,
     /// Depth bound K (`None`: unbounded).
     pub k: Option<usize>,
 }
@@ -139,7 +140,7 @@ pub fn what_if(
     event: &Event,
     options: &WhatIfOptions,
 ) -> Result<WhatIfReport, WhatIfError> {
-    WhatIfSession::new(notebook, effects, &options.history)?.query(event, options.k)
+    WhatIfSession::new(notebook, effects, &options.executed)?.query(event, options.k)
 }
 
 /// A notebook open in a kernel: the model, the execution history and the
@@ -165,7 +166,7 @@ impl<'n> WhatIfSession<'n> {
     pub fn new(
         notebook: &'n Notebook,
         effects: &'n Effects,
-        history: &History,
+        history: &Executed,
     ) -> Result<Self, WhatIfError> {
         let base = NotebookModel::new(notebook, effects);
         let len = base.cells.len();

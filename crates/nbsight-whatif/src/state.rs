@@ -11,9 +11,10 @@ use nbsight_model::vars::VarSet;
 /// The domains the what-if engine runs together (one product, one pass).
 pub type Domains = (Impact, Leak);
 
-/// Where the history of executed cells comes from.
+/// The cells a kernel executed before an event, in order, or where to read
+/// them from. (Not `nbsight_history::History`, a live kernel's history file.)
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum History {
+pub enum Executed {
     /// The saved `execution_count`s: cells with a count, in count order.
     #[default]
     Saved,
@@ -23,13 +24,13 @@ pub enum History {
     Cells(Vec<usize>),
 }
 
-impl History {
+impl Executed {
     /// The cells the history executes, in order.
     pub fn cells(&self, model: &NotebookModel) -> Vec<usize> {
         match self {
-            History::Fresh => Vec::new(),
-            History::Cells(cells) => cells.clone(),
-            History::Saved => model.saved_order(),
+            Executed::Fresh => Vec::new(),
+            Executed::Cells(cells) => cells.clone(),
+            Executed::Saved => model.saved_order(),
         }
     }
 }

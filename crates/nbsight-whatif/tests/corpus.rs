@@ -7,7 +7,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)] // a test says what it compared or skipped
 
 use nbsight_dataflow::Effects;
-use nbsight_whatif::{Event, History, WhatIfReport, WhatIfSession, classify_cells};
+use nbsight_whatif::{Event, Executed, WhatIfReport, WhatIfSession, classify_cells};
 
 #[test]
 fn every_corpus_notebook_is_queried() {
@@ -19,7 +19,7 @@ fn every_corpus_notebook_is_queried() {
     for (path, notebook) in &corpus {
         notebooks += 1;
         let started = std::time::Instant::now();
-        let session = WhatIfSession::new(notebook, &effects, &History::Saved)
+        let session = WhatIfSession::new(notebook, &effects, &Executed::Saved)
             .expect("the saved history is valid");
         let model = session.model();
         if model.code_cells().count() <= 40 {
@@ -103,7 +103,7 @@ fn every_corpus_notebook_is_queried() {
             .map(|c| Event::Execute(c.index));
         for event in edits.chain(executions) {
             let kept = session.query(&event, None).expect("valid query");
-            let explored = WhatIfSession::new(notebook, &effects, &History::Saved)
+            let explored = WhatIfSession::new(notebook, &effects, &Executed::Saved)
                 .expect("valid")
                 .query(&event, None)
                 .expect("valid query");

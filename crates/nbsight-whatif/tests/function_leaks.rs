@@ -8,7 +8,7 @@ use std::path::Path;
 
 use nbsight_dataflow::Effects;
 use nbsight_notebook::{Notebook, load_percent_str};
-use nbsight_whatif::{Event, History, WhatIfSession};
+use nbsight_whatif::{Event, Executed, WhatIfSession};
 
 const NOTEBOOK: &str = "\
 # %%
@@ -51,7 +51,7 @@ fn edits_of_a_function_are_answered_with_its_new_body() {
     let effects = Effects::builtin();
     let notebook = notebook();
     let fresh = |source: &str| {
-        let session = WhatIfSession::new(&notebook, &effects, &History::Saved).expect("session");
+        let session = WhatIfSession::new(&notebook, &effects, &Executed::Saved).expect("session");
         answer(&session, source)
     };
     let (fresh_stateless, fresh_fitting) = (fresh(STATELESS), fresh(FITTING));
@@ -61,7 +61,7 @@ fn edits_of_a_function_are_answered_with_its_new_body() {
     );
 
     // A session that has run queries reading `prepare` first.
-    let session = WhatIfSession::new(&notebook, &effects, &History::Saved).expect("session");
+    let session = WhatIfSession::new(&notebook, &effects, &Executed::Saved).expect("session");
     for cell in 0..notebook.cells.len() {
         session
             .query(&Event::Execute(cell), None)

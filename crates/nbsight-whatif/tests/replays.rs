@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use common::cells;
 use nbsight_dataflow::Effects;
 use nbsight_notebook::{Notebook, load_path};
-use nbsight_whatif::{AlarmKind, Event, History, WhatIfReport, WhatIfSession};
+use nbsight_whatif::{AlarmKind, Event, Executed, WhatIfReport, WhatIfSession};
 
 fn fixtures() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -80,7 +80,7 @@ fn replayed_runs_answer_as_interpreted_runs() {
     for path in fixtures() {
         let notebook = load_path(&path).expect("fixture loads");
         let replaying =
-            WhatIfSession::new(&notebook, &effects, &History::Saved).expect("saved history");
+            WhatIfSession::new(&notebook, &effects, &Executed::Saved).expect("saved history");
         let mut interpreting = replaying.clone();
         interpreting.forget_runs();
         // Every code cell of the small notebooks; about eight of the big one.
@@ -136,9 +136,12 @@ fn a_model_trained_again_is_not_replayed() {
     ]);
     let effects = Effects::builtin();
     // Trained on unscaled rows; then the split is made again on scaled ones.
-    let mut session =
-        WhatIfSession::new(&notebook, &effects, &History::Cells(vec![0, 5, 2, 3, 1, 2]))
-            .expect("history");
+    let mut session = WhatIfSession::new(
+        &notebook,
+        &effects,
+        &Executed::Cells(vec![0, 5, 2, 3, 1, 2]),
+    )
+    .expect("history");
     let report = session.query(&Event::Execute(4), Some(0)).expect("query");
     assert_eq!(leak_names(&report), vec![]);
     // Now the model is trained on the scaled training rows.
@@ -167,7 +170,7 @@ fn a_replayed_training_reruns_the_predictions() {
         "Xs = X",
     ]);
     let effects = Effects::builtin();
-    let history = History::Cells(vec![0, 5, 6, 2, 3, 4, 1]);
+    let history = Executed::Cells(vec![0, 5, 6, 2, 3, 4, 1]);
     let session = WhatIfSession::new(&notebook, &effects, &history).expect("history");
     for _ in 0..2 {
         let report = session.query(&Event::Execute(2), None).expect("query");

@@ -22,7 +22,7 @@ use std::process::{Command, Stdio};
 
 use common::cells;
 use nbsight_dataflow::Effects;
-use nbsight_whatif::{Event, History, WhatIfSession};
+use nbsight_whatif::{Event, Executed, WhatIfSession};
 
 struct Case {
     name: &'static str,
@@ -1027,7 +1027,7 @@ fn rerun_plans_after_an_edit_are_the_smallest_that_reproduce_run_all() {
             "no plan reproduces Run All: {}",
             case.name
         );
-        let session = WhatIfSession::new(&notebook, &effects, &History::Cells(history.clone()))
+        let session = WhatIfSession::new(&notebook, &effects, &Executed::Cells(history.clone()))
             .expect("valid history");
         let edit = Event::Edit {
             cell: case.edit,

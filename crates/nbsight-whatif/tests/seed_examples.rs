@@ -9,7 +9,7 @@ use common::cells;
 use nbsight_dataflow::Effects;
 use nbsight_notebook::{CellIndex, Notebook, load_path};
 use nbsight_whatif::{
-    AlarmKind, Event, History, WhatIfFinding, WhatIfOptions, WhatIfReport, WhatIfSession, what_if,
+    AlarmKind, Event, Executed, WhatIfFinding, WhatIfOptions, WhatIfReport, WhatIfSession, what_if,
 };
 
 fn root() -> PathBuf {
@@ -20,9 +20,9 @@ fn load(relative: &str) -> Notebook {
     load_path(&root().join(relative)).expect("fixture loads")
 }
 
-fn run(notebook: &Notebook, event: Event, history: History, k: Option<usize>) -> WhatIfReport {
+fn run(notebook: &Notebook, event: Event, executed: Executed, k: Option<usize>) -> WhatIfReport {
     let effects = Effects::builtin();
-    what_if(notebook, &effects, &event, &WhatIfOptions { history, k }).expect("query is valid")
+    what_if(notebook, &effects, &event, &WhatIfOptions { executed, k }).expect("query is valid")
 }
 
 /// Cells by their positions.
@@ -50,7 +50,7 @@ fn findings_of(report: &WhatIfReport, kind: AlarmKind) -> Vec<&WhatIfFinding> {
 
 #[test]
 fn figure1_execute_cell_1_leaks_along_1_2_4_5_at_cell_5() {
-    let report = run(&figure1(), Event::Execute(1), History::Fresh, None);
+    let report = run(&figure1(), Event::Execute(1), Executed::Fresh, None);
     let leaks = findings_of(&report, AlarmKind::PreprocessingLeakage);
     assert_eq!(leaks.len(), 1, "{:#?}", report.findings);
     assert_eq!(leaks[0].cell, CellIndex::new(5));
@@ -64,7 +64,7 @@ fn figure1_execute_cell_1_leaks_along_1_2_4_5_at_cell_5() {
 
 #[test]
 fn figure1_after_executing_cell_1_cell_3_is_safe_and_cell_2_is_not() {
-    let report = run(&figure1(), Event::Execute(1), History::Fresh, None);
+    let report = run(&figure1(), Event::Execute(1), Executed::Fresh, None);
     assert!(
         report.safe_next.contains(&CellIndex::new(3)),
         "{:?}",
@@ -85,7 +85,7 @@ fn figure1_edit_cell_1_with_k_2_impacts_2_at_depth_1_and_4_at_depth_2() {
         cell: 1,
         source: "import pandas as pd\nd = pd.read_csv(\"other.csv\")\n".into(),
     };
-    let report = run(&figure1(), edit.clone(), History::Fresh, Some(2));
+    let report = run(&figure1(), edit.clone(), Executed::Fresh, Some(2));
     assert_eq!(
         impacted(&report),
         vec![(2, 1, vec!["d".to_string()]), (4, 2, vec!["x".to_string()])]
@@ -101,7 +101,7 @@ fn figure1_edit_cell_1_with_k_2_impacts_2_at_depth_1_and_4_at_depth_2() {
         stale[0].message
     );
     // Unbounded, cell 5 is impacted at depth 3; cell 3 never is.
-    let report = run(&figure1(), edit, History::Fresh, None);
+    let report = run(&figure1(), edit, Executed::Fresh, None);
     assert!(
         impacted(&report).contains(&(
             5,
@@ -118,7 +118,7 @@ fn figure1_edit_cell_1_with_k_2_impacts_2_at_depth_1_and_4_at_depth_2() {
 fn figure1_order_3_4_5_is_safe_and_1_2_4_5_leaks() {
     let notebook = figure1();
     let effects = Effects::builtin();
-    let leaky = WhatIfSession::new(&notebook, &effects, &History::Cells(vec![1, 2, 4]))
+    let leaky = WhatIfSession::new(&notebook, &effects, &Executed::Cells(vec![1, 2, 4]))
         .expect("valid history")
         .query(&Event::Execute(5), Some(0))
         .expect("valid query");
@@ -126,7 +126,7 @@ fn figure1_order_3_4_5_is_safe_and_1_2_4_5_leaks() {
         findings_of(&leaky, AlarmKind::PreprocessingLeakage).len(),
         1
     );
-    let safe = WhatIfSession::new(&notebook, &effects, &History::Cells(vec![3, 4]))
+    let safe = WhatIfSession::new(&notebook, &effects, &Executed::Cells(vec![3, 4]))
         .expect("valid history")
         .query(&Event::Execute(5), Some(0))
         .expect("valid query");
@@ -138,7 +138,7 @@ fn sessions_accept_real_executions_one_by_one() {
     let notebook = figure1();
     let effects = Effects::builtin();
     let mut session =
-        WhatIfSession::new(&notebook, &effects, &History::Fresh).expect("fresh kernel");
+        WhatIfSession::new(&notebook, &effects, &Executed::Fresh).expect("fresh kernel");
     for cell in [1, 2, 4] {
         session.execute(cell).expect("cell exists");
     }
@@ -159,7 +159,7 @@ fn nbsafety_figure1_editing_custom_agg_impacts_agg_by_col_then_the_aggregates() 
         cell: 2,
         source: "def custom_agg(series):\n    return series.min()\n".into(),
     };
-    let report = run(&notebook, edit, History::Saved, None);
+    let report = run(&notebook, edit, Executed::Saved, None);
     assert_eq!(
         impacted(&report),
         vec![
@@ -186,7 +186,7 @@ fn nbsafety_three_cells_second_is_fresh_third_is_stale() {
     // a = 4; b = a; c = a + b, run in order; the first edited to a = 5 and re-run.
     let notebook = cells(&["a = 5", "b = a", "c = a + b"]);
     let effects = Effects::builtin();
-    let session = WhatIfSession::new(&notebook, &effects, &History::Cells(vec![0, 1, 2]))
+    let session = WhatIfSession::new(&notebook, &effects, &Executed::Cells(vec![0, 1, 2]))
         .expect("valid history");
     let report = session.query(&Event::Execute(0), None).expect("valid");
     // The second cell reads only the updated `a`: safe. The third reads the stale `b`.
@@ -218,7 +218,7 @@ fn editing_an_in_place_change_reruns_the_cell_that_builds_the_value_first() {
         "print(n)",
     ]);
     let effects = Effects::builtin();
-    let session = WhatIfSession::new(&notebook, &effects, &History::Cells(vec![0, 1, 2, 3, 4]))
+    let session = WhatIfSession::new(&notebook, &effects, &Executed::Cells(vec![0, 1, 2, 3, 4]))
         .expect("valid history");
     let edit = Event::Edit {
         cell: 2,
@@ -236,7 +236,7 @@ fn deleting_a_definition_impacts_its_readers_in_original_indices() {
     let report = run(
         &notebook,
         Event::Delete(1),
-        History::Cells(vec![0, 1, 2, 3]),
+        Executed::Cells(vec![0, 1, 2, 3]),
         None,
     );
     assert_eq!(impacted(&report), vec![(2, 1, vec!["b".to_string()])]);
@@ -250,7 +250,7 @@ fn inserting_a_cell_reports_it_at_its_new_position() {
         cell: 1,
         source: "a = a + 1".into(),
     };
-    let report = run(&notebook, insert, History::Cells(vec![0, 1]), None);
+    let report = run(&notebook, insert, Executed::Cells(vec![0, 1]), None);
     // The new cell is 1; the old `print(a)` is now cell 2.
     assert_eq!(impacted(&report), vec![(2, 1, vec!["a".to_string()])]);
     assert_eq!(report.rerun_plan, at(&[1, 2]));
@@ -263,7 +263,7 @@ fn out_of_range_cells_are_errors() {
     let options = WhatIfOptions::default();
     assert!(what_if(&notebook, &effects, &Event::Execute(3), &options).is_err());
     let bad_history = WhatIfOptions {
-        history: History::Cells(vec![7]),
+        executed: Executed::Cells(vec![7]),
         k: None,
     };
     assert!(what_if(&notebook, &effects, &Event::Execute(0), &bad_history).is_err());
@@ -284,7 +284,7 @@ fn two_models_scored_on_one_test_split_after_a_new_split_is_multi_test_leakage()
         "print(m1.score(X_test, y_test))",
         "print(m2.score(X_test, y_test))",
     ]);
-    let report = run(&notebook, Event::Execute(1), History::Cells(vec![0]), None);
+    let report = run(&notebook, Event::Execute(1), Executed::Cells(vec![0]), None);
     let cells: Vec<usize> = findings_of(&report, AlarmKind::MultiTestLeakage)
         .iter()
         .map(|f| f.cell.index())
@@ -294,7 +294,7 @@ fn two_models_scored_on_one_test_split_after_a_new_split_is_multi_test_leakage()
     let report = run(
         &notebook,
         Event::Execute(4),
-        History::Cells(vec![0, 1, 2, 3, 4, 5]),
+        Executed::Cells(vec![0, 1, 2, 3, 4, 5]),
         None,
     );
     assert!(findings_of(&report, AlarmKind::MultiTestLeakage).is_empty());

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use clap::{ArgGroup, Args};
 use nbsight_notebook::load_path;
-use nbsight_whatif::{Event, History, WhatIfOptions, what_if};
+use nbsight_whatif::{Event, Executed, WhatIfOptions, what_if};
 
 use crate::Outcome;
 use crate::cells::Format;
@@ -47,9 +47,15 @@ pub struct WhatIfArgs {
     pub source: Option<PathBuf>,
     /// The cells already run, in order: `saved` (cells with an execution
     /// count, in count order), `none` (a fresh kernel) or a list such as
-    /// `1,2,4,5`.
-    #[arg(long, default_value = "saved", value_parser = parse_history)]
-    pub history: History,
+    /// `1,2,4,5`. (`--history` is its former name, still accepted.)
+    #[arg(
+        long,
+        value_name = "CELLS",
+        alias = "history",
+        default_value = "saved",
+        value_parser = parse_executed
+    )]
+    pub executed: Executed,
     /// Explore cells up to depth K (the event's cell is depth 0); unbounded
     /// when omitted.
     #[arg(long = "k", value_name = "K")]
@@ -61,10 +67,10 @@ pub struct WhatIfArgs {
     pub effects: EffectsArgs,
 }
 
-fn parse_history(text: &str) -> Result<History, String> {
+fn parse_executed(text: &str) -> Result<Executed, String> {
     match text.trim() {
-        "saved" => Ok(History::Saved),
-        "none" | "fresh" | "" => Ok(History::Fresh),
+        "saved" => Ok(Executed::Saved),
+        "none" | "fresh" | "" => Ok(Executed::Fresh),
         list => list
             .split(',')
             .map(|n| {
@@ -73,7 +79,7 @@ fn parse_history(text: &str) -> Result<History, String> {
                 })
             })
             .collect::<Result<Vec<_>, _>>()
-            .map(History::Cells),
+            .map(Executed::Cells),
     }
 }
 
@@ -127,7 +133,7 @@ pub fn run(args: &WhatIfArgs) -> anyhow::Result<Outcome> {
     }
     let event = args.event()?;
     let options = WhatIfOptions {
-        history: args.history.clone(),
+        executed: args.executed.clone(),
         k: args.k,
     };
     let report = what_if(&notebook, &effects, &event, &options)
