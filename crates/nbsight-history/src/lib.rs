@@ -17,6 +17,7 @@ mod schema;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 mod write;
+mod writer;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,6 +32,7 @@ pub use nbsight_lineage::{InputRef, ProvenanceReport};
 pub use read::{ExecutionRow, RunStatus, SessionProvenance, SessionRow, View};
 pub use schema::SCHEMA_VERSION;
 pub use write::RunProvenance;
+pub use writer::{HistoryWriter, Kernel, failure_line};
 
 /// A session: one kernel's run, from the history's opening to its end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -5,11 +5,11 @@
 //! and the namespace's bindings into `nbsight_lineage::RunFacts`, and
 //! converts the lineage's answers to Python (`convert.rs`).
 
+mod clock;
 mod compile;
 mod convert;
 mod elements;
 mod frames;
-mod history;
 mod hooks;
 mod native;
 mod probes;
@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 pub use compile::CompileWatcher;
 
 use nbsight_dataflow::Effects;
-use nbsight_history::{RecordedEvents, RunProvenance};
+use nbsight_history::{HistoryWriter, Kernel, RecordedEvents, RunProvenance};
 use nbsight_lineage::{Lineage, PreRun, RunFacts, report};
 use nbsight_slice::{GatherFormat, HistoryCell, gather_history};
 use pyo3::exceptions::PyRuntimeError;
@@ -73,7 +73,7 @@ struct State {
     clock: u32,
     pending: Option<Pending>,
     /// The history file the runs are written to (`nbsight-history`).
-    history: history::Recorder,
+    history: HistoryWriter,
     frame_types: frames::FrameTypes,
 }
 
@@ -208,7 +208,17 @@ impl Session {
                 tracer: Some(tracer),
                 clock: 0,
                 pending: None,
-                history: history::Recorder::new(&effects),
+                history: HistoryWriter::new(
+                    effects
+                        .iter()
+                        .map(|p| {
+                            std::path::absolute(p)
+                                .unwrap_or_else(|_| p.clone())
+                                .display()
+                                .to_string()
+                        })
+                        .collect(),
+                ),
                 frame_types: frames::FrameTypes::default(),
             }),
             shared,
@@ -279,7 +289,7 @@ impl Session {
             lost: source.trim_start().starts_with("%%"),
             recording: record,
         });
-        state.history.begin();
+        state.history.begin(clock::now());
         let rearm: Vec<(Py<PyAny>, bool)> = match self.shared.trace.lock() {
             Ok(mut trace) => {
                 trace.start(clock);
@@ -380,7 +390,7 @@ impl Session {
         error: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<String>> {
         let mut state = self.state()?;
-        state.history.end();
+        state.history.end(clock::now());
         let lost = self.stop_tracer(py, &mut state)?;
         let Some(pending) = state.pending.take() else {
             return Ok(None);
@@ -571,8 +581,13 @@ impl Session {
         let State {
             lineage, history, ..
         } = &mut *state;
+        let kernel = Kernel {
+            notebook,
+            python: &python,
+            nbsight: env!("CARGO_PKG_VERSION"),
+        };
         history
-            .open(&path, notebook, &python, lineage)
+            .open(&path, &kernel, clock::now(), lineage)
             .map(|p| p.display().to_string())
             .map_err(PyRuntimeError::new_err)
     }

@@ -1,22 +1,24 @@
-//! The live session's side of the history (`nbsight-history`): the wall
-//! clock of each run (this crate is the edge that may read it), the
-//! session row, each execution written after its run with what the
-//! provenance replay needs (the recorded events, the names it unbound), the
-//! view the front end synced; and the one rule on failure: the history is
-//! dropped, one line says so, the kernel goes on.
+//! A live session's side of its history: [`HistoryWriter`] writes the
+//! lineage's log to a history file run by run, a session row first; keeps
+//! what a history opened later needs of the runs before it (their times and
+//! what provenance needs, the oldest runs' recorded events dropped past a
+//! budget), in step with the log; and has one rule on failure: the history
+//! is dropped and one line ([`failure_line`]) says so, for the kernel to
+//! print. Times come from the caller (this crate reads no clock).
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use nbsight_history::{History, HistoryError, RunProvenance, SessionId};
 use nbsight_lineage::Lineage;
 
-/// Seconds since the Unix epoch now (0 for a clock set before it).
-pub(crate) fn now() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
+use crate::{History, HistoryError, RunProvenance, SessionId};
+
+/// Who writes a session: the notebook (when known), the Python version and
+/// nbsight's, as the session row records them.
+#[derive(Debug, Clone, Copy)]
+pub struct Kernel<'a> {
+    pub notebook: Option<&'a str>,
+    pub python: &'a str,
+    pub nbsight: &'a str,
 }
 
 /// An open history and how far the lineage's log is written to it.
@@ -27,9 +29,12 @@ struct Open {
     written: usize,
 }
 
-/// What the session keeps for its history, open or not.
+/// A live session's writer of its history, open or not: the lineage's log
+/// written run by run, and what a history opened later needs of the runs
+/// before it (their times and what provenance needs), kept in step with the
+/// log.
 #[derive(Default)]
-pub(crate) struct Recorder {
+pub struct HistoryWriter {
     open: Option<Open>,
     /// When the run in progress started, and when it ended.
     run_started: f64,
@@ -59,7 +64,7 @@ pub(crate) struct Recorder {
 const KEPT_EVENTS: usize = 32 << 20;
 
 /// The one line said when the history cannot be written.
-pub(crate) fn failure(path: &Path, error: &HistoryError) -> String {
+pub fn failure_line(path: &Path, error: &HistoryError) -> String {
     let reason = match error {
         // The error names the file already: say only what went wrong.
         HistoryError::Sqlite { source, .. } => source.to_string(),
@@ -74,47 +79,40 @@ pub(crate) fn failure(path: &Path, error: &HistoryError) -> String {
     )
 }
 
-impl Recorder {
-    /// A recorder for a session that reads the user library-effects files
-    /// `effects`.
-    pub(crate) fn new(effects: &[std::path::PathBuf]) -> Recorder {
-        Recorder {
-            effects: effects
-                .iter()
-                .map(|p| {
-                    std::path::absolute(p)
-                        .unwrap_or_else(|_| p.clone())
-                        .display()
-                        .to_string()
-                })
-                .collect(),
-            ..Recorder::default()
+impl HistoryWriter {
+    /// A writer for a session that reads the user library-effects files
+    /// `effects` (as the session row names them: absolute paths).
+    pub fn new(effects: Vec<String>) -> HistoryWriter {
+        HistoryWriter {
+            effects,
+            ..HistoryWriter::default()
         }
     }
 
     /// The file written to, when one is open.
-    pub(crate) fn path(&self) -> Option<&Path> {
+    pub fn path(&self) -> Option<&Path> {
         self.open.as_ref().map(|o| o.history.path())
     }
 
     /// Opens the history at `path` (closing the one open), starts a session
-    /// and writes the runs and view the lineage had before; the failure's
-    /// line on error (the history is then off).
-    pub(crate) fn open(
+    /// of the kernel `kernel` at `now` (seconds since the Unix epoch) and
+    /// writes the runs and view the lineage had before; the failure's line
+    /// on error (the history is then off).
+    pub fn open(
         &mut self,
         path: &Path,
-        notebook: Option<&str>,
-        python: &str,
+        kernel: &Kernel<'_>,
+        now: f64,
         lineage: &Lineage,
     ) -> Result<PathBuf, String> {
         self.open = None;
         let result = (|| -> Result<Open, HistoryError> {
             let mut history = History::open(path)?;
             let session = history.start_session_with_effects(
-                notebook,
-                python,
-                env!("CARGO_PKG_VERSION"),
-                now(),
+                kernel.notebook,
+                kernel.python,
+                kernel.nbsight,
+                now,
                 &self.effects,
             )?;
             Ok(Open {
@@ -123,7 +121,7 @@ impl Recorder {
                 written: 0,
             })
         })();
-        let open = result.map_err(|e| failure(path, &e))?;
+        let open = result.map_err(|e| failure_line(path, &e))?;
         self.open = Some(open);
         // The runs before, and the view as it was synced.
         self.write_executions(lineage)?;
@@ -136,23 +134,23 @@ impl Recorder {
     }
 
     /// Stops writing (the file stays).
-    pub(crate) fn close(&mut self) {
+    pub fn close(&mut self) {
         self.open = None;
     }
 
-    /// A run is starting.
-    pub(crate) fn begin(&mut self) {
-        self.run_started = now();
+    /// A run is starting, at `now` (seconds since the Unix epoch).
+    pub fn begin(&mut self, now: f64) {
+        self.run_started = now;
     }
 
-    /// The run has ended (its record is next).
-    pub(crate) fn end(&mut self) {
-        self.run_ended = now();
+    /// The run has ended, at `now` (its record is next).
+    pub fn end(&mut self, now: f64) {
+        self.run_ended = now;
     }
 
     /// The lineage recorded a run, which left `extra` for provenance:
     /// writes it; the failure's line, once.
-    pub(crate) fn ran(&mut self, lineage: &Lineage, extra: RunProvenance) -> Option<String> {
+    pub fn ran(&mut self, lineage: &Lineage, extra: RunProvenance) -> Option<String> {
         let count = lineage.executions().len();
         if self.times.len() < count {
             let seconds = (self.run_ended - self.run_started).max(0.0);
@@ -180,13 +178,13 @@ impl Recorder {
     }
 
     /// The front end synced its view after `after` executions.
-    pub(crate) fn synced(&mut self, after: u32, cells: &[(String, String)]) -> Option<String> {
+    pub fn synced(&mut self, after: u32, cells: &[(String, String)]) -> Option<String> {
         self.view = Some((after, cells.to_vec()));
         self.write_view(after, cells).err()
     }
 
     /// The notebook the session runs, learned from the front end.
-    pub(crate) fn set_notebook(&mut self, notebook: &str) -> Option<String> {
+    pub fn set_notebook(&mut self, notebook: &str) -> Option<String> {
         let open = self.open.as_mut()?;
         let result = open.history.set_notebook(open.session, notebook);
         self.fail_on(result).err()
@@ -231,7 +229,7 @@ impl Recorder {
                 .take()
                 .map(|o| o.history.path().to_path_buf())
                 .unwrap_or_default();
-            failure(&path, &error)
+            failure_line(&path, &error)
         })
     }
 }
@@ -239,7 +237,7 @@ impl Recorder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nbsight_history::RecordedEvents;
+    use crate::RecordedEvents;
     use nbsight_lineage::{ProvenanceEvent as Event, ProvenanceWhat as What};
 
     fn run(steps: usize) -> RunProvenance {
@@ -254,7 +252,7 @@ mod tests {
 
     #[test]
     fn the_oldest_runs_events_go_past_the_budget() {
-        let mut recorder = Recorder::default();
+        let mut recorder = HistoryWriter::default();
         for steps in [100, 0, 100, 100] {
             let extra = run(steps);
             recorder.kept += extra.events.as_ref().map_or(0, |e| e.as_str().len());
