@@ -11,10 +11,10 @@ use nbsight_whatif::MAX_VISITS;
 use crate::check::RuleCounts;
 use crate::classes::ClassCounts;
 use crate::flow::FLOW_TARGET;
-use crate::report::{Format, fmt_duration, fmt_ratio, stat_cells, table};
 use crate::ruff::{self, Outcome};
 use crate::slice::{NBGATHER_MEAN_RATIO, NBSLICER_MEAN_RATIO, RatioSums};
 use crate::stats::median;
+use crate::table::{Format, fmt_duration, fmt_ratio, stat_cells, table};
 use crate::whatif::{LONG_RUN, WhatIfTiming};
 
 /// Target of the issue: the what-if workload's per-notebook median.

@@ -34,6 +34,7 @@ mod report;
 mod ruff;
 mod slice;
 mod stats;
+mod table;
 mod whatif;
 
 use std::io::IsTerminal as _;
@@ -50,7 +51,8 @@ use analysis::{Analysis, AnalysisRow};
 use check::RuleCounts;
 use classes::ClassCounts;
 use corpus::Prepared;
-use report::{Format, Report, Row};
+use report::{Report, Row};
+use table::Format;
 
 /// Untimed runs of each phase before measuring a notebook.
 const WARMUP: usize = 2;
@@ -161,7 +163,7 @@ fn main() -> ExitCode {
                         i + 1,
                         paths.len(),
                         path.display(),
-                        report::fmt_duration(timing.full)
+                        table::fmt_duration(timing.full)
                     );
                 }
                 rows.push(Row {
@@ -209,14 +211,14 @@ fn main() -> ExitCode {
                 Some(r) => eprintln!(
                     " what-if {}{} ({}/{} events, {} explored, {} truncated), check {}, slice {}, flow {}",
                     if r.whatif.incomplete() { ">= " } else { "" },
-                    report::fmt_duration(r.whatif.total),
+                    table::fmt_duration(r.whatif.total),
                     r.whatif.answered,
                     r.whatif.events,
                     r.whatif.visits,
                     r.whatif.truncated,
-                    report::fmt_duration(r.check),
-                    report::fmt_duration(r.slice),
-                    report::fmt_duration(r.flow)
+                    table::fmt_duration(r.check),
+                    table::fmt_duration(r.slice),
+                    table::fmt_duration(r.flow)
                 ),
                 None => eprintln!(" skipped"),
             }

@@ -7,8 +7,8 @@ use compact_str::CompactString;
 use ruff_text_size::TextRange;
 use smallvec::SmallVec;
 
-use crate::cfg::NodeId;
 use crate::effects::Role;
+use crate::node::NodeId;
 use crate::symbol::Symbol;
 
 /// What a receiver or an argument of a call is.

@@ -3,30 +3,10 @@
 //! the header of a compound one, holding their accesses in evaluation order.
 
 use ruff_text_size::TextRange;
-use smallvec::SmallVec;
 
-use crate::access::Access;
 use crate::call_site::CallSite;
 use crate::index::IndexVec;
-
-crate::newtype_index! {
-    /// Index of a node in a [`Cfg`].
-    pub struct NodeId;
-}
-
-/// A basic block: one or more statements evaluated in sequence (or the
-/// header of a compound statement, or an empty join point).
-#[derive(Debug, Clone, Default)]
-pub struct Node {
-    pub accesses: SmallVec<[Access; 2]>,
-    pub succ: SmallVec<[NodeId; 2]>,
-    pub pred: SmallVec<[NodeId; 2]>,
-    /// The source range of the (first) statement of the node.
-    pub range: TextRange,
-    /// More simple statements may be appended to this node: nothing but
-    /// its predecessor edge leads into it, now or later.
-    pub open: bool,
-}
+pub use crate::node::{Node, NodeId};
 
 /// A control-flow graph with one entry, one normal exit and one exit for
 /// exceptions (`raise`, or an error escaping the scope).

@@ -22,6 +22,7 @@ pub mod first_pass;
 pub mod global_state;
 pub mod imports;
 pub mod index;
+mod node;
 pub mod scope;
 pub mod solve;
 pub mod statements;

@@ -618,7 +618,7 @@ fn estimate(model: &NotebookModel, index: usize, options: FlowOptions) -> Option
 /// The transitive closure of the cell graph the flows induce (no self
 /// dependencies).
 fn transitive(flows: &[CellEdge]) -> Vec<Dependency> {
-    super::metrics::transitive_dependencies(flows.iter().map(|f| (f.from, f.to)))
+    super::dependencies::transitive_dependencies(flows.iter().map(|f| (f.from, f.to)))
         .into_iter()
         .map(|(from, to)| Dependency { from, to })
         .collect()

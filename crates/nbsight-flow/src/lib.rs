@@ -11,6 +11,7 @@ pub use analysis::{
 };
 
 pub mod analysis;
+mod dependencies;
 pub mod metrics;
 mod objects;
 pub mod truth;

@@ -22,47 +22,14 @@
 //! figures (the paper's averages) and *micro* figures are computed once from
 //! the summed counts; the exact-match share is the same for both.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::ops::{Add, AddAssign};
 
 use serde::{Serialize, Serializer};
 
+pub use super::dependencies::transitive_dependencies;
 use super::truth::{Flow, NotebookTruth};
-
-/// The transitive cell execution dependencies of the flows `from -> to`
-/// (cells numbered either way: code-cell ids or notebook positions): `(a, b)`
-/// when a chain of flows leads from cell `a` to cell `b` (`b` depends on
-/// `a`). Labels are dropped and the closure taken, as the authors do with
-/// networkx' `transitive_closure_dag`; pairs `(a, a)` never count (their
-/// graphs are acyclic, and a flow from a cell into itself is no dependency).
-pub fn transitive_dependencies<C: Copy + Ord>(
-    flows: impl IntoIterator<Item = (C, C)>,
-) -> BTreeSet<(C, C)> {
-    let mut successors: BTreeMap<C, BTreeSet<C>> = BTreeMap::new();
-    for (from, to) in flows {
-        if from != to {
-            successors.entry(from).or_default().insert(to);
-        }
-    }
-    let mut dependencies = BTreeSet::new();
-    for (&start, next) in &successors {
-        let mut seen = BTreeSet::new();
-        let mut stack: Vec<C> = next.iter().copied().collect();
-        while let Some(cell) = stack.pop() {
-            if !seen.insert(cell) {
-                continue;
-            }
-            if cell != start {
-                dependencies.insert((start, cell));
-            }
-            if let Some(next) = successors.get(&cell) {
-                stack.extend(next.iter().copied());
-            }
-        }
-    }
-    dependencies
-}
 
 /// True positives, false positives and false negatives of a prediction.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

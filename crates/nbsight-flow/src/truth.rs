@@ -39,7 +39,7 @@ use nbsight_notebook::OneIndexed;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::metrics::transitive_dependencies;
+use super::dependencies::transitive_dependencies;
 
 /// A code cell as the CRABS annotations number it: code cells only
 /// (markdown and raw cells are not counted), from 1. Not a position in the

@@ -3,8 +3,6 @@
 //! enables, its suppression comments applied; then the results are gathered
 //! into a [`Report`] in a deterministic order.
 
-use std::path::Path;
-
 use indicatif::ProgressBar;
 use nbsight_check::check_saved;
 use nbsight_dataflow::Effects;
@@ -80,14 +78,6 @@ pub fn check_all(
     }
     report.sort();
     report
-}
-
-/// The path shown for an input read from standard input without a name.
-pub const STDIN_NAME: &str = "-";
-
-/// `true` for the `-` argument.
-pub fn is_stdin(path: &Path) -> bool {
-    path.as_os_str() == STDIN_NAME
 }
 
 #[cfg(test)]

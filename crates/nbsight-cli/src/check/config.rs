@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
-use super::selection::check_selector;
+use nbsight_check::validate_selectors;
 
 /// The file name searched for.
 pub const PYPROJECT: &str = "pyproject.toml";
@@ -143,9 +143,33 @@ pub fn parse(text: &str) -> anyhow::Result<Option<Config>> {
     Ok(Some(config))
 }
 
+/// Checks one selector; used by clap for the command line (a bad selector is
+/// then a usage error) and for the configuration's lists.
+pub fn check_selector(text: &str) -> Result<String, String> {
+    let selector = text.trim();
+    if selector.is_empty() {
+        return Err("empty rule selector (expected ALL, a rule name or a code prefix)".into());
+    }
+    validate_selectors([selector]).map_err(|e| e.to_string())?;
+    Ok(selector.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn selectors_are_checked() {
+        assert_eq!(check_selector("NBS1").unwrap(), "NBS1");
+        assert_eq!(check_selector(" ALL ").unwrap(), "ALL");
+        assert_eq!(
+            check_selector("preprocessing-leakage").unwrap(),
+            "preprocessing-leakage"
+        );
+        assert!(check_selector("").unwrap_err().contains("empty"));
+        let error = check_selector("E501").unwrap_err();
+        assert!(error.contains("unknown rule selector `E501`"), "{error}");
+    }
 
     fn strings(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| s.to_string()).collect()

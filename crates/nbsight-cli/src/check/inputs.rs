@@ -24,7 +24,13 @@ use nbsight_notebook::{
     LoadError, Notebook, has_percent_marker, is_ipynb, load_ipynb_str, load_percent_str,
 };
 
-use super::analyse::{STDIN_NAME, is_stdin};
+/// The path shown for an input read from standard input without a name.
+pub const STDIN_NAME: &str = "-";
+
+/// `true` for the `-` argument.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN_NAME
+}
 
 /// What directory scans skip unless `--exclude` says otherwise.
 pub const DEFAULT_EXCLUDE: [&str; 7] = [

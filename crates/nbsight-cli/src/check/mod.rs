@@ -5,7 +5,7 @@
 
 mod analyse;
 mod concise;
-mod config;
+pub(crate) mod config;
 mod github;
 mod gitlab;
 mod help;
@@ -44,13 +44,13 @@ pub struct CheckArgs {
     pub format: OutputFormat,
     /// Rules to run instead of the configured or default ones: ALL, rule
     /// names, codes or code prefixes (NBS1). Comma-separated, repeatable.
-    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = selection::check_selector)]
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = config::check_selector)]
     pub select: Option<Vec<String>>,
     /// Rules to run in addition to the selected ones.
-    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = selection::check_selector)]
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = config::check_selector)]
     pub extend_select: Vec<String>,
     /// Rules not to run.
-    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = selection::check_selector)]
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = config::check_selector)]
     pub ignore: Vec<String>,
     /// Files and folders not to scan, replacing the defaults (.venv, venv,
     /// node_modules, build, dist, site-packages, .ipynb_checkpoints): glob
@@ -125,7 +125,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     } else {
         args.paths.clone()
     };
-    let stdin_given = paths.iter().any(|p| analyse::is_stdin(p));
+    let stdin_given = paths.iter().any(|p| inputs::is_stdin(p));
     if args.stdin_filename.is_some() && !stdin_given {
         bail!(
             "--stdin-filename names the notebook read from standard input: give `-` as a path too"

@@ -6,20 +6,9 @@
 //! adds to it and `--ignore` removes from it. A selector is `ALL`, a
 //! rule name (`preprocessing-leakage`), a code or a code prefix (`NBS1`).
 
-use nbsight_check::{RuleSet, validate_selectors};
+use nbsight_check::RuleSet;
 
 use super::config::Config;
-
-/// Checks one selector; used by clap for the command line (a bad selector is
-/// then a usage error) and for the configuration's lists.
-pub fn check_selector(text: &str) -> Result<String, String> {
-    let selector = text.trim();
-    if selector.is_empty() {
-        return Err("empty rule selector (expected ALL, a rule name or a code prefix)".into());
-    }
-    validate_selectors([selector]).map_err(|e| e.to_string())?;
-    Ok(selector.to_string())
-}
 
 /// The selectors given on the command line.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -60,19 +49,6 @@ mod tests {
 
     fn rules(set: RuleSet) -> Vec<&'static str> {
         set.iter().map(Rule::code).collect()
-    }
-
-    #[test]
-    fn selectors_are_checked() {
-        assert_eq!(check_selector("NBS1").unwrap(), "NBS1");
-        assert_eq!(check_selector(" ALL ").unwrap(), "ALL");
-        assert_eq!(
-            check_selector("preprocessing-leakage").unwrap(),
-            "preprocessing-leakage"
-        );
-        assert!(check_selector("").unwrap_err().contains("empty"));
-        let error = check_selector("E501").unwrap_err();
-        assert!(error.contains("unknown rule selector `E501`"), "{error}");
     }
 
     #[test]
