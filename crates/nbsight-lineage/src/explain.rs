@@ -3,51 +3,11 @@
 //! and a symbol's lineage (its parents and children with their cells and
 //! timestamps).
 
+use crate::answers::{Deps, StaleRead, SymbolRef, UpdatedAncestor};
+use crate::cells::CellFacts;
+use crate::highlights;
 use crate::session::Lineage;
 use crate::symbols::{GraphSym, Read, Staleness, Ts};
-
-/// An ancestor updated after the stale value was computed from it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UpdatedAncestor {
-    pub symbol: String,
-    /// The cell that updated it (`None`: out of nbsight's sight).
-    pub cell: Option<String>,
-    /// When.
-    pub counter: Ts,
-}
-
-/// A stale symbol a cell reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StaleRead {
-    pub symbol: String,
-    /// The cell that last set the stale value.
-    pub set_by: Option<String>,
-    pub ancestor: Option<UpdatedAncestor>,
-    /// The cells to re-run, in order, to refresh it.
-    pub rerun: Vec<String>,
-}
-
-/// A symbol as a lineage lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SymbolRef {
-    pub symbol: String,
-    pub cell: Option<String>,
-    pub timestamp: Ts,
-}
-
-/// A symbol's lineage.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Deps {
-    pub symbol: String,
-    /// The cell that last set it.
-    pub cell: Option<String>,
-    pub timestamp: Ts,
-    pub stale: bool,
-    /// The symbols its value was computed from.
-    pub parents: Vec<SymbolRef>,
-    /// The symbols computed from it.
-    pub children: Vec<SymbolRef>,
-}
 
 fn symbol_ref(lineage: &Lineage, sym: GraphSym) -> SymbolRef {
     let node = lineage.graph().node(sym);
@@ -206,4 +166,57 @@ fn implied_deps(lineage: &Lineage, staleness: &Staleness, symbol: &str) -> Optio
         prefix = nbsight_dataflow::symbol::parent(p);
     }
     None
+}
+
+impl Lineage {
+    /// The stale symbols `cell_id` reads (with its current source), each
+    /// explained; `None` for a cell nbsight does not know.
+    pub fn why(&mut self, cell_id: &str) -> Option<Vec<StaleRead>> {
+        let source = self
+            .cells()
+            .into_iter()
+            .find(|(id, _)| id == cell_id)
+            .map(|(_, source)| source)?;
+        let facts = self.facts.facts(&source, &self.effects);
+        Some(self.stale_reads_of(cell_id, &source, &facts))
+    }
+
+    /// The stale symbols `cell_id` would read running `source`, explained;
+    /// the advice never names the cell itself (running it is what is asked
+    /// about), so the warning, `why` and block mode give the same advice.
+    pub(crate) fn stale_reads_of(
+        &self,
+        cell_id: &str,
+        source: &str,
+        facts: &CellFacts,
+    ) -> Vec<StaleRead> {
+        let live = self.live_of(cell_id, source, facts);
+        let staleness = self.staleness();
+        let reads = highlights::stale_reads(self.graph(), &staleness, &live)
+            .into_iter()
+            .filter_map(|symbol| {
+                // Every stale read named is a read of the value (whole).
+                let mut read = stale_read(self, &staleness, &symbol, true)?;
+                read.rerun.retain(|c| c != cell_id);
+                Some(read)
+            })
+            .collect::<Vec<_>>();
+        // In the order their cells ran, so that the advice (each read's
+        // cells, first seen first) is an order to re-run them in.
+        let first_ran = |read: &StaleRead| {
+            read.rerun
+                .first()
+                .and_then(|c| self.runs.get(c))
+                .map_or(Ts::MAX, |r| r.counter)
+        };
+        let mut reads = reads;
+        reads.sort_by_key(first_ran);
+        reads
+    }
+
+    /// The lineage of `symbol`.
+    pub fn deps(&self, symbol: &str) -> Option<Deps> {
+        let staleness = self.staleness();
+        deps(self, &staleness, symbol)
+    }
 }

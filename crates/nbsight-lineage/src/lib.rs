@@ -14,6 +14,7 @@
 //! Invariants: in ARCHITECTURE.md (section `nbsight-lineage`), the one place
 //! they are written; each names the test that holds it, where one does.
 
+mod answers;
 mod cells;
 mod closures;
 mod columns;
@@ -33,8 +34,8 @@ mod shapes;
 mod slices;
 mod symbols;
 
+pub use answers::{Deps, StaleRead, SymbolRef, UpdatedAncestor};
 pub use elements::{ElementIdentity, ElementKey, WatchedElement};
-pub use explain::{Deps, StaleRead, SymbolRef, UpdatedAncestor};
 pub use keys::{Probe, ProbeKeys, int_key, str_key};
 pub use provenance::{
     Event as ProvenanceEvent, InputRef, ProvenanceReport, What as ProvenanceWhat, code_key,

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::explain::{Deps, StaleRead, SymbolRef};
+use crate::answers::{Deps, StaleRead, SymbolRef};
 use crate::session::Status;
 
 /// `a`, `a` and `b`, `a`, `b` and `c`, each in backquotes.
@@ -157,7 +157,7 @@ pub fn status(status: &Status) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explain::UpdatedAncestor;
+    use crate::answers::UpdatedAncestor;
 
     #[test]
     fn the_warning_names_symbols_causes_and_cells() {

@@ -11,8 +11,8 @@ use nbsight_dataflow::statements::StmtKind;
 use nbsight_dataflow::symbol::{Symbol, root};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::answers::StaleRead;
 use crate::cells::{CellFacts, FactsCache};
-use crate::explain::{self, Deps, StaleRead};
 use crate::highlights::{self, CellInput, Highlights};
 use crate::provenance::{Deferred, ProvenanceReport, Waiting};
 use crate::run::{self, FunctionRef, RunFacts};
@@ -227,7 +227,7 @@ impl Lineage {
         *self.staleness.get_mut() = None;
     }
 
-    fn staleness(&self) -> Arc<Staleness> {
+    pub(crate) fn staleness(&self) -> Arc<Staleness> {
         let mut cached = self.staleness.borrow_mut();
         cached
             .get_or_insert_with(|| Arc::new(Staleness::compute(&self.graph)))
@@ -824,46 +824,6 @@ impl Lineage {
         }
     }
 
-    /// The stale symbols `cell_id` reads (with its current source), each
-    /// explained; `None` for a cell nbsight does not know.
-    pub fn why(&mut self, cell_id: &str) -> Option<Vec<StaleRead>> {
-        let source = self
-            .cells()
-            .into_iter()
-            .find(|(id, _)| id == cell_id)
-            .map(|(_, source)| source)?;
-        let facts = self.facts.facts(&source, &self.effects);
-        Some(self.stale_reads_of(cell_id, &source, &facts))
-    }
-
-    /// The stale symbols `cell_id` would read running `source`, explained;
-    /// the advice never names the cell itself (running it is what is asked
-    /// about), so the warning, `why` and block mode give the same advice.
-    fn stale_reads_of(&self, cell_id: &str, source: &str, facts: &CellFacts) -> Vec<StaleRead> {
-        let live = self.live_of(cell_id, source, facts);
-        let staleness = self.staleness();
-        let reads = highlights::stale_reads(&self.graph, &staleness, &live)
-            .into_iter()
-            .filter_map(|symbol| {
-                // Every stale read named is a read of the value (whole).
-                let mut read = explain::stale_read(self, &staleness, &symbol, true)?;
-                read.rerun.retain(|c| c != cell_id);
-                Some(read)
-            })
-            .collect::<Vec<_>>();
-        // In the order their cells ran, so that the advice (each read's
-        // cells, first seen first) is an order to re-run them in.
-        let first_ran = |read: &StaleRead| {
-            read.rerun
-                .first()
-                .and_then(|c| self.runs.get(c))
-                .map_or(Ts::MAX, |r| r.counter)
-        };
-        let mut reads = reads;
-        reads.sort_by_key(first_ran);
-        reads
-    }
-
     /// The provenance of the value at `symbol` (`None`: not bound, or not
     /// a path: `a[`).
     pub fn provenance(&mut self, symbol: &str) -> Option<ProvenanceReport> {
@@ -884,12 +844,6 @@ impl Lineage {
     /// then their own inputs).
     pub fn provenance_error(&mut self) -> Option<&str> {
         self.provenance.error(&self.effects)
-    }
-
-    /// The lineage of `symbol`.
-    pub fn deps(&self, symbol: &str) -> Option<Deps> {
-        let staleness = self.staleness();
-        explain::deps(self, &staleness, symbol)
     }
 
     /// The cell id of execution `exec`.
