@@ -14,8 +14,9 @@ use nbsight_flow::FlowOptions;
 use nbsight_model::NotebookModel;
 use nbsight_notebook::{CellIndex, Notebook, load_ipynb_bytes, load_ipynb_str};
 
+use crate::outcome::{Outcome, Status};
+use crate::rows::{FindingRow, FlowRow, Rows};
 use crate::source::{Body, Item, read_file};
-use crate::tables::{FindingRow, FlowRow, Rows};
 use crate::{cells, events, slices};
 
 /// What a scan runs on each notebook.
@@ -67,49 +68,6 @@ impl Analysis {
             Analysis::Flow => "flows",
             Analysis::Whatif => "events",
             Analysis::Slice => "slices",
-        }
-    }
-}
-
-/// A notebook's status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// Analysed.
-    Ok,
-    /// Analysed, but a cell does not parse (the other cells were analysed).
-    SyntaxError,
-    /// Not a notebook nbsight can read (or the analysis failed on it).
-    Unreadable,
-    /// Its analysis took longer than the time budget.
-    Timeout,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::SyntaxError => "syntax-error",
-            Status::Unreadable => "unreadable",
-            Status::Timeout => "timeout",
-        }
-    }
-}
-
-/// What one notebook gave.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    pub status: Status,
-    /// Why it is not `ok` (`None` when it is).
-    pub message: Option<String>,
-    pub rows: Rows,
-}
-
-impl Outcome {
-    pub fn failed(status: Status, message: impl Into<String>) -> Outcome {
-        Outcome {
-            status,
-            message: Some(message.into()),
-            rows: Rows::None,
         }
     }
 }

@@ -12,10 +12,10 @@ use arrow_ipc::writer::StreamWriter;
 
 use crate::analysis::Analyser;
 use crate::error::ScanError;
-use crate::run::{Options, Sink, run};
+use crate::outcome::{Done, DoneIds, Sink};
+use crate::run::{Options, run};
 use crate::source::{Body, Fields, Item, items_of_batch, notebook_columns};
-use crate::store::DoneIds;
-use crate::tables::{Done, table_batch};
+use crate::tables::table_batch;
 
 /// Gathers the rows in memory.
 #[derive(Debug, Default)]

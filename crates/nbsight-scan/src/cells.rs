@@ -4,7 +4,7 @@
 use nbsight_dataflow::{NotebookAnalysis, SymbolSet};
 use nbsight_notebook::{CellKind, CodeForm, Notebook};
 
-use crate::tables::CellRow;
+use crate::rows::CellRow;
 
 fn names(set: &SymbolSet) -> Vec<String> {
     set.into_iter().map(ToString::to_string).collect()

@@ -9,7 +9,7 @@ use nbsight_dataflow::Effects;
 use nbsight_notebook::{CellIndex, CellKind, Notebook, SyntaxIssue};
 use nbsight_whatif::{Event, Executed, WhatIfSession};
 
-use crate::tables::EventRow;
+use crate::rows::EventRow;
 
 /// Syntax errors with their cells.
 type SyntaxErrors = Vec<(CellIndex, SyntaxIssue)>;

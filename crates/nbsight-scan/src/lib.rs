@@ -21,14 +21,17 @@ mod cells;
 mod column;
 pub mod error;
 mod events;
+mod outcome;
+pub mod rows;
 pub mod run;
 mod slices;
 pub mod source;
 pub mod store;
 pub mod tables;
 
-pub use analysis::{Analyser, Analysis, Outcome, Status};
+pub use analysis::{Analyser, Analysis};
 pub use error::ScanError;
+pub use outcome::{Done, DoneIds, Outcome, Sink, Status};
 pub use run::{Counts, Options};
 pub use source::{Fields, Item, Source};
 pub use store::{Format, Store};

@@ -17,11 +17,11 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::analysis::{Analyser, Outcome, Status};
+use crate::analysis::Analyser;
 use crate::error::ScanError;
+use crate::outcome::{Done, DoneIds, Sink};
+use crate::outcome::{Outcome, Status};
 use crate::source::Item;
-use crate::store::DoneIds;
-use crate::tables::Done;
 
 /// How a run goes.
 #[derive(Debug, Clone)]
@@ -42,11 +42,6 @@ impl Default for Options {
             commit_every: 1000,
         }
     }
-}
-
-/// Where the rows go, a batch at a time, in input order.
-pub trait Sink {
-    fn commit(&mut self, done: &[Done]) -> Result<(), ScanError>;
 }
 
 /// What a run did.

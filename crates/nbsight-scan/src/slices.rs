@@ -4,7 +4,7 @@
 
 use nbsight_slice::{Granularity, Slicer};
 
-use crate::tables::SliceRow;
+use crate::rows::SliceRow;
 
 /// A row per code cell the slicer knows.
 pub(crate) fn rows(slicer: &Slicer) -> Result<Vec<SliceRow>, String> {

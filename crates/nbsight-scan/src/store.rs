@@ -18,7 +18,7 @@
 //! killed while merging merges again. The parts stay (they are what a
 //! resumed scan reads); delete `OUT/parts` once the scan is done.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -32,7 +32,8 @@ use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
 use crate::error::ScanError;
-use crate::tables::{Done, table_batch};
+use crate::outcome::{Done, DoneIds, Sink};
+use crate::tables::table_batch;
 
 /// Rows per row group of the tables written.
 const ROW_GROUP: usize = 65_536;
@@ -53,10 +54,6 @@ impl Format {
         }
     }
 }
-
-/// How many times each id has a status row already (ids may repeat in
-/// an input: each occurrence is a notebook).
-pub type DoneIds = HashMap<String, u32>;
 
 /// An output folder being written.
 #[derive(Debug)]
@@ -252,7 +249,7 @@ impl Store {
     }
 }
 
-impl crate::run::Sink for Store {
+impl Sink for Store {
     fn commit(&mut self, done: &[Done]) -> Result<(), ScanError> {
         Store::commit(self, done)
     }
