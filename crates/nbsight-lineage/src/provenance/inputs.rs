@@ -8,48 +8,18 @@
 //! container's shared path and its position (`L`, 7), rendered `L[7]` only
 //! when an answer shows it.
 
-use std::fmt;
 use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
 use super::InputRef;
 use super::ranges;
+use super::symbol::Symbol;
 use super::value::{Deps, InputId, Value};
 
 /// Inputs made between two sweeps, at least: a session of small cells
 /// never pays for one.
 pub(crate) const SWEEP_AFTER: usize = 1 << 16;
-
-/// The symbol path an input was first bound to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Symbol {
-    /// `x`, `cfg.rate`, `d['k']`.
-    Path(Arc<str>),
-    /// The element at a position of a list or tuple (`L[7]`): the
-    /// container's path, shared by its elements, and the position.
-    Element(Arc<str>, u32),
-}
-
-impl Symbol {
-    /// `(container, position)` when the symbol is an element at a position
-    /// (`L[7]`, also when written as a path, `L[3][7]`).
-    pub(crate) fn position(&self) -> Option<(&str, u64)> {
-        match self {
-            Symbol::Element(base, i) => Some((base, u64::from(*i))),
-            Symbol::Path(path) => ranges::position(path),
-        }
-    }
-}
-
-impl fmt::Display for Symbol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Symbol::Path(path) => f.write_str(path),
-            Symbol::Element(base, i) => write!(f, "{base}[{i}]"),
-        }
-    }
-}
 
 /// An input: where a value entered the notebook.
 #[derive(Debug, Clone)]

@@ -17,12 +17,12 @@
 
 mod deferred;
 mod events;
-mod function;
 mod ids;
 mod inputs;
 mod position;
 mod ranges;
 mod replay;
+mod symbol;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 mod value;

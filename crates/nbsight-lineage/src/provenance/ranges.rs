@@ -4,18 +4,10 @@
 //! are more than [`MIN_RUN`] of them; fewer are listed one by one.
 
 use super::InputRef;
-use super::inputs::Symbol;
+use super::symbol::Symbol;
 
 /// The longest run of consecutive elements still listed one by one.
 pub(crate) const MIN_RUN: usize = 10;
-
-/// `base[i]` with `i` a non-negative integer: `(base, i)`.
-pub(crate) fn position(symbol: &str) -> Option<(&str, u64)> {
-    let inner = symbol.strip_suffix(']')?;
-    let open = inner.rfind('[')?;
-    let index = inner[open + 1..].parse::<u64>().ok()?;
-    Some((&inner[..open], index))
-}
 
 /// The inputs of an answer, each as its cell and symbol (`None`: never
 /// bound, a `<literal>`), sorted (positions in numeric order), repeats

@@ -3,14 +3,18 @@
 //! *where* (inputs copied or computed into it) and *why* (inputs read by
 //! the decisions that let it, or kept something out of it); containers
 //! keep one abstract value per element, so provenance goes down to
-//! `numbers[2]` and `d['k']`.
+//! `numbers[2]` and `d['k']`. Values the replay knows without running the
+//! code ([`Known`]) and user functions ([`Function`]: parameters, code,
+//! defaults, closure) are values too: a function holds the values of its
+//! defaults, so the two types live together.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::function::Function;
-use super::replay::Known;
+use ruff_python_ast::{Expr, Stmt};
+use rustc_hash::FxHashMap;
 
 pub(crate) use super::ids::{Ids, InputId};
+use super::position::Positions;
 
 /// What a value depends on.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -451,3 +455,110 @@ impl Mapping {
 }
 
 impl Changing for Object {}
+
+/// A known value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Known {
+    Int(i64),
+    /// Any other value, by its `repr` (a string's quoted form).
+    Repr(String),
+    /// A tuple (`('north', 120)`): its elements, `None` where unknown.
+    Tuple(Vec<Option<Known>>),
+}
+
+impl Known {
+    /// Its `repr`, as containers spell their keys; a tuple's only when
+    /// every element is known.
+    pub(crate) fn repr(&self) -> Option<String> {
+        match self {
+            Known::Int(i) => Some(i.to_string()),
+            Known::Repr(r) => Some(r.clone()),
+            Known::Tuple(items) => {
+                let items: Option<Vec<String>> = items
+                    .iter()
+                    .map(|i| i.as_ref().and_then(Known::repr))
+                    .collect();
+                match items?.as_slice() {
+                    [one] => Some(format!("({one},)")),
+                    all => Some(format!("({})", all.join(", "))),
+                }
+            }
+        }
+    }
+
+    /// The `k`-th element of a known tuple.
+    pub(crate) fn nth(&self, k: usize) -> Option<Known> {
+        match self {
+            Known::Tuple(items) => items.get(k).cloned().flatten(),
+            _ => None,
+        }
+    }
+
+    /// A key as containers spell it (`3`, `'a'`).
+    pub(crate) fn of_key(key: &str) -> Known {
+        match key.parse::<i64>() {
+            Ok(i) => Known::Int(i),
+            Err(_) => Known::Repr(key.to_string()),
+        }
+    }
+}
+
+/// What a function runs.
+#[derive(Debug, Clone)]
+pub(crate) enum Body {
+    Block(Vec<Stmt>),
+    Lambda(Box<Expr>),
+}
+
+/// A user function.
+#[derive(Debug, Clone)]
+pub(crate) struct Function {
+    /// Positional (and keyword-only) parameter names, in order, with the
+    /// values of their defaults.
+    pub params: Vec<(String, Option<Value>)>,
+    pub body: Body,
+    /// The positions of the defining cell's code.
+    pub positions: Arc<Positions>,
+    /// The cell that defined it.
+    pub cell: Arc<str>,
+    /// Its code object as events name it (`events::code_key`).
+    pub code: u32,
+    /// The enclosing function's variables when it was defined (a closure's
+    /// free variables: `make_scaler(k)`'s `factor`).
+    pub closure: Option<Arc<Closure>>,
+    /// A generator function (its body yields): a call replays the body as
+    /// far as the log shows it ran, and gives what it yielded.
+    pub generator: bool,
+}
+
+/// The variables of the enclosing functions a function sees, shared by
+/// its calls: what one call assigns to a `nonlocal` the next one reads
+/// (`make_counter`'s `count`). A mutex as `value::Shared` is; nothing
+/// else is locked while it is held.
+#[derive(Debug, Default)]
+pub(crate) struct Closure(Mutex<FxHashMap<String, Value>>);
+
+impl Closure {
+    pub(crate) fn new(variables: FxHashMap<String, Value>) -> Closure {
+        Closure(Mutex::new(variables))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, FxHashMap<String, Value>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<Value> {
+        self.lock().get(name).cloned()
+    }
+
+    pub(crate) fn set(&self, name: &str, value: Value) {
+        self.lock().insert(name.to_string(), value);
+    }
+
+    /// A copy of its variables.
+    pub(crate) fn variables(&self) -> FxHashMap<String, Value> {
+        self.lock().clone()
+    }
+}

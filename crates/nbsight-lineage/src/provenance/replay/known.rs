@@ -9,55 +9,8 @@
 use ruff_python_ast::{self as ast, Expr};
 use rustc_hash::FxHashMap;
 
-use super::super::value::Value;
+use super::super::value::{Known, Value};
 use super::{Replay, constant_key, python_repr};
-
-/// A known value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Known {
-    Int(i64),
-    /// Any other value, by its `repr` (a string's quoted form).
-    Repr(String),
-    /// A tuple (`('north', 120)`): its elements, `None` where unknown.
-    Tuple(Vec<Option<Known>>),
-}
-
-impl Known {
-    /// Its `repr`, as containers spell their keys; a tuple's only when
-    /// every element is known.
-    pub(crate) fn repr(&self) -> Option<String> {
-        match self {
-            Known::Int(i) => Some(i.to_string()),
-            Known::Repr(r) => Some(r.clone()),
-            Known::Tuple(items) => {
-                let items: Option<Vec<String>> = items
-                    .iter()
-                    .map(|i| i.as_ref().and_then(Known::repr))
-                    .collect();
-                match items?.as_slice() {
-                    [one] => Some(format!("({one},)")),
-                    all => Some(format!("({})", all.join(", "))),
-                }
-            }
-        }
-    }
-
-    /// The `k`-th element of a known tuple.
-    pub(crate) fn nth(&self, k: usize) -> Option<Known> {
-        match self {
-            Known::Tuple(items) => items.get(k).cloned().flatten(),
-            _ => None,
-        }
-    }
-
-    /// A key as containers spell it (`3`, `'a'`).
-    pub(super) fn of_key(key: &str) -> Known {
-        match key.parse::<i64>() {
-            Ok(i) => Known::Int(i),
-            Err(_) => Known::Repr(key.to_string()),
-        }
-    }
-}
 
 /// The values a loop's target takes, iteration by iteration.
 #[derive(Debug, Clone)]

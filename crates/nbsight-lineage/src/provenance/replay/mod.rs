@@ -40,10 +40,10 @@ use opaque::{global_effects, names, yields};
 
 use super::State;
 use super::events::{At, Event, What, code_key};
-use super::function::{Body, Closure, Function};
 use super::position::Positions;
+pub(crate) use super::value::Known;
+use super::value::{Body, Closure, Function};
 use super::value::{Deps, Fresh, Mapping, Shared, Value};
-pub(crate) use known::Known;
 
 /// Why the replay of a cell gave up.
 #[derive(Debug, Clone, PartialEq, Eq)]
