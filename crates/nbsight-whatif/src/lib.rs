@@ -10,6 +10,7 @@
 mod classes;
 mod consequences;
 pub mod engine;
+mod event;
 pub mod impact;
 mod rerun;
 mod session;
@@ -17,9 +18,10 @@ mod sinks;
 pub mod state;
 
 pub use classes::{CellClass, classify_cells, is_isolated};
+pub use event::Event;
 pub use nbsight_absint::{Alarm, AlarmKind};
 pub use session::{
-    Event, EventReport, Impacted, MAX_VISITS, WhatIfError, WhatIfFinding, WhatIfOptions,
-    WhatIfReport, WhatIfSession, what_if,
+    EventReport, Impacted, MAX_VISITS, WhatIfError, WhatIfFinding, WhatIfOptions, WhatIfReport,
+    WhatIfSession, what_if,
 };
 pub use state::{Executed, NotebookState};

@@ -18,8 +18,9 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::{PyGeneratorExit, PyStopAsyncIteration, PyStopIteration};
 use pyo3::prelude::*;
 
+use super::objects::{Types, address};
 use super::selection::KeyStep;
-use super::trace::{Caller, Trace, Types, address};
+use super::trace::{Caller, Trace};
 
 /// What the callbacks share with the session.
 pub(crate) struct Shared {

@@ -12,6 +12,7 @@ mod elements;
 mod frames;
 mod hooks;
 mod native;
+mod objects;
 mod probes;
 mod recorder;
 mod selection;
@@ -32,7 +33,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use hooks::{CallHook, LineHook, RaiseHook, Shared, StartHook};
-use trace::{Trace, Types};
+use objects::Types;
+use trace::Trace;
 
 /// How the tracer is attached.
 enum Tracer {
@@ -359,7 +361,7 @@ impl Session {
             std::iter::once(code.clone())
                 .chain(functions)
                 .map(|c| {
-                    let tabled = trace.recorder.has_table(trace::address(&c));
+                    let tabled = trace.recorder.has_table(objects::address(&c));
                     (c, tabled)
                 })
                 .collect::<Vec<_>>()

@@ -27,7 +27,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use rustc_hash::FxHashMap;
 
-use super::trace::{Types, address};
+use super::objects::{Types, address};
 
 /// Events one run may log; past it the run is not recorded (its values
 /// become inputs of their own), the memory is given back and the events

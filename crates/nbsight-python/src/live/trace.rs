@@ -10,28 +10,11 @@
 
 use nbsight_lineage::{CallFact, FunctionRef};
 
+use super::objects::{Types, address};
 use super::probes::Probes;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use rustc_hash::{FxHashMap, FxHashSet};
-
-/// Python objects the tracer compares against, fetched once.
-pub(crate) struct Types {
-    pub code: Py<PyAny>,
-    pub function: Py<PyAny>,
-    pub method: Py<PyAny>,
-}
-
-impl Types {
-    pub fn new(py: Python<'_>) -> PyResult<Types> {
-        let types = py.import("types")?;
-        Ok(Types {
-            code: types.getattr("CodeType")?.unbind(),
-            function: types.getattr("FunctionType")?.unbind(),
-            method: types.getattr("MethodType")?.unbind(),
-        })
-    }
-}
 
 /// The lines of one code object a run saw, against the lines its line
 /// events can report.
@@ -239,10 +222,6 @@ pub(crate) struct Trace {
     raised: Vec<u32>,
     /// The provenance recorder.
     pub recorder: super::recorder::Recorder,
-}
-
-pub(crate) fn address(object: &Bound<'_, PyAny>) -> usize {
-    object.as_ptr() as usize
 }
 
 /// Where a call came from: the cell's code (`None`) or a user function.

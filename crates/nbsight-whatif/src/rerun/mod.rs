@@ -40,7 +40,7 @@ mod writes;
 
 use std::borrow::Cow;
 
-use crate::session::Event;
+use crate::event::Event;
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, NotebookModel};
 use rustc_hash::{FxHashMap, FxHashSet};
