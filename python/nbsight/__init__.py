@@ -62,9 +62,11 @@ __all__ = [
 
 def load_ipython_extension(ip: InteractiveShell) -> None:
     """Called by `%load_ext nbsight` and by the kernel `python3-nbsight` at start."""
-    from nbsight import _api
+    from nbsight import _api, _magic
 
-    _api.load(ip)
+    live = _api.load(ip)
+    if live is not None:
+        _magic.register_magic(ip, live)
 
 
 def unload_ipython_extension(ip: InteractiveShell) -> None:

@@ -30,14 +30,16 @@ def _current() -> Live:
     return live
 
 
-def load(shell: InteractiveShell) -> None:
+def load(shell: InteractiveShell) -> Live | None:
+    """Installs nbsight in `shell`: the new session, `None` when it was loaded."""
     from nbsight._live import Live
 
     if id(shell) in _loaded:
-        return
+        return None
     live = Live(shell)
     live.install()
     _loaded[id(shell)] = live
+    return live
 
 
 def unload(shell: InteractiveShell) -> None:

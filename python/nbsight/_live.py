@@ -148,9 +148,6 @@ class Live:
         # changes what deep expressions do. Block mode's guard is added for
         # the one cell that needs it.
         self._watch_compiler()
-        from nbsight._magic import register_magic
-
-        register_magic(shell, self)
         self._register_comm_target()
         self._open_history_at_load()
 

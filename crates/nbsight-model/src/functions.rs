@@ -6,7 +6,7 @@
 //!
 //! A function calls the user functions (and classes) whose names it reads
 //! (`f(x)`, `df.apply(f)`), so it does what they do too. The views:
-//! - [`FunctionInfo`] by root variable ([`NotebookModel::functions`]: the
+//! - [`FunctionInfo`] by root variable (`NotebookModel::functions`: the
 //!   model's links, what-if, check): plain functions only (methods `C.m`
 //!   and lambdas `<lambda@...>` are skipped); the free globals a function
 //!   reads and binds or changes in place, closed over calls, and those its
@@ -16,7 +16,7 @@
 //!   slicing): methods grouped under their class (using `C` may run any
 //!   `C.m`), perhaps-changes included, closed over calls; the parameters
 //!   the plain functions of that name change in place (their own bodies).
-//! - [`NotebookModel::function_in_force`] (the flow analysis): the
+//! - `NotebookModel::function_in_force` (`in_force.rs`) (the flow analysis): the
 //!   definition a call in a given cell runs.
 //!
 //! [`NamedCall`] is a call of a plain name with the names its arguments are
@@ -32,7 +32,6 @@ use ruff_python_ast::{Expr, ExprCall};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashMap;
 
-use crate::model::{CellInfo, NotebookModel};
 use crate::paths::path_root;
 use crate::vars::{Var, VarSet, Vars};
 
@@ -241,38 +240,6 @@ impl FunctionsByName {
     }
 }
 
-impl NotebookModel {
-    /// The function definitions of the code cells, in notebook order.
-    pub fn definitions(&self) -> impl Iterator<Item = Definition<'_>> {
-        definitions(
-            self.code_cells()
-                .filter_map(|c| Some((c.index, &c.compiled.as_deref()?.summary))),
-        )
-    }
-
-    /// The definition of user function `name` in force at cell `cell`: the
-    /// last one in a cell up to it, unless a later cell up to it binds the
-    /// name otherwise (`f = print`).
-    pub fn function_in_force(&self, cell: usize, name: &str) -> Option<&FunctionSummary> {
-        let var = self.vars.get(name)?;
-        for compiled in self
-            .cells
-            .get(..=cell)?
-            .iter()
-            .rev()
-            .filter_map(|c| c.compiled.as_deref())
-        {
-            if let Some(f) = compiled.summary.functions.get(name) {
-                return Some(f);
-            }
-            if compiled.defs.contains(var) {
-                return None;
-            }
-        }
-        None
-    }
-}
-
 /// Each plain function definition's own free globals (roots; its body only,
 /// not through the functions it calls), by name, one entry per defining cell
 /// in cell order (names are interned in `vars`).
@@ -290,86 +257,6 @@ pub(crate) fn own_reads<'a>(
         out.entry(var).or_default().push((def.cell, reads));
     }
     out
-}
-
-/// The plain user functions in force along an order of cell runs: for each
-/// name, the cell whose definition a call runs. A call runs the definition
-/// that reaches it, not every definition of the name: `def f(): return 1`,
-/// `f()`, `def f(): return y` does not read `y` at `f()`, and a name bound
-/// otherwise (`f = [1, 2]`) is no function until a cell defines it again.
-#[derive(Debug, Clone, Default)]
-pub struct FunctionsInForce {
-    by_var: FxHashMap<Var, usize>,
-}
-
-impl FunctionsInForce {
-    /// After `cell` runs: the plain functions it defines are in force, and
-    /// any other name it binds is no longer a user function.
-    pub fn run(&mut self, model: &NotebookModel, cell: &CellInfo) {
-        let Some(compiled) = cell.compiled.as_deref() else {
-            return;
-        };
-        if self.by_var.is_empty() && compiled.summary.functions.is_empty() {
-            return;
-        }
-        let mut own = VarSet::new();
-        for name in compiled.summary.functions.keys() {
-            if let Some(v) = model.vars.get(name)
-                && model.function_definitions.contains_key(&v)
-            {
-                own.insert(v);
-            }
-        }
-        for v in compiled.defs.iter() {
-            if !own.contains(v) {
-                self.by_var.remove(&v);
-            }
-        }
-        for v in own.iter() {
-            self.by_var.insert(v, cell.index);
-        }
-    }
-
-    /// What calls made by `cell` itself run: these definitions, then the
-    /// cell's own (a cell that defines `f` and calls it runs its own `f`).
-    pub fn at(&self, model: &NotebookModel, cell: &CellInfo) -> FunctionsInForce {
-        let mut here = self.clone();
-        here.run(model, cell);
-        here
-    }
-
-    /// The cell whose definition of `var` is in force.
-    pub fn cell_of(&self, var: Var) -> Option<usize> {
-        self.by_var.get(&var).copied()
-    }
-
-    /// The globals a call of `var` reads, through the functions it calls as
-    /// they are in force now (`None`: `var` is no user function here).
-    pub fn reads_of_call(&self, model: &NotebookModel, var: Var) -> Option<VarSet> {
-        let cell = self.cell_of(var)?;
-        let mut reads = VarSet::new();
-        let mut seen = VarSet::from_iter([var]);
-        let mut stack = vec![(var, cell)];
-        while let Some((f, at)) = stack.pop() {
-            let Some(own) = model
-                .function_definitions
-                .get(&f)
-                .and_then(|defs| defs.iter().find(|(c, _)| *c == at))
-            else {
-                continue;
-            };
-            reads.union_with(&own.1);
-            for g in own.1.iter() {
-                if let Some(c) = self.cell_of(g)
-                    && !seen.contains(g)
-                {
-                    seen.insert(g);
-                    stack.push((g, c));
-                }
-            }
-        }
-        Some(reads)
-    }
 }
 
 /// A call `callee(...)` of a plain name, with the names its arguments are

@@ -9,6 +9,7 @@
 
 pub mod aliases;
 pub mod functions;
+mod in_force;
 mod model;
 pub mod paths;
 pub mod program;
@@ -20,9 +21,8 @@ pub mod slice_split;
 pub mod testing;
 pub mod vars;
 
-pub use functions::{
-    CallEffects, Definition, FunctionInfo, FunctionsByName, FunctionsInForce, NamedCall,
-};
+pub use functions::{CallEffects, Definition, FunctionInfo, FunctionsByName, NamedCall};
+pub use in_force::FunctionsInForce;
 pub use model::{CallChange, CellInfo, CellStatus, Compiled, NotebookModel};
 pub use program::Program;
 pub use sites::{NO_SITE, Site, SiteTable};

@@ -17,7 +17,7 @@ use nbsight_notebook::{
 };
 use rustc_hash::FxHashMap;
 
-use crate::functions::{self, FunctionInfo, FunctionsInForce};
+use crate::functions::{self, FunctionInfo};
 use crate::program::Program;
 use crate::sites::SiteTable;
 use crate::vars::{Var, VarSet, Vars};
@@ -199,7 +199,7 @@ impl Links {
 /// some cell rebinds (`all_defs`), and the free globals of the user
 /// functions it references (`call_reads`: what a call of a name reads, when
 /// the name is a user function), unless the cell bound them before.
-fn pre_with<R: std::borrow::Borrow<VarSet>>(
+pub(crate) fn pre_with<R: std::borrow::Borrow<VarSet>>(
     compiled: &Compiled,
     all_defs: &VarSet,
     vars: &Vars,
@@ -757,24 +757,6 @@ impl NotebookModel {
         }
         self.functions = Arc::new(functions);
         self.function_definitions = Arc::new(own);
-    }
-
-    /// What `cell` reads from the notebook state when the user functions in
-    /// force are `in_force` (before it runs): [`CellInfo::pre`] with each
-    /// call resolved to the definition that reaches it rather than to every
-    /// definition of the name.
-    pub fn pre_in_force(&self, cell: &CellInfo, in_force: &FunctionsInForce) -> VarSet {
-        let Some(compiled) = cell.compiled.as_deref() else {
-            return VarSet::new();
-        };
-        let here = in_force.at(self, cell);
-        let mut pre = pre_with(compiled, &compiled.builtins, &self.vars, |v| {
-            here.reads_of_call(self, v)
-        });
-        // Of the builtins, only those some cell rebinds (`pre` has them); the
-        // rest is a subset of `pre`, which unions every definition.
-        pre.intersect_with(&cell.pre);
-        pre
     }
 
     /// Builtin names some cell rebinds (they are notebook variables) and

@@ -5,30 +5,12 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::OneIndexed;
+pub use crate::cell_kind::CellKind;
 use crate::form::{CodeForm, classify};
 use crate::language::Language;
 use crate::magic::{blank_cell_magic, uncomment_percent_magics};
 use crate::parse::{ParsedCell, parse_python};
 use crate::transform::ipython_cleanup;
-
-/// The nbformat cell type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum CellKind {
-    Code,
-    Markdown,
-    Raw,
-}
-
-impl CellKind {
-    /// The nbformat spelling: `code`, `markdown`, `raw`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CellKind::Code => "code",
-            CellKind::Markdown => "markdown",
-            CellKind::Raw => "raw",
-        }
-    }
-}
 
 /// Where a cell's source came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -146,7 +128,8 @@ impl Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::form::{CellMagic, OpaqueReason};
+    use crate::form::OpaqueReason;
+    use crate::magic::CellMagic;
 
     fn cell(source: &str, form: CodeForm, origin: CellOrigin) -> Cell {
         Cell {

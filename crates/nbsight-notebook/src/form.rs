@@ -4,18 +4,9 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::cell::CellKind;
+use crate::cell_kind::CellKind;
 use crate::language::Language;
-use crate::magic::{find_cell_magic, is_python_cell_magic};
-
-/// A cell magic from a first line `%%name args`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-pub struct CellMagic {
-    /// The magic's name without `%%` (`time`, `bash`, `writefile`).
-    pub name: String,
-    /// Everything after the name, trimmed, verbatim (`out` for `%%capture out`).
-    pub args: String,
-}
+use crate::magic::{CellMagic, find_cell_magic, is_python_cell_magic};
 
 /// Why a code cell is not analysed as Python.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]

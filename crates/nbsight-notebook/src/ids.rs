@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use sha2::{Digest, Sha256};
 
-use crate::cell::CellKind;
+use crate::cell_kind::CellKind;
 
 /// The content-derived id of a cell: `"h"` + 10 hex digits of
 /// `sha256(kind + "\0" + source)`.

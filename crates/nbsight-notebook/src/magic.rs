@@ -9,7 +9,16 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::form::CellMagic;
+use serde::Serialize;
+
+/// A cell magic from a first line `%%name args`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct CellMagic {
+    /// The magic's name without `%%` (`time`, `bash`, `writefile`).
+    pub name: String,
+    /// Everything after the name, trimmed, verbatim (`out` for `%%capture out`).
+    pub args: String,
+}
 
 /// Cell magics whose body is ordinary Python run in the notebook's namespace.
 pub const PYTHON_CELL_MAGICS: &[&str] = &["time", "timeit", "capture", "prun"];
