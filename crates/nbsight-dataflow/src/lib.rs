@@ -24,6 +24,7 @@ pub mod imports;
 pub mod index;
 mod node;
 pub mod scope;
+mod scope_sets;
 pub mod solve;
 pub mod statements;
 pub mod summarize;

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use super::*;
 use crate::effects::Effects;
 use crate::imports::ImportEnv;
+use crate::scope_sets::sort_key;
 use crate::symbol_set::SymbolSet;
 
 fn analyze(src: &str) -> ModuleAnalysis {

@@ -9,10 +9,10 @@ use ruff_text_size::Ranged;
 use rustc_hash::FxHashSet;
 
 use super::call::is_namespace_call;
+use super::nested::function_summary;
 use super::{ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::scope::{FunctionScope, for_each_target_name};
-use crate::summarize::function_summary;
 use crate::symbol::{ANY_INDEX, Lineage, MAX_PATH_DEPTH, SymId, Symbol, constant_index, depth};
 
 impl<'a> Visitor<'a> for ScopeBuilder<'_> {

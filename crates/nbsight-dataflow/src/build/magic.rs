@@ -12,9 +12,9 @@ use ruff_python_ast::{self as ast, IpyEscapeKind, Stmt};
 use ruff_text_size::TextRange;
 
 use super::ScopeBuilder;
+use super::nested::function_summary_and_builtins;
 use crate::access::AccessKind;
 use crate::scope::FunctionScope;
-use crate::summarize::function_summary_and_builtins;
 use crate::symbol::root;
 
 /// Line magics whose argument is Python code run in the user namespace.

@@ -6,6 +6,7 @@
 mod call;
 mod expr;
 mod magic;
+mod nested;
 mod stmt;
 
 pub use magic::magic_code;

@@ -6,12 +6,12 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashSet;
 
+use super::nested::{class_exports, function_summary};
 use super::{FinallyFrame, Jump, LoopTargets, ScopeBuilder, ScopeKind};
 use crate::access::AccessKind;
 use crate::cfg::{LoopEdges, NodeId};
 use crate::imports::for_each_binding;
 use crate::scope::{FunctionScope, pattern_bindings};
-use crate::summarize::{class_exports, function_summary};
 use crate::symbol::{Symbol, root};
 
 impl ScopeBuilder<'_> {
