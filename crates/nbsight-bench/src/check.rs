@@ -1,6 +1,7 @@
-//! `check_notebook` with the default rules on one notebook (loaded beforehand,
-//! untimed): the median of the timed iterations after warm-up runs, and the
-//! findings per rule over the corpus.
+//! `check_notebook` (exactly what `nbsight check` runs, suppressions included)
+//! with the default rules on one notebook (loaded beforehand, untimed): the
+//! median of the timed iterations after warm-up runs, and the findings per rule
+//! over the corpus.
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -20,7 +21,7 @@ pub fn measure(
     warmup: usize,
     iterations: usize,
 ) -> (Duration, Vec<Finding>) {
-    let findings = check_notebook(notebook, effects, RuleSet::default());
+    let findings = check_notebook(notebook, effects, RuleSet::default()).findings;
     let time = median_time(warmup, iterations, || {
         check_notebook(black_box(notebook), effects, RuleSet::default())
     });

@@ -11,13 +11,6 @@ use crate::selection::RuleSet;
 use crate::suppress::Suppressions;
 use nbsight_model::NotebookModel;
 
-/// The findings of the rules in `rules` for `notebook`, sorted by cell, line,
-/// column and code.
-pub fn check_notebook(notebook: &Notebook, effects: &Effects, rules: RuleSet) -> Vec<Finding> {
-    let model = NotebookModel::new(notebook, effects);
-    check_model(&model, rules)
-}
-
 /// What `nbsight check` reports for a notebook as saved: the findings of
 /// the rules in `rules` with the notebook's suppression comments applied,
 /// and the syntax errors of its cells (which the CLI prints as problems).
@@ -33,14 +26,14 @@ pub struct Checked {
 
 /// Exactly what `nbsight check` runs on one loaded notebook (suppressions
 /// included), for every front end that must agree with it (`nbsight scan`,
-/// the Python batch API).
-pub fn check_saved(notebook: &Notebook, effects: &Effects, rules: RuleSet) -> Checked {
+/// the Python batch API) and the benchmark.
+pub fn check_notebook(notebook: &Notebook, effects: &Effects, rules: RuleSet) -> Checked {
     let model = NotebookModel::new(notebook, effects);
-    check_saved_model(notebook, &model, rules)
+    check_notebook_model(notebook, &model, rules)
 }
 
-/// [`check_saved`] on a model already built from `notebook`.
-pub fn check_saved_model(notebook: &Notebook, model: &NotebookModel, rules: RuleSet) -> Checked {
+/// [`check_notebook`] on a model already built from `notebook`.
+pub fn check_notebook_model(notebook: &Notebook, model: &NotebookModel, rules: RuleSet) -> Checked {
     let mut findings = check_model(model, rules);
     let suppressed = Suppressions::of(notebook).retain(&mut findings);
     Checked {
@@ -50,7 +43,9 @@ pub fn check_saved_model(notebook: &Notebook, model: &NotebookModel, rules: Rule
     }
 }
 
-/// [`check_notebook`] on a model already built.
+/// The findings of the rules in `rules` for `model`, sorted by cell, line,
+/// column and code, before the notebook's suppression comments (which
+/// [`check_notebook`] applies).
 pub fn check_model(model: &NotebookModel, rules: RuleSet) -> Vec<Finding> {
     let mut findings = Vec::new();
     // Each enabled rule's driver, in registry order; a driver shared by

@@ -17,7 +17,7 @@ pub mod rules;
 mod selection;
 pub mod suppress;
 
-pub use check::{Checked, check_model, check_notebook, check_saved, check_saved_model};
+pub use check::{Checked, check_model, check_notebook, check_notebook_model};
 pub use finding::Finding;
 pub use registry::{REGISTRY, ReportedBy, Rule, RuleMeta};
 pub use selection::{RuleSet, UnknownSelector, validate_selectors};

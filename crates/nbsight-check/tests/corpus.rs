@@ -13,7 +13,7 @@ fn every_corpus_notebook_is_checked() {
     let effects = Effects::builtin();
     let mut findings = 0;
     for (path, notebook) in &corpus {
-        for finding in check_notebook(notebook, &effects, RuleSet::all()) {
+        for finding in check_notebook(notebook, &effects, RuleSet::all()).findings {
             // Lines and columns are 1-based by their type (`OneIndexed`).
             assert!(
                 finding.cell.index() < notebook.cells.len(),

@@ -115,7 +115,7 @@ fn example_output(row: &RuleMeta) -> (String, String) {
     let notebook = example_notebook(script);
     let effects = Effects::builtin();
     let findings = if row.is_check_rule() {
-        check_notebook(&notebook, &effects, RuleSet::from_rules([row.rule]))
+        check_notebook(&notebook, &effects, RuleSet::from_rules([row.rule])).findings
     } else {
         let cell = rest
             .split("nbsight whatif --execute ")

@@ -58,7 +58,7 @@ fn every_leakage_case_gives_exactly_its_findings() {
     let mut failures = Vec::new();
     for (file, case) in cases {
         let notebook = load_path(&suite().join(file)).expect("case loads");
-        let findings = check_notebook(&notebook, &effects, rules);
+        let findings = check_notebook(&notebook, &effects, rules).findings;
         let got = common::found(&findings);
         let want = common::expected(case);
         for rule in RULES {

@@ -50,7 +50,7 @@ fn every_fixture_gives_exactly_the_expected_findings() {
     assert!(entries.len() >= 25, "the manifest lists the fixtures");
     for (file, entry) in &entries {
         let notebook = load_path(&fixtures().join(file)).expect("fixture loads");
-        let findings = check_notebook(&notebook, &effects, rules_of(entry));
+        let findings = check_notebook(&notebook, &effects, rules_of(entry)).findings;
         let got = common::found(&findings);
         let want = common::expected(entry);
         if got != want {

@@ -15,7 +15,7 @@ fn figure1_as_saved_has_no_leak_in_notebook_order() {
     )
     .expect("fixture loads");
     // Run All executes cell 3 after cell 2: x is re-read unscaled.
-    let findings = check_notebook(&figure1, &Effects::builtin(), RuleSet::default());
+    let findings = check_notebook(&figure1, &Effects::builtin(), RuleSet::default()).findings;
     assert!(
         findings.iter().all(|f| !f.name().ends_with("leakage")),
         "{findings:#?}"
@@ -28,7 +28,7 @@ fn figure1_leaks_when_cell_3_is_skipped() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/nblyzer_figure1.ipynb"),
     )
     .expect("fixture loads");
-    let findings = check_notebook(&figure1, &Effects::builtin(), RuleSet::default());
+    let findings = check_notebook(&figure1, &Effects::builtin(), RuleSet::default()).findings;
     let skipped: Vec<_> = findings
         .iter()
         .filter(|f| f.rule == Rule::LeakageWithCellsSkipped)

@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use nbsight_check::{RuleSet, Suppressions, check_notebook};
+use nbsight_check::{RuleSet, check_notebook};
 use nbsight_dataflow::{Effects, analyze_notebook};
 use nbsight_flow::{FlowOptions, analyze_flows};
 use nbsight_model::NotebookModel;
@@ -138,8 +138,7 @@ proptest! {
         let model = NotebookModel::new(&notebook, &effects);
         let _ = analyze_flows(&model, FlowOptions::default());
 
-        let mut findings = check_notebook(&notebook, &effects, RuleSet::all());
-        Suppressions::of(&notebook).retain(&mut findings);
+        let findings = check_notebook(&notebook, &effects, RuleSet::all()).findings;
         let positions = IpynbPositions::new(&text);
         for finding in &findings {
             prop_assert!(finding.cell.index() < notebook.cells.len());

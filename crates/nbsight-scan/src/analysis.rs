@@ -1,6 +1,6 @@
 //! One notebook through one analysis: its status row and its rows of the
 //! analysis's own table. The `check` analysis runs exactly what `nbsight
-//! check` runs ([`nbsight_check::check_saved`]: the same rules, the same
+//! check` runs ([`nbsight_check::check_notebook`]: the same rules, the same
 //! suppressions), so a row's findings equal `nbsight check` on the
 //! notebook written out as a file. A panic of an analysis is caught: the
 //! notebook is `unreadable`, with the panic's message.
@@ -120,7 +120,7 @@ impl Analyser {
         let (rows, errors) = match self.analysis {
             Analysis::Check => {
                 let rules = (self.rules)(item)?;
-                let checked = nbsight_check::check_saved(notebook, effects, rules);
+                let checked = nbsight_check::check_notebook(notebook, effects, rules);
                 let rows = checked.findings.iter().map(FindingRow::from).collect();
                 (Rows::Findings(rows), checked.syntax_errors)
             }

@@ -1,10 +1,10 @@
 //! Checking the notebooks: each is loaded and checked on rayon's thread pool
-//! (`nbsight_check::check_saved`, as every front end) with the rules its own configuration
+//! (`nbsight_check::check_notebook`, as every front end) with the rules its own configuration
 //! enables, its suppression comments applied; then the results are gathered
 //! into a [`Report`] in a deterministic order.
 
 use indicatif::ProgressBar;
-use nbsight_check::check_saved;
+use nbsight_check::check_notebook;
 use nbsight_dataflow::Effects;
 use nbsight_notebook::{IpynbPositions, Notebook, SourceFormat};
 use rayon::prelude::*;
@@ -21,7 +21,7 @@ pub fn check_loaded(
     effects: &Effects,
     rules: nbsight_check::RuleSet,
 ) -> Checked {
-    let checked = check_saved(notebook, effects, rules);
+    let checked = check_notebook(notebook, effects, rules);
     let (findings, suppressed) = (checked.findings, checked.suppressed);
     // Syntax errors and load diagnostics in cells are located too.
     let diagnostics = diagnostics_of(notebook, &checked.syntax_errors);

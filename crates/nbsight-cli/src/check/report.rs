@@ -365,7 +365,7 @@ pub mod tests {
     fn syntax_errors_are_problems() {
         let notebook =
             nbsight_notebook::load_percent_str(Path::new("nb.py"), "# %%\nx = (\n# %%\ny = 1\n");
-        let checked = nbsight_check::check_saved(
+        let checked = nbsight_check::check_notebook(
             &notebook,
             &Effects::builtin(),
             nbsight_check::RuleSet::default(),
