@@ -106,7 +106,7 @@ impl Leak {
 
     /// This state moves to a model that differs from its own only in the
     /// code of cell `edited`, whose imports are the same: what the other
-    /// cells' functions do is kept (see [`functions::FunctionLeaks`]).
+    /// cells' functions do is kept (see `functions.rs`, `FunctionLeaks`).
     pub fn move_to_edit(&mut self, edited: usize) {
         self.functions = Some(Rc::new(match &self.functions {
             Some(known) => known.for_edit(edited),

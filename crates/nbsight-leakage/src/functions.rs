@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 
 /// What a function's body does with its arguments.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FunctionLeak {
+pub(crate) struct FunctionLeak {
     /// Fits statistics on the data it is given.
     pub fits: bool,
     /// Cross-validates on the data it is given.
@@ -32,14 +32,14 @@ pub struct FunctionLeak {
 }
 
 impl FunctionLeak {
-    pub fn is_none(self) -> bool {
+    pub(crate) fn is_none(self) -> bool {
         !self.fits && !self.cross_validates
     }
 }
 
 /// What the function bound to `var`, defined in the nearest cell at or
 /// above `cell` that defines it (else the first that does), does.
-pub fn function_leak(model: &NotebookModel, cell: usize, var: Var) -> FunctionLeak {
+pub(crate) fn function_leak(model: &NotebookModel, cell: usize, var: Var) -> FunctionLeak {
     match definition_cell(model, cell, var) {
         Some(def_cell) => defined_leak(model, def_cell, var),
         None => FunctionLeak::default(),
@@ -60,7 +60,7 @@ pub fn function_leak(model: &NotebookModel, cell: usize, var: Var) -> FunctionLe
 /// an edit made in place): the edited cell's own definitions are then read
 /// at every call.
 #[derive(Debug, Default)]
-pub struct FunctionLeaks {
+pub(crate) struct FunctionLeaks {
     known: Rc<RefCell<FxHashMap<(usize, Var), FunctionLeak>>>,
     /// The edited cell, whose definitions `known` does not hold for this
     /// model, and what they do in it.
@@ -70,7 +70,7 @@ pub struct FunctionLeaks {
 impl FunctionLeaks {
     /// The same kept answers, for a model that differs from this one's
     /// only in the code of cell `edited`, with the same imports.
-    pub fn for_edit(&self, edited: usize) -> FunctionLeaks {
+    pub(crate) fn for_edit(&self, edited: usize) -> FunctionLeaks {
         FunctionLeaks {
             known: self.known.clone(),
             edited: Some((edited, RefCell::default())),
@@ -78,7 +78,7 @@ impl FunctionLeaks {
     }
 
     /// [`function_leak`], read once per definition.
-    pub fn get(&self, model: &NotebookModel, cell: usize, var: Var) -> FunctionLeak {
+    pub(crate) fn get(&self, model: &NotebookModel, cell: usize, var: Var) -> FunctionLeak {
         let Some(def_cell) = definition_cell(model, cell, var) else {
             return FunctionLeak::default();
         };

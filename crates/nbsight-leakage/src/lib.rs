@@ -3,7 +3,7 @@
 //! read (`read-file`), statistics fitted on rows that include a split's test
 //! rows (the seed's *reset* rule, driven by the knowledge base's
 //! `fit-transform`/`transformer` roles, statistics of the data such as
-//! `df.mean()`, and user functions that fit, [`functions`]), resampling or
+//! `df.mean()`, and user functions that fit, `functions.rs`), resampling or
 //! augmentation before a split, the side of a split (`split` role, or a
 //! part bound by slicing or sampling, `syntax.rs`), the model it is or comes
 //! from (`fit`). Everything else propagates with a join over what a
@@ -34,7 +34,7 @@
 mod along;
 mod calls;
 mod domain;
-pub mod functions;
+mod functions;
 mod models;
 mod multi_test;
 mod overlap;
@@ -42,7 +42,7 @@ mod preprocessing;
 mod splits;
 mod syntax;
 mod text;
-pub mod value;
+mod value;
 
 pub use along::{AlarmAlong, alarms_along};
 pub use domain::{Leak, LeakGrowth};

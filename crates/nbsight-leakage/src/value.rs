@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 /// A call site where the domain creates facts: a dense id given by the
 /// model's [`SiteTable`](nbsight_model::SiteTable), which knows its cell and
 /// call.
-pub use nbsight_model::Site;
+pub(crate) use nbsight_model::Site;
 
 /// Which part of a split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -208,20 +208,20 @@ impl Tags {
 }
 
 /// Object kinds (bits), from constructor roles.
-pub mod kind {
-    pub const TRANSFORMER: u8 = 1;
-    pub const SAMPLER: u8 = 2;
-    pub const PIPELINE: u8 = 4;
-    pub const CV: u8 = 8;
-    pub const STATELESS: u8 = 16;
+pub(crate) mod kind {
+    pub(crate) const TRANSFORMER: u8 = 1;
+    pub(crate) const SAMPLER: u8 = 2;
+    pub(crate) const PIPELINE: u8 = 4;
+    pub(crate) const CV: u8 = 8;
+    pub(crate) const STATELESS: u8 = 16;
     /// A transformer that learns from the rows: values join kinds, so a
     /// composite holding one stateful and one stateless transformer (a
     /// `ColumnTransformer` with a scaler and a default `OneHotEncoder`) has
     /// both bits, and is not stateless.
-    pub const STATEFUL: u8 = 32;
+    pub(crate) const STATEFUL: u8 = 32;
 
     /// Every transformer the value may be is stateless.
-    pub fn is_stateless(kind: u8) -> bool {
+    pub(crate) fn is_stateless(kind: u8) -> bool {
         kind & STATELESS != 0 && kind & STATEFUL == 0
     }
 }
@@ -235,7 +235,7 @@ pub struct Val {
     /// User functions (by the variable naming them, sorted) whose body fits
     /// statistics on the data given (`def prep(d): return
     /// StandardScaler().fit_transform(d)`), called on these rows before
-    /// any split: a leaky fact as [`Tag::Fitted`] is, without a call site
+    /// any split: a leaky fact as `Tag::Fitted` is, without a call site
     /// of its own.
     pub fitted_by: SmallVec<[Var; 1]>,
 }
