@@ -4,6 +4,9 @@
 //! defined only in a cell below (the notebook was run out of order) or
 //! nowhere (a deleted cell, a typo, Python 2's `xrange`). Reads through user
 //! functions count: calling `report()` reads the globals `report` reads.
+//! A cell that only changes such a name (`stats.ttest_ind(a, b)`,
+//! `pd.options.display.max_rows = 10` with `pandas` never imported) fails
+//! and binds nothing: every later read of the name is reported too.
 //!
 //! ## Why it matters
 //! The saved notebook only worked in the kernel it was written in. Whoever
@@ -87,7 +90,14 @@ fn undefined_names(model: &NotebookModel, findings: &mut Vec<Finding>) {
             return;
         }
         undefined_in_cell(model, cell, &defined, &in_force, findings);
-        defined.union_with(&cell.outputs);
+        // What the cell binds: changing a name it cannot read (`stats.f()`,
+        // `pd.options.x = 1` with the module never imported) fails, and
+        // binds nothing, so every later read still fails.
+        for v in cell.outputs.iter() {
+            if !defined.contains(v) && first_binds(cell, compiled, v) {
+                defined.insert(v);
+            }
+        }
         in_force.run(model, cell);
     }
 }
