@@ -592,6 +592,41 @@ fn timeit_reads_the_namespace_and_binds_nothing() {
     assert_eq!(s.defs, set(&["g"]), "only `global` binds in the namespace");
 }
 
+/// `%pylab` binds what IPython's `import_pylab` binds; without
+/// `--no-import-all` it also star-imports `numpy` and `matplotlib.pylab`.
+#[test]
+fn pylab_binds_what_import_pylab_binds() {
+    let bound = [
+        "display",
+        "figsize",
+        "getfigs",
+        "matplotlib",
+        "mlab",
+        "np",
+        "numpy",
+        "plt",
+        "pylab",
+        "pyplot",
+    ];
+    let s = summary("%pylab --no-import-all inline\n");
+    assert_eq!(s.defs, set(&bound));
+    assert!(s.uses.is_empty(), "{:?}", s.uses);
+    assert!(
+        !s.imports.iter().any(|i| i.ends_with('*')),
+        "{:?}",
+        s.imports
+    );
+    assert_eq!(s.magics, strings(&["%pylab"]));
+    let s = summary("%pylab inline\nx = np.ones(3)\n");
+    assert!(bound.iter().all(|b| s.defs.contains(b)), "{:?}", s.defs);
+    assert!(s.uses.is_empty(), "np is bound by the magic: {:?}", s.uses);
+    assert!(
+        s.imports.contains("numpy.*") && s.imports.contains("matplotlib.pylab.*"),
+        "{:?}",
+        s.imports
+    );
+}
+
 #[test]
 fn finally_runs_on_every_way_out() {
     // The exception path re-raises: the normal exit has `g`.

@@ -38,6 +38,10 @@
 //! - Names the cell itself may bind before the read on some path (a loop
 //!   that assigns before a later read).
 //! - Builtins, whatever a later cell rebinds them to.
+//! - Names `%pylab` binds, as IPython's `import_pylab` does (`np`, `plt`,
+//!   `numpy`, `pyplot`, `figsize`, `display`...); without `--no-import-all`
+//!   it also star-imports `numpy` and `matplotlib.pylab`, so nothing after
+//!   it is reported (see below).
 //! - Reads that cannot fail: `$name` and `{expr}` in `!` shell lines and
 //!   magic arguments (IPython leaves them to the shell when the name does
 //!   not exist), `df?`, and reads inside a `try` whose `except` catches

@@ -4,8 +4,10 @@
 //! which is analysed (`%time` and `%prun` in the user namespace, so their
 //! bindings are the cell's; `%timeit` and `%%timeit` inside a function, so
 //! they read the namespace, may change objects in place and bind nothing in
-//! it); `{expr}` and `$name` expansions are reads; `df?` reads `df`. Every
-//! magic used is recorded by name.
+//! it); `%pylab` binds what IPython's `import_pylab` binds (its imports and
+//! aliases, and its star imports unless `--no-import-all`); `{expr}` and
+//! `$name` expansions are reads; `df?` reads `df`. Every magic used is
+//! recorded by name.
 
 use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, IpyEscapeKind, Stmt};
@@ -19,6 +21,14 @@ use crate::symbol::root;
 
 /// Line magics whose argument is Python code run in the user namespace.
 const CODE_MAGICS: &[&str] = &["time", "timeit", "prun"];
+
+/// What `%pylab` runs in the user namespace (IPython's `import_pylab`):
+/// the modules and their aliases, then `figsize`, `getfigs` and `display`
+/// put into the namespace (written here as the imports they are).
+const PYLAB: &str = "import numpy\nimport matplotlib\nfrom matplotlib import pylab, mlab, pyplot\nnp = numpy\nplt = pyplot\nfrom IPython.core.pylabtools import figsize, getfigs\nfrom IPython.display import display\n";
+
+/// `%pylab` without `--no-import-all` also runs these star imports.
+const PYLAB_IMPORT_ALL: &str = "from matplotlib.pylab import *\nfrom numpy import *\n";
 
 impl ScopeBuilder<'_> {
     /// A statement that is an IPython escape.
@@ -41,6 +51,10 @@ impl ScopeBuilder<'_> {
                     "%%"
                 };
                 self.magics.insert(format!("{prefix}{name}"));
+                if kind == IpyEscapeKind::Magic && name == "pylab" {
+                    self.pylab(rest, range);
+                    return;
+                }
                 if CODE_MAGICS.contains(&name) {
                     let code = strip_magic_options(name, rest);
                     if self.embedded_code(code, range, is_value, name == "timeit") {
@@ -61,6 +75,17 @@ impl ScopeBuilder<'_> {
                 let (callee, _) = split_word(value);
                 self.dotted_read(callee, range);
             }
+        }
+    }
+
+    /// `%pylab [gui] [--no-import-all]`: binds what IPython's
+    /// `import_pylab` binds (and, with the star imports, names nbsight
+    /// cannot list).
+    fn pylab(&mut self, args: &str, range: TextRange) {
+        let import_all = !args.split_whitespace().any(|a| a == "--no-import-all");
+        self.embedded_code(PYLAB, range, false, false);
+        if import_all {
+            self.embedded_code(PYLAB_IMPORT_ALL, range, false, false);
         }
     }
 
