@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::OneIndexed;
+use crate::automagic::automagic;
 pub use crate::cell_kind::CellKind;
 use crate::form::{CodeForm, classify};
 use crate::language::Language;
@@ -88,7 +89,10 @@ impl Cell {
     /// cell magic line (`%%time`) is blanked to an empty line, in percent
     /// scripts jupytext-commented magics (`# %matplotlib inline`) are uncommented,
     /// and what IPython strips before running a cell (common indentation,
-    /// `>>> ` and `In [N]: ` prompts) is stripped ([`ipython_cleanup`]).
+    /// `>>> ` and `In [N]: ` prompts) is stripped ([`ipython_cleanup`]); a
+    /// one-line cell that is not Python but starts with a line magic's name
+    /// (`pip install pandas`) gets the `%` IPython's automagic runs it with
+    /// (its columns then shift by one).
     /// `None` for every other cell.
     pub fn python_source(&self) -> Option<Cow<'_, str>> {
         if !self.is_python() {
@@ -102,10 +106,18 @@ impl Cell {
             Cow::Borrowed(text) => blank_cell_magic(text),
             Cow::Owned(text) => Cow::Owned(blank_cell_magic(&text).into_owned()),
         };
-        Some(match text {
+        let text = match text {
             Cow::Borrowed(text) => ipython_cleanup(text),
             Cow::Owned(text) => Cow::Owned(ipython_cleanup(&text).into_owned()),
-        })
+        };
+        // A one-line cell that is not Python but a line magic's name and
+        // arguments runs as that magic (IPython's automagic).
+        if let Some(magic) = automagic(&text)
+            && parse_python(&text).has_errors()
+        {
+            return Some(Cow::Owned(magic));
+        }
+        Some(text)
     }
 
     /// Parse the cell's Python text with ruff in IPython mode. `None` for cells that
@@ -161,6 +173,25 @@ mod tests {
         );
         assert_eq!(c.python_source().as_deref(), Some("\nx = 1"));
         assert!(c.parse().is_some_and(|p| !p.has_errors()));
+    }
+
+    /// A one-line cell IPython runs by automagic is its magic, not a syntax
+    /// error; the same line in a longer cell stays one, and a one-line cell
+    /// that is Python stays Python.
+    #[test]
+    fn one_line_automagic_cells_run_as_their_magic() {
+        let python = CodeForm::Python { cell_magic: None };
+        let c = cell("pip install pandas", python.clone(), CellOrigin::Ipynb);
+        assert_eq!(c.python_source().as_deref(), Some("%pip install pandas"));
+        assert!(c.parse().is_some_and(|p| !p.has_errors()));
+        let c = cell(
+            "import os\npip install pandas",
+            python.clone(),
+            CellOrigin::Ipynb,
+        );
+        assert!(c.parse().is_some_and(|p| p.has_errors()));
+        let c = cell("ls", python, CellOrigin::Ipynb);
+        assert_eq!(c.python_source().as_deref(), Some("ls"));
     }
 
     #[test]

@@ -26,6 +26,7 @@
 //! they are written; each names the test that holds it, where one does.
 
 mod assemble;
+mod automagic;
 mod cell;
 mod cell_index;
 mod cell_kind;
