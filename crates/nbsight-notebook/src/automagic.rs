@@ -120,16 +120,20 @@ const LINE_MAGICS: &[&str] = &[
 /// assignment to that name; `None` otherwise. Whether the line is Python
 /// is the caller's question.
 pub(crate) fn automagic(text: &str) -> Option<String> {
-    // IPython counts lines as `str.splitlines` does, after its clean-up.
-    if text.lines().count() != 1 {
-        return None;
-    }
     let line = text.trim_start_matches([' ', '\t']);
     let end = line
         .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
         .unwrap_or(line.len());
     let (name, rest) = line.split_at(end);
     if !LINE_MAGICS.contains(&name) {
+        return None;
+    }
+    // One line, as IPython counts them after its clean-up: nothing after
+    // the first line's end.
+    if line
+        .split_once('\n')
+        .is_some_and(|(_, after)| !after.is_empty())
+    {
         return None;
     }
     // IPython's AssignmentChecker: `name = ...` and `name, ...` are Python.
