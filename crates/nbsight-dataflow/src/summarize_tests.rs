@@ -276,6 +276,34 @@ fn nested_functions_and_nonlocal() {
     assert_eq!(s.functions.len(), 1);
 }
 
+/// A nested function's global reads happen where the enclosing function
+/// uses its name: a global the enclosing function binds before that is not
+/// read from outside; one bound only after it, or read by a nested
+/// function handed on before the binding, is.
+#[test]
+fn nested_functions_read_globals_where_they_are_used() {
+    let s = summary(
+        "def run():\n    global E\n    E = ''\n    def helper():\n        return E + x\n    return helper()\n",
+    );
+    assert_eq!(s.functions["run"].reads, set(&["x"]));
+    assert_eq!(s.functions["run"].writes, set(&["E"]));
+    let s = summary(
+        "def run():\n    global E\n    def helper():\n        return E\n    r = helper()\n    E = ''\n    return r\n",
+    );
+    assert_eq!(
+        s.functions["run"].reads,
+        set(&["E"]),
+        "read before the binding"
+    );
+    let s = summary(
+        "def run(xs):\n    global E\n    def helper(v):\n        return E + v\n    out = list(map(helper, xs))\n    E = ''\n    return out\n",
+    );
+    assert_eq!(s.functions["run"].reads, set(&["E"]), "handed on before it");
+    // A lambda's reads are its own wherever it is made.
+    let s = summary("def run():\n    global E\n    E = 1\n    f = lambda: E + y\n    return f()\n");
+    assert!(s.functions["run"].reads.contains("y"));
+}
+
 #[test]
 fn decorators_defaults_and_class_bodies_run_at_definition() {
     let s = summary(

@@ -46,6 +46,9 @@
 //!   magic arguments (IPython leaves them to the shell when the name does
 //!   not exist), `df?`, and reads inside a `try` whose `except` catches
 //!   `NameError` (bare, `Exception`, `NameError`).
+//! - A global a function binds before it uses a function nested in it that
+//!   reads it (`global E`, `E = ''`, then `helper()`): the nested
+//!   function's reads happen where the enclosing function uses its name.
 //! - The globals of a definition no call reaches: a call runs the definition
 //!   of the function in force at the call (`def f(): return 1`, `f()`,
 //!   `def f(): return y` does not read `y` at `f()`), and a name bound

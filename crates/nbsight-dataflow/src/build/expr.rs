@@ -5,7 +5,7 @@
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr};
-use ruff_text_size::Ranged;
+use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashSet;
 
 use super::call::is_namespace_call;
@@ -59,6 +59,28 @@ impl<'a> Visitor<'a> for ScopeBuilder<'_> {
 }
 
 impl ScopeBuilder<'_> {
+    /// A function scope uses the name of a function defined in it (calls it
+    /// or hands it on, `helper()`, `map(helper, xs)`): the globals that
+    /// function reads are read here, where it can run, so that a global
+    /// this scope binds before (`global E; E = ''; helper()`) is not read
+    /// from outside. Its other effects are the scope's wherever it is used
+    /// (`nested.rs`).
+    fn nested_function_used(&mut self, name: &str, range: TextRange) {
+        if !matches!(self.kind, ScopeKind::Function) {
+            return;
+        }
+        let mut reads = Vec::new();
+        for (qualified, summary) in &self.functions {
+            if qualified.split('.').next() == Some(name) {
+                reads.extend(summary.reads.iter().cloned());
+                self.read_where_used.insert(qualified.clone());
+            }
+        }
+        for symbol in &reads {
+            self.read_symbol(symbol, range);
+        }
+    }
+
     /// Evaluates `expr` as a path and records `kind` for it (and `BaseRead`
     /// for the paths it is nested in). Returns the symbol when `expr` is a path
     /// this scope tracks; anything else is evaluated as a plain expression.
@@ -87,6 +109,7 @@ impl ScopeBuilder<'_> {
             Expr::Name(name) => {
                 let id = name.id.as_str();
                 if !self.tracks(id) {
+                    self.nested_function_used(id, name.range);
                     return None;
                 }
                 if let ScopeKind::Class { bound } = &self.kind

@@ -202,6 +202,10 @@ pub(crate) struct ScopeBuilder<'c> {
     /// Name given to the next lambda (`f = lambda: ...`).
     lambda_name: Option<String>,
     pub(crate) functions: Vec<(String, FunctionSummary)>,
+    /// The functions of `functions` (by qualified name) whose global reads
+    /// were read where this function scope uses their name (see
+    /// `nested_function_used`).
+    pub(crate) read_where_used: FxHashSet<String>,
     pub(crate) imports: BTreeSet<String>,
     pub(crate) magics: BTreeSet<String>,
     /// Set when the scope runs code nbsight cannot read (`eval(expr)`,
@@ -252,6 +256,7 @@ impl<'c> ScopeBuilder<'c> {
             statement_start: false,
             lambda_name: None,
             functions: Vec::new(),
+            read_where_used: FxHashSet::default(),
             imports: BTreeSet::new(),
             magics: BTreeSet::new(),
             reads_namespace: false,

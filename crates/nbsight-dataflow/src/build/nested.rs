@@ -62,7 +62,14 @@ pub(crate) fn function_summary_and_builtins(
     // its effects are this function's only if its name is used here.
     for (name, nested) in &builder.functions {
         if lambda_body.is_some() || name.starts_with('<') || references(body, root_name(name)) {
-            summary.absorb(nested);
+            if builder.read_where_used.contains(name) {
+                // Its reads are in `sets.live` already, where it is used.
+                let mut rest = nested.clone();
+                rest.reads = SymbolSet::new();
+                summary.absorb(&rest);
+            } else {
+                summary.absorb(nested);
+            }
         }
     }
     // A nested function's parameters are not this function's.
