@@ -26,15 +26,29 @@ pub struct NameRead {
 
 /// The module-level reads of names in `parsed`, in source order.
 pub fn name_reads(parsed: &ParsedCell) -> Vec<NameRead> {
+    reads_of(parsed).out
+}
+
+/// The anonymous lambdas `parsed` gives a call at module level
+/// (`sorted(xs, key=lambda v: v * w)`, `df.apply(lambda r: r[c])`,
+/// `g.map_lower(lambda *a, **k: ...)`), whose calls can fail: the library
+/// calls them there, so the names they read are read there. Their ranges,
+/// in source order.
+pub fn callback_lambdas(parsed: &ParsedCell) -> Vec<TextRange> {
+    reads_of(parsed).callbacks
+}
+
+fn reads_of(parsed: &ParsedCell) -> Reads {
     let mut finder = Reads {
         out: Vec::new(),
+        callbacks: Vec::new(),
         guarded: 0,
         escape: None,
     };
     for stmt in &parsed.module.body {
         finder.visit_stmt(stmt);
     }
-    finder.out
+    finder
 }
 
 /// The first read of `name` in `parsed` that can fail, as a line and column.
@@ -47,6 +61,8 @@ pub fn first_failing_read(parsed: &ParsedCell, name: &str) -> Option<(OneIndexed
 
 struct Reads {
     out: Vec<NameRead>,
+    /// Lambdas given to a call, outside guarded code.
+    callbacks: Vec<TextRange>,
     /// Depth of `try` bodies whose handlers catch `NameError`.
     guarded: u32,
     /// Inside code a magic runs (`%time f(x)`): reads get this range.
@@ -142,6 +158,21 @@ impl<'a> Visitor<'a> for Reads {
                 }
             }
             Expr::IpyEscapeCommand(e) => self.escape(e.kind, &e.value, e.range),
+            Expr::Call(call) => {
+                if self.guarded == 0 && self.escape.is_none() {
+                    let given = call
+                        .arguments
+                        .args
+                        .iter()
+                        .chain(call.arguments.keywords.iter().map(|k| &k.value));
+                    for argument in given {
+                        if let Expr::Lambda(l) = argument {
+                            self.callbacks.push(l.range());
+                        }
+                    }
+                }
+                walk_expr(self, expr);
+            }
             _ => walk_expr(self, expr),
         }
     }
@@ -157,6 +188,19 @@ mod tests {
             .filter(|r| r.can_fail)
             .map(|r| r.name)
             .collect()
+    }
+
+    #[test]
+    fn lambdas_given_to_calls() {
+        let parsed = parse_python(
+            "sorted(xs, key=lambda v: v * w)\nf = lambda: a\ntry:\n    map(lambda v: b, xs)\nexcept NameError:\n    pass\nlist(map(lambda v: v + c, xs))\n",
+        );
+        let at: Vec<_> = callback_lambdas(&parsed)
+            .iter()
+            .map(|r| parsed.line_column(r.start()))
+            .map(|(l, c)| (l.get(), c.get()))
+            .collect();
+        assert_eq!(at, [(1, 16), (7, 10)]);
     }
 
     #[test]

@@ -4,6 +4,9 @@
 //! defined only in a cell below (the notebook was run out of order) or
 //! nowhere (a deleted cell, a typo, Python 2's `xrange`). Reads through user
 //! functions count: calling `report()` reads the globals `report` reads.
+//! So do the names a lambda given to a call reads (`sorted(xs, key=lambda
+//! v: v * weight)`, `df.apply(lambda r: r[col])`, seaborn's
+//! `g.map_lower(lambda ...)`): the library calls it there.
 //! A cell that only changes such a name (`stats.ttest_ind(a, b)`,
 //! `pd.options.display.max_rows = 10` with `pandas` never imported) fails
 //! and binds nothing: every later read of the name is reported too.
@@ -66,7 +69,7 @@ use crate::driver::Driver;
 use crate::finding::Finding;
 use crate::registry::Rule;
 use nbsight_dataflow::builtins::is_builtin;
-use nbsight_model::reads::name_reads;
+use nbsight_model::reads::{callback_lambdas, name_reads};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, CellStatus, FunctionsInForce, NotebookModel};
 use nbsight_notebook::OneIndexed;
@@ -129,6 +132,21 @@ fn undefined_in_cell(
     let here = in_force.at(model, cell);
     // Quick exit: nothing the cell may read is missing.
     let mut candidates = compiled.unbound_reads.clone();
+    // A lambda's reads (the names no cell's code names are no `Var`).
+    let mut lambda_reads_unnamed = false;
+    for (name, function) in &compiled.summary.functions {
+        if name.starts_with("<lambda@") {
+            for symbol in function.reads.iter() {
+                let root = nbsight_dataflow::symbol::root(symbol);
+                match model.vars.get(root) {
+                    Some(v) => {
+                        candidates.insert(v);
+                    }
+                    None => lambda_reads_unnamed |= !is_builtin(root),
+                }
+            }
+        }
+    }
     for stmt in &compiled.program.stmts {
         for &f in &stmt.reads {
             if here.cell_of(f).is_some() {
@@ -136,12 +154,14 @@ fn undefined_in_cell(
             }
         }
     }
-    if !candidates.iter().any(|v| {
-        missing(v)
-            || here
-                .reads_of_call(model, v)
-                .is_some_and(|reads| reads.iter().any(missing))
-    }) {
+    if !lambda_reads_unnamed
+        && !candidates.iter().any(|v| {
+            missing(v)
+                || here
+                    .reads_of_call(model, v)
+                    .is_some_and(|reads| reads.iter().any(missing))
+        })
+    {
         return;
     }
     let reads = name_reads(parsed);
@@ -162,7 +182,7 @@ fn undefined_in_cell(
             continue;
         };
         reported.insert(v);
-        findings.push(message(model, cell, v, None, location));
+        findings.push(message(model, cell, v, Via::Direct, location));
     }
     // Through the user functions the cell calls, as they are in force, unless
     // the cell bound the global before the call.
@@ -184,7 +204,7 @@ fn undefined_in_cell(
             };
             for g in fresh {
                 reported.insert(g);
-                findings.push(message(model, cell, g, Some(f), location));
+                findings.push(message(model, cell, g, Via::Call(f), location));
             }
         }
         for &(v, kind) in &stmt.writes {
@@ -193,6 +213,63 @@ fn undefined_in_cell(
             }
         }
     }
+    // Through the anonymous lambdas a call is given (`sorted(xs, key=lambda
+    // v: v * w)`): the library calls them there, unless the cell bound the
+    // name in a statement before.
+    let mut unnamed: Vec<&str> = Vec::new();
+    for range in callback_lambdas(parsed) {
+        let (line, column) = parsed.line_column(range.start());
+        let name = format!("<lambda@{}:{}>", line.get(), column.get());
+        let Some(function) = compiled.summary.functions.get(name.as_str()) else {
+            continue;
+        };
+        let mut before = VarSet::new();
+        let starts: Vec<_> = compiled
+            .program
+            .stmts
+            .iter()
+            .filter(|stmt| (stmt.line, stmt.column) <= (line, column))
+            .collect();
+        // The last statement to start before the lambda holds it: its own
+        // bindings come after the call.
+        for stmt in starts.iter().take(starts.len().saturating_sub(1)) {
+            for &(v, kind) in &stmt.writes {
+                if kind == nbsight_model::program::WriteKind::Strong {
+                    before.insert(v);
+                }
+            }
+        }
+        for symbol in function.reads.iter() {
+            let root = nbsight_dataflow::symbol::root(symbol);
+            let v = model.vars.get(root);
+            let unbound = match v {
+                Some(v) => missing(v) && !before.contains(v) && !reported.contains(v),
+                // No cell's code names it: bound by none.
+                None => !is_builtin(root) && !unnamed.contains(&root),
+            };
+            if unbound {
+                match v {
+                    Some(v) => {
+                        reported.insert(v);
+                    }
+                    None => unnamed.push(root),
+                }
+                let at = (line, column);
+                findings.push(unbound_message(model, cell, root, v, Via::Lambda, at));
+            }
+        }
+    }
+}
+
+/// How a cell reads a name.
+#[derive(Debug, Clone, Copy)]
+enum Via {
+    /// Its code reads it.
+    Direct,
+    /// It calls this user function, which reads it.
+    Call(Var),
+    /// A lambda it gives a call reads it.
+    Lambda,
 }
 
 /// The finding for `v`, read by `cell` directly or through a call of `via`.
@@ -200,21 +277,36 @@ fn message(
     model: &NotebookModel,
     cell: &CellInfo,
     v: Var,
-    via: Option<Var>,
+    via: Via,
     location: (OneIndexed, OneIndexed),
 ) -> Finding {
-    let name = model.vars.name(v);
+    unbound_message(model, cell, model.vars.name(v), Some(v), via, location)
+}
+
+/// The finding for the name `name` (`v`, unless no cell's code binds or
+/// reads it, as for a name only a lambda reads).
+fn unbound_message(
+    model: &NotebookModel,
+    cell: &CellInfo,
+    name: &str,
+    v: Option<Var>,
+    via: Via,
+    location: (OneIndexed, OneIndexed),
+) -> Finding {
     // A cell below that binds it without needing it first: not one that
     // only changes it in place (`v[0] = 1`, `v.update()`), deletes it, or
     // reads it before binding it (`v += 1`), which would fail as well.
-    let later = model
-        .cells
-        .iter()
-        .skip(cell.index + 1)
-        .find(|c| c.compiled.as_deref().is_some_and(|x| first_binds(c, x, v)));
+    let later = v.and_then(|v| {
+        model
+            .cells
+            .iter()
+            .skip(cell.index + 1)
+            .find(|c| c.compiled.as_deref().is_some_and(|x| first_binds(c, x, v)))
+    });
     let reading = match via {
-        Some(f) => format!("calls `{}`, which reads `{name}`", model.vars.name(f)),
-        None => format!("reads `{name}`"),
+        Via::Call(f) => format!("calls `{}`, which reads `{name}`", model.vars.name(f)),
+        Via::Lambda => format!("gives a call a lambda that reads `{name}`"),
+        Via::Direct => format!("reads `{name}`"),
     };
     let message = match later {
         Some(d) => format!(
