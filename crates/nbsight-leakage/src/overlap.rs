@@ -15,7 +15,8 @@ use crate::calls::call_at;
 use crate::models::Trained;
 use crate::splits::scored;
 use crate::text::{
-    callee_at, cross_validates, evaluates, short, site_of, site_text, split_text, test_data_name,
+    callee_at, cross_validates, evaluation_alarm, short, site_of, site_text, split_text,
+    test_data_name,
 };
 use crate::value::{Side, Site, Tag, Val};
 
@@ -34,23 +35,15 @@ pub(crate) fn evaluated(
         resampled_text(ctx.model, resample),
         split_text(ctx.model, split),
     );
-    Alarm {
-        kind: AlarmKind::OverlapLeakage,
-        line: call.line,
-        column: call.column,
-        message: evaluates(
-            call,
-            model,
-            &what,
-            "test rows (or copies of them) are also in the training set; resample the training split only",
-            ctx,
-        ),
-        involved: vec![
-            site_of(ctx.model, Tag::Resampled(resample)),
-            ctx.model.sites.cell(split),
-            ctx.model.sites.cell(model),
-        ],
-    }
+    let fix = "test rows (or copies of them) are also in the training set; resample the training split only";
+    evaluation_alarm(
+        AlarmKind::OverlapLeakage,
+        call,
+        (model, split),
+        Tag::Resampled(resample),
+        (&what, fix),
+        ctx,
+    )
 }
 
 /// At a cross-validation by `name` at `(line, column)` on data resampled at

@@ -12,7 +12,9 @@ use nbsight_model::vars::Var;
 use nbsight_notebook::OneIndexed;
 
 use crate::functions;
-use crate::text::{callee_at, cross_validates, evaluates, site_of, site_text, split_text};
+use crate::text::{
+    callee_at, cross_validates, evaluates, evaluation_alarm, site_of, site_text, split_text,
+};
 use crate::value::{Site, Tag};
 
 /// The fix an evaluation's alarm proposes.
@@ -66,17 +68,14 @@ pub(crate) fn evaluated(
         site_text(ctx.model, fit),
         split_text(ctx.model, split),
     );
-    Alarm {
-        kind: AlarmKind::PreprocessingLeakage,
-        line: call.line,
-        column: call.column,
-        message: evaluates(call, model, &what, REFIT, ctx),
-        involved: vec![
-            site_of(ctx.model, Tag::Fitted(fit)),
-            ctx.model.sites.cell(split),
-            ctx.model.sites.cell(model),
-        ],
-    }
+    evaluation_alarm(
+        AlarmKind::PreprocessingLeakage,
+        call,
+        (model, split),
+        Tag::Fitted(fit),
+        (&what, REFIT),
+        ctx,
+    )
 }
 
 /// At a cross-validation by `name` at `(line, column)`: the data went

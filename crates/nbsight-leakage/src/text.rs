@@ -2,7 +2,7 @@
 //! L)`), what a split is called, the test data's name, and the sentences an
 //! evaluation's or a cross-validation's alarm is written in.
 
-use nbsight_absint::StmtCtx;
+use nbsight_absint::{Alarm, AlarmKind, StmtCtx};
 use nbsight_dataflow::effects::Role;
 use nbsight_model::NotebookModel;
 use nbsight_model::program::{Call, Op};
@@ -84,6 +84,32 @@ pub(crate) fn evaluates(
         site_text(ctx.model, model),
         test_data_name(call, ctx),
     )
+}
+
+/// The alarm of a leak of `kind` through a model's training and test data,
+/// at the evaluation `call` of the model trained at `model` on the training
+/// side of `split`: the data were both `what` at the site `tag` names (a
+/// fit, a resampling), so `fix`. It involves that site's cell, the split's
+/// and the model's.
+pub(crate) fn evaluation_alarm(
+    kind: AlarmKind,
+    call: &Call,
+    (model, split): (Site, Site),
+    tag: Tag,
+    (what, fix): (&str, &str),
+    ctx: &StmtCtx<'_>,
+) -> Alarm {
+    Alarm {
+        kind,
+        line: call.line,
+        column: call.column,
+        message: evaluates(call, model, what, fix, ctx),
+        involved: vec![
+            site_of(ctx.model, tag),
+            ctx.model.sites.cell(split),
+            ctx.model.sites.cell(model),
+        ],
+    }
 }
 
 /// The message of a leak seen at a cross-validation by `name` on data
