@@ -57,7 +57,7 @@ pub fn check_model(model: &NotebookModel, rules: RuleSet) -> Vec<Finding> {
         };
         if !ran.contains(&driver.name()) {
             ran.push(driver.name());
-            driver.run(model, &mut findings);
+            driver.run(model, rules, &mut findings);
         }
     }
     findings.retain(|f| rules.contains(f.rule));

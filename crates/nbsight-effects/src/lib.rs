@@ -123,7 +123,8 @@ impl Effects {
     /// [`EffectsError::Invalid`] (naming the file, line and column) when one
     /// is malformed.
     pub fn with_user_files(paths: &[PathBuf]) -> Result<Effects, EffectsError> {
-        let mut effects = Effects::builtin();
+        // A copy of the shared one: the process parses the built-in file once.
+        let mut effects = Effects::shared_builtin().clone();
         for path in paths {
             let text = std::fs::read_to_string(path).map_err(|source| EffectsError::Read {
                 path: path.clone(),

@@ -18,20 +18,37 @@ pub struct AlarmAlong {
     pub path: Vec<usize>,
 }
 
-/// The alarms of running `order` (positions in the model's cell list) on
-/// a fresh kernel, in the order they are raised; none when the notebook has
-/// no call this domain looks at.
-pub fn alarms_along(model: &NotebookModel, order: &[usize]) -> Vec<AlarmAlong> {
+/// One order of cell runs from a fresh kernel, run: the state before each
+/// position of the order (and after the last), and the alarms raised.
+#[derive(Debug, Clone, Default)]
+pub struct Along {
+    /// `states[p]` is the state before the run at position `p`;
+    /// `states[order.len()]` the state after the last. Empty when the
+    /// notebook has no call this domain looks at.
+    pub states: Vec<Leak>,
+    /// The alarms, in the order they are raised.
+    pub alarms: Vec<AlarmAlong>,
+}
+
+/// Runs `order` (positions in the model's cell list; a position out of the
+/// list runs nothing) on a fresh kernel. What user functions do is read once
+/// per definition for the whole order (and any state computed from its
+/// states, in this model).
+pub fn run_along(model: &NotebookModel, order: &[usize]) -> Along {
     let mut state = Leak::new(model);
     if !state.is_active() {
-        return Vec::new();
+        return Along::default();
     }
-    let mut found = Vec::new();
+    state.keep_function_leaks();
+    let mut along = Along {
+        states: Vec::with_capacity(order.len() + 1),
+        alarms: Vec::new(),
+    };
     for (position, &c) in order.iter().enumerate() {
-        let Some(cell) = model.cells.get(c) else {
-            continue;
+        let (after, alarms) = match model.cells.get(c) {
+            Some(cell) => state.run_cell(model, cell),
+            None => (state.clone(), Vec::new()),
         };
-        let (after, alarms) = state.run_cell(model, cell);
         for alarm in alarms {
             let mut path = Vec::new();
             for &i in &order[..=position] {
@@ -39,15 +56,23 @@ pub fn alarms_along(model: &NotebookModel, order: &[usize]) -> Vec<AlarmAlong> {
                     path.push(i);
                 }
             }
-            found.push(AlarmAlong {
+            along.alarms.push(AlarmAlong {
                 cell: c,
                 alarm,
                 path,
             });
         }
-        state = after;
+        along.states.push(std::mem::replace(&mut state, after));
     }
-    found
+    along.states.push(state);
+    along
+}
+
+/// The alarms of running `order` (positions in the model's cell list) on
+/// a fresh kernel, in the order they are raised; none when the notebook has
+/// no call this domain looks at.
+pub fn alarms_along(model: &NotebookModel, order: &[usize]) -> Vec<AlarmAlong> {
+    run_along(model, order).alarms
 }
 
 #[cfg(test)]

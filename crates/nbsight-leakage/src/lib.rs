@@ -44,7 +44,7 @@ mod syntax;
 mod text;
 mod value;
 
-pub use along::{AlarmAlong, alarms_along};
+pub use along::{AlarmAlong, Along, alarms_along, run_along};
 pub use domain::{Leak, LeakGrowth};
 pub use nbsight_absint::{Alarm, AlarmKind};
 pub use value::Val;

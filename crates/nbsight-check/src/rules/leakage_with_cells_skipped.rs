@@ -80,17 +80,14 @@
 //!   explores those.
 //! - The orders beyond a budget of 20 000 cell runs per notebook.
 
-use crate::driver::Driver;
 use crate::finding::Finding;
 use crate::registry::Rule;
 use nbsight_dataflow::builtins::is_builtin;
 use nbsight_dataflow::effects::Role;
-use nbsight_leakage::{Alarm, AlarmKind, Leak};
+use nbsight_leakage::{Alarm, AlarmKind, Along, Leak};
 use nbsight_model::program::WriteKind;
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, NotebookModel};
-
-pub(crate) const DRIVER: Driver = Driver::new("leakage_with_cells_skipped", with_cells_skipped);
 
 /// Cells one order skips at most.
 const MAX_SKIPPED: usize = 3;
@@ -98,10 +95,17 @@ const MAX_SKIPPED: usize = 3;
 /// Cell runs one notebook may spend on orders with cells skipped.
 const MAX_RUNS: usize = 20_000;
 
-/// The leaks of notebook order with cells skipped that notebook order and
-/// the saved order do not have, as findings.
-fn with_cells_skipped(model: &NotebookModel, findings: &mut Vec<Finding>) {
-    let Some(mut search) = Search::new(model) else {
+/// The leaks of notebook order (`order`, run as `notebook`) with cells
+/// skipped that notebook order and the saved order (run as `saved`) do not
+/// have, as findings.
+pub(crate) fn search(
+    model: &NotebookModel,
+    order: Vec<usize>,
+    notebook: Along,
+    saved: &Along,
+    findings: &mut Vec<Finding>,
+) {
+    let Some(mut search) = Search::new(model, order, notebook, saved) else {
         return;
     };
     for start in 0..search.order.len() {
@@ -186,47 +190,33 @@ struct Search<'m> {
 }
 
 impl<'m> Search<'m> {
-    /// Runs notebook order (and the saved order); `None` when no order can
-    /// leak.
-    fn new(model: &'m NotebookModel) -> Option<Self> {
-        let initial = Leak::new(model);
-        if !initial.is_active() {
+    /// Starts from notebook order and the saved order, run; `None` when no
+    /// order can leak.
+    fn new(model: &'m NotebookModel, order: Vec<usize>, notebook: Along, saved: &Along) -> Option<Self> {
+        if notebook.states.len() != order.len() + 1 {
+            // Not active: nothing this domain looks at.
             return None;
         }
-        let order: Vec<usize> = model.code_cells().map(|c| c.index).collect();
         let last = order.iter().rposition(|&c| {
             model.cells[c]
                 .compiled
                 .as_deref()
                 .is_some_and(|x| x.ml_sinks)
         })?;
-        let mut states = Vec::with_capacity(order.len() + 1);
+        let states = notebook.states;
         let mut defined = Vec::with_capacity(order.len() + 1);
-        let mut known = Vec::new();
-        let mut state = initial.clone();
         let mut bound = VarSet::new();
         for &c in &order {
-            let cell = &model.cells[c];
-            let (after, alarms) = state.run_cell(model, cell);
-            known.extend(alarms.into_iter().map(|a| (c, a)));
-            states.push(std::mem::replace(&mut state, after));
             defined.push(bound.clone());
-            bound.union_with(&cell.outputs);
+            bound.union_with(&model.cells[c].outputs);
         }
-        states.push(state);
         defined.push(bound);
-        // Saved counts that repeat come from several kernel sessions: no order.
-        if model.saved_order_is_known() {
-            let mut state = initial;
-            for c in model.saved_order() {
-                let Some(cell) = model.cells.get(c) else {
-                    continue;
-                };
-                let (after, alarms) = state.run_cell(model, cell);
-                known.extend(alarms.into_iter().map(|a| (c, a)));
-                state = after;
-            }
-        }
+        let known: Vec<(usize, Alarm)> = notebook
+            .alarms
+            .into_iter()
+            .chain(saved.alarms.iter().cloned())
+            .map(|a| (a.cell, a.alarm))
+            .collect();
         let mut reads_from = vec![VarSet::new(); order.len() + 1];
         let mut evaluates_from = vec![false; order.len() + 1];
         for p in (0..=last).rev() {
@@ -581,9 +571,8 @@ mod tests {
 
     fn check(sources: &[&str]) -> Vec<Finding> {
         let model = NotebookModel::new(&notebook(sources), &Effects::builtin());
-        let mut findings = Vec::new();
-        with_cells_skipped(&model, &mut findings);
-        findings
+        let rules = crate::selection::RuleSet::from_rules([Rule::LeakageWithCellsSkipped]);
+        crate::check::check_model(&model, rules)
     }
 
     const LOAD: &str = "import pandas as pd\nd = pd.read_csv('data.csv')";

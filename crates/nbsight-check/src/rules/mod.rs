@@ -23,10 +23,10 @@ pub fn driver(rule: Rule) -> Option<Driver> {
     Some(match rule {
         Rule::UndefinedOnRunAll => undefined_on_run_all::DRIVER,
         Rule::StaleSavedOutput => stale_saved_output::DRIVER,
-        Rule::PreprocessingLeakage | Rule::OverlapLeakage | Rule::MultiTestLeakage => {
-            leakage_orders::DRIVER
-        }
-        Rule::LeakageWithCellsSkipped => leakage_with_cells_skipped::DRIVER,
+        Rule::PreprocessingLeakage
+        | Rule::OverlapLeakage
+        | Rule::MultiTestLeakage
+        | Rule::LeakageWithCellsSkipped => leakage_orders::DRIVER,
         Rule::IsolatedCell => isolated_cell::DRIVER,
         Rule::UnusedDefinition => unused_definition::DRIVER,
         Rule::StaleStateRisk => return None,

@@ -15,19 +15,26 @@
 use ruff_source_file::OneIndexed;
 
 /// A string token of a cell's `source`: its raw text between the quotes and
-/// the file position of its first character (after the opening quote).
+/// the byte offset of its first character (after the opening quote).
 #[derive(Debug, Clone, Copy)]
 struct Token<'a> {
     raw: &'a str,
-    line: usize,
-    column: usize,
+    offset: usize,
 }
 
 /// The source tokens of every cell of an `.ipynb` text.
+///
+/// The scan only records byte offsets; lines and columns are counted when a
+/// position is asked for (most of a notebook's text, its outputs, is never
+/// asked about).
 #[derive(Debug, Clone, Default)]
 pub struct IpynbPositions<'a> {
+    text: &'a str,
     /// Indexed by the cell's position in the `cells` array.
     cells: Vec<Vec<Token<'a>>>,
+    /// The byte offset where each file line starts, made on the first
+    /// [`IpynbPositions::locate`].
+    line_starts: std::cell::OnceCell<Vec<usize>>,
 }
 
 /// One step of the path from the document's root to the current value.
@@ -42,7 +49,10 @@ enum Step {
 impl<'a> IpynbPositions<'a> {
     /// Scans `text` (the whole `.ipynb` file, a leading BOM allowed).
     pub fn new(text: &'a str) -> Self {
-        let mut positions = IpynbPositions::default();
+        let mut positions = IpynbPositions {
+            text,
+            ..IpynbPositions::default()
+        };
         let mut scanner = Scanner::new(text);
         let mut path: Vec<Step> = Vec::new();
         // An object member's key was read and its `:` not yet seen.
@@ -79,8 +89,7 @@ impl<'a> IpynbPositions<'a> {
                     expecting_key = false;
                 }
                 b'"' => {
-                    // 1-based: the quote is at `column + 1`, the text starts after it.
-                    let (line, column) = (scanner.line, scanner.column + 2);
+                    let offset = scanner.at + 1;
                     let Some(raw) = scanner.string() else { break };
                     if expecting_key {
                         if let Some(Step::Key(key)) = path.last_mut() {
@@ -90,7 +99,7 @@ impl<'a> IpynbPositions<'a> {
                         if positions.cells.len() <= cell {
                             positions.cells.resize_with(cell + 1, Vec::new);
                         }
-                        positions.cells[cell].push(Token { raw, line, column });
+                        positions.cells[cell].push(Token { raw, offset });
                     }
                 }
                 b' ' | b'\t' | b'\r' | b'\n' => scanner.bump(),
@@ -116,7 +125,8 @@ impl<'a> IpynbPositions<'a> {
         // Just after the last character of the wanted line seen so far.
         let mut end = None;
         for token in tokens {
-            let mut file_column = token.column;
+            // Code points after the token's first character.
+            let mut file_column = 0;
             let mut chars = token.raw.char_indices().peekable();
             while let Some((_, c)) = chars.next() {
                 let start = file_column;
@@ -132,7 +142,7 @@ impl<'a> IpynbPositions<'a> {
                 if src_line == want_line && (src_column == want_column || decoded == '\n') {
                     // The character, or (a column past the end) the end of
                     // the line.
-                    return Some((one(token.line), one(start)));
+                    return Some(self.file_position(token, start));
                 }
                 if decoded == '\n' {
                     src_line += 1;
@@ -142,10 +152,27 @@ impl<'a> IpynbPositions<'a> {
                 }
             }
             if src_line == want_line {
-                end = Some((one(token.line), one(file_column)));
+                end = Some(self.file_position(token, file_column));
             }
         }
         end
+    }
+
+    /// The 1-based file line and column of the character `after` code
+    /// points past `token`'s first one (JSON strings never span lines).
+    fn file_position(&self, token: &Token<'_>, after: usize) -> (OneIndexed, OneIndexed) {
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|at| at + 1))
+                .collect()
+        });
+        let line = starts.partition_point(|&start| start <= token.offset);
+        let line_start = starts[line.saturating_sub(1)];
+        let column = self
+            .text
+            .get(line_start..token.offset)
+            .map_or(0, |before| before.chars().count());
+        (one(line), one(column + 1 + after))
     }
 }
 
@@ -222,65 +249,48 @@ fn decode(raw: &str) -> String {
     out
 }
 
-/// A byte cursor over the JSON text that knows its line and column.
+/// A byte cursor over the JSON text. It only ever stops on ASCII bytes
+/// (structure, quotes) or steps one byte over anything else, so the slices
+/// it hands out start and end on character boundaries.
 struct Scanner<'a> {
     text: &'a str,
     at: usize,
-    /// 1-based line, 0-based column in code points of the next character.
-    line: usize,
-    column: usize,
 }
 
 impl<'a> Scanner<'a> {
     fn new(text: &'a str) -> Self {
-        Scanner {
-            text,
-            at: 0,
-            line: 1,
-            column: 0,
-        }
+        Scanner { text, at: 0 }
     }
 
     fn peek(&self) -> Option<u8> {
         self.text.as_bytes().get(self.at).copied()
     }
 
-    /// Steps over one character.
+    /// Steps over one byte.
     fn bump(&mut self) {
-        let Some(c) = self.text[self.at..].chars().next() else {
-            return;
-        };
-        self.at += c.len_utf8();
-        if c == '\n' {
-            self.line += 1;
-            self.column = 0;
-        } else {
-            self.column += 1;
-        }
+        self.at = (self.at + 1).min(self.text.len());
     }
 
     /// At a `"`: the raw text up to the closing quote, stepped over; `None`
-    /// when the string does not end.
+    /// when the string does not end (or a raw line break comes first).
     fn string(&mut self) -> Option<&'a str> {
         self.bump();
         let start = self.at;
         let bytes = self.text.as_bytes();
-        let mut escaped = false;
-        while let Some(&b) = bytes.get(self.at) {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                let raw = &self.text[start..self.at];
-                self.bump();
-                return Some(raw);
-            } else if b == b'\n' {
-                return None;
+        loop {
+            let found = memchr::memchr3(b'"', b'\\', b'\n', bytes.get(self.at..)?)?;
+            self.at += found;
+            match bytes[self.at] {
+                b'"' => {
+                    let raw = self.text.get(start..self.at)?;
+                    self.bump();
+                    return Some(raw);
+                }
+                // A backslash: the escaped byte is stepped over with it.
+                b'\\' => self.at += 2,
+                _ => return None,
             }
-            self.bump();
         }
-        None
     }
 }
 
