@@ -314,10 +314,11 @@ impl Leak {
             return data.data();
         }
         if call.has(Role::Resample) {
+            // Synthetic or repeated rows: harmless on a training side that
+            // stays training data, an overlap once a later split (or
+            // cross-validation's folds) puts neighbours on both sides.
             let mut res = data.data();
-            if !data.is_split() {
-                res.add(Tag::Resampled(here));
-            }
+            res.add(Tag::Resampled(here));
             return res;
         }
         if is_statistic(call)
@@ -387,9 +388,13 @@ impl Leak {
             return model;
         }
         if call.has(Role::Transform) {
+            // The statistics the transformer was fitted with; not the rows
+            // it saw (resampled training rows stay in the training data).
             let mut res = data.data();
             for tag in recv.fitted() {
-                res.add(tag);
+                if !matches!(tag, Tag::Resampled(_)) {
+                    res.add(tag);
+                }
             }
             return res;
         }
@@ -400,6 +405,12 @@ impl Leak {
             models.dedup();
             for &m in &models {
                 self.check_evaluation(m, call, &data, ctx, alarms);
+            }
+            // A score or a report is a number, not data: what the data went
+            // through does not flow on through it (into dicts of scores,
+            // the names a loop over them binds).
+            if call.has(Role::Evaluate) && !call.has(Role::Predict) {
+                return Val::default();
             }
             let mut res = data.data();
             for m in models {
@@ -577,16 +588,17 @@ impl Leak {
                 .copied()
                 .find(|&v| ctx.model.vars.name(v) == name)
         };
-        let (base, side, other) = match &part {
-            syntax::Part::Head(base) => {
-                if !syntax::has_complement(ctx.model, base) {
-                    return None;
-                }
-                (base, Side::Train, None)
+        let (side, other) = match &part {
+            syntax::Part::Head { .. } | syntax::Part::Tail { .. }
+                if !syntax::has_complement(ctx.model, &part) =>
+            {
+                return None;
             }
-            syntax::Part::Tail(base) => (base, Side::Test, None),
-            syntax::Part::Rest { base, other } => (base, Side::Test, Some(var_of(other)?)),
+            syntax::Part::Head { .. } => (Side::Train, None),
+            syntax::Part::Tail { .. } => (Side::Test, None),
+            syntax::Part::Rest { other, .. } => (Side::Test, Some(var_of(other)?)),
         };
+        let base = part.base();
         let mut val = self.get(var_of(base)?)?.clone();
         let sources: SmallVec<[Site; 2]> = val
             .sources()
@@ -936,7 +948,8 @@ impl Leak {
         }
         let mut value = Val::default();
         if calls.is_empty() {
-            for &v in &stmt.reads {
+            // Not `X_train.columns` (what the data looks like, not its rows).
+            for &v in &stmt.free_reads {
                 if let Some(x) = self.get(v) {
                     value.join(x);
                 }

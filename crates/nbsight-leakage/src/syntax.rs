@@ -15,19 +15,36 @@ use ruff_text_size::Ranged;
 /// The part of some data an assignment binds to one name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Part {
-    /// The head of `base` (`base[:n]`, `base.iloc[:n]`) or a sample of its
-    /// rows (`base.sample(frac=0.8)`): a training part.
-    Head(String),
+    /// The head of `base` (`base[:n]`, `base.iloc[:n]`; `bound` is the text
+    /// of `n`, blanks left out) or a sample of its rows
+    /// (`base.sample(frac=0.8)`, no bound): a training part.
+    Head { base: String, bound: Option<String> },
     /// The tail of `base` (`base[n:]`): a held-out part.
-    Tail(String),
+    Tail { base: String, bound: String },
     /// The rows of `base` not in `other` (`base.drop(other.index)`).
     Rest { base: String, other: String },
 }
 
 impl Part {
-    fn base(&self) -> &str {
+    pub(crate) fn base(&self) -> &str {
         match self {
-            Part::Head(b) | Part::Tail(b) | Part::Rest { base: b, .. } => b,
+            Part::Head { base, .. } | Part::Tail { base, .. } | Part::Rest { base, .. } => base,
+        }
+    }
+
+    /// Whether `other` is the rest of the rows this part leaves: `x[:n]`
+    /// and `x[n:]` (the same `n`), a sample and the rows it left out. Lag
+    /// features (`s[:-1]`, `s[1:]`) are not a split.
+    fn complements(&self, other: &Part) -> bool {
+        if self.base() != other.base() {
+            return false;
+        }
+        match (self, other) {
+            (Part::Head { bound: Some(a), .. }, Part::Tail { bound: b, .. })
+            | (Part::Tail { bound: a, .. }, Part::Head { bound: Some(b), .. }) => a == b,
+            (Part::Head { bound: None, .. }, Part::Tail { .. } | Part::Rest { .. }) => true,
+            (Part::Head { .. }, Part::Rest { .. }) => true,
+            _ => false,
         }
     }
 }
@@ -36,7 +53,7 @@ impl Part {
 /// `line`, `column`, if it binds one.
 pub(crate) fn part_at(parsed: &ParsedCell, line: OneIndexed, column: OneIndexed) -> Option<Part> {
     let value = assigned_at(parsed, &parsed.module.body, (line, column))?;
-    part_of(value)
+    part_of(value, parsed.source())
 }
 
 /// The name whose rows the single-name assignment spanning `line`, `column`
@@ -121,13 +138,13 @@ pub(crate) fn assigns_attribute(parsed: &ParsedCell, line: OneIndexed, column: O
 /// Does some cell of `model` bind the complement of a head of `base` (its
 /// tail, or the rows a `drop` leaves)? A head alone (`X = X[:10000]`, a
 /// shuffle `df.sample(frac=1)`) is a subsample, not a split.
-pub(crate) fn has_complement(model: &NotebookModel, base: &str) -> bool {
+pub(crate) fn has_complement(model: &NotebookModel, part: &Part) -> bool {
     model.code_cells().any(|cell| {
         cell.parsed.as_deref().is_some_and(|parsed| {
             let mut found = false;
             each_assigned(&parsed.module.body, &mut |value| {
-                if let Some(part @ (Part::Tail(_) | Part::Rest { .. })) = part_of(value) {
-                    found |= part.base() == base;
+                if let Some(other) = part_of(value, parsed.source()) {
+                    found |= part.complements(&other);
                 }
             });
             found
@@ -276,10 +293,12 @@ fn find_call<'a>(
 
 /// The part an assigned value is, through arithmetic on it (`X[:n] / 255.`),
 /// `.values` and copies.
-fn part_of(value: &Expr) -> Option<Part> {
+fn part_of(value: &Expr, source: &str) -> Option<Part> {
     match value {
-        Expr::BinOp(b) => part_of(&b.left),
-        Expr::Attribute(a) if matches!(a.attr.as_str(), "values" | "T") => part_of(&a.value),
+        Expr::BinOp(b) => part_of(&b.left, source),
+        Expr::Attribute(a) if matches!(a.attr.as_str(), "values" | "T") => {
+            part_of(&a.value, source)
+        }
         Expr::Subscript(s) => {
             let Expr::Slice(slice) = &*s.slice else {
                 return None;
@@ -288,9 +307,19 @@ fn part_of(value: &Expr) -> Option<Part> {
                 return None;
             }
             let base = base_name(&s.value)?;
+            let text = |bound: &Expr| -> Option<String> {
+                let text = source.get(usize::from(bound.start())..usize::from(bound.end()))?;
+                Some(text.chars().filter(|c| !c.is_whitespace()).collect())
+            };
             match (&slice.lower, &slice.upper) {
-                (None, Some(_)) => Some(Part::Head(base)),
-                (Some(_), None) => Some(Part::Tail(base)),
+                (None, Some(upper)) => Some(Part::Head {
+                    base,
+                    bound: Some(text(upper)?),
+                }),
+                (Some(lower), None) => Some(Part::Tail {
+                    base,
+                    bound: text(lower)?,
+                }),
                 _ => None,
             }
         }
@@ -299,7 +328,7 @@ fn part_of(value: &Expr) -> Option<Part> {
                 return None;
             };
             match method.attr.as_str() {
-                "copy" | "reset_index" | "to_numpy" => part_of(&method.value),
+                "copy" | "reset_index" | "to_numpy" => part_of(&method.value, source),
                 "sample" => {
                     let base = name_of(&method.value)?;
                     let frac = call.arguments.find_keyword("frac");
@@ -310,7 +339,7 @@ fn part_of(value: &Expr) -> Option<Part> {
                         (None, Some(_)) => true,
                         (None, None) => false,
                     };
-                    part.then_some(Part::Head(base))
+                    part.then_some(Part::Head { base, bound: None })
                 }
                 "drop" => {
                     let base = name_of(&method.value)?;
@@ -373,12 +402,32 @@ mod tests {
 
     #[test]
     fn parts_of_data() {
-        assert_eq!(part("X_train = X[:600]"), Some(Part::Head("X".into())));
-        assert_eq!(part("test = df.iloc[n:]"), Some(Part::Tail("df".into())));
-        assert_eq!(part("a = X[600:] / 255."), Some(Part::Tail("X".into())));
+        let head = |base: &str, bound: &str| Part::Head {
+            base: base.into(),
+            bound: Some(bound.into()),
+        };
+        let tail = |base: &str, bound: &str| Part::Tail {
+            base: base.into(),
+            bound: bound.into(),
+        };
+        assert_eq!(part("X_train = X[:600]"), Some(head("X", "600")));
+        assert_eq!(part("test = df.iloc[n:]"), Some(tail("df", "n")));
+        assert_eq!(part("a = X[600:] / 255."), Some(tail("X", "600")));
+        assert_eq!(
+            part("a = X[int(0.8 * len(X)):]"),
+            Some(tail("X", "int(0.8*len(X))"))
+        );
+        // A split is a complementary pair; lag features are not.
+        assert!(head("X", "n").complements(&tail("X", "n")));
+        assert!(tail("X", "n").complements(&head("X", "n")));
+        assert!(!head("s", "-1").complements(&tail("s", "1")));
+        assert!(!head("s", "n").complements(&tail("t", "n")));
         assert_eq!(
             part("train = df.sample(frac=0.8, random_state=1)"),
-            Some(Part::Head("df".into()))
+            Some(Part::Head {
+                base: "df".into(),
+                bound: None
+            })
         );
         assert_eq!(part("df = df.sample(frac=1)"), None);
         assert_eq!(

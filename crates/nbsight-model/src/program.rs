@@ -341,6 +341,7 @@ impl StmtCompiler<'_> {
         let accesses = &analysis.cfg.nodes[node].accesses[from..to];
         let call_ranges: SmallVec<[TextRange; 2]> =
             calls.iter().map(|&c| analysis.cfg.calls[c].range).collect();
+        let metadata = metadata_ranges(analysis, accesses);
         let mut stmt = Stmt::default();
         for access in accesses {
             let (var, is_root) = self.root_of(access.symbol);
@@ -350,7 +351,8 @@ impl StmtCompiler<'_> {
                         stmt.reads.push(var);
                     }
                     let inside = call_ranges.iter().any(|r| r.contains_range(access.range));
-                    if !inside && !stmt.free_reads.contains(&var) {
+                    let metadata = metadata.iter().any(|r| r.contains_range(access.range));
+                    if !inside && !metadata && !stmt.free_reads.contains(&var) {
                         stmt.free_reads.push(var);
                     }
                 }
@@ -473,6 +475,7 @@ impl StmtCompiler<'_> {
 
     fn op(&mut self, operand: &Operand, accesses: &[nbsight_dataflow::access::Access]) -> Op {
         match operand {
+            Operand::Symbol(symbol) if is_metadata(symbol) => Op::Reads(SmallVec::new()),
             Operand::Symbol(symbol) => Op::Var(self.vars.intern(root(symbol))),
             Operand::Call(c) => {
                 let index = self.call_index[*c as usize];
@@ -484,9 +487,13 @@ impl StmtCompiler<'_> {
                 }
             }
             Operand::Other(range) => {
+                let metadata = metadata_ranges(self.analysis, accesses);
                 let mut reads: SmallVec<[Var; 2]> = SmallVec::new();
                 for access in accesses {
-                    if access.kind.is_read() && range.contains_range(access.range) {
+                    if access.kind.is_read()
+                        && range.contains_range(access.range)
+                        && !metadata.iter().any(|r| r.contains_range(access.range))
+                    {
                         let (var, _) = self.root_of(access.symbol);
                         if !reads.contains(&var) {
                             reads.push(var);
@@ -497,6 +504,35 @@ impl StmtCompiler<'_> {
             }
         }
     }
+}
+
+/// The ranges of the metadata reads among `accesses` ([`is_metadata`]):
+/// the reads of the variable itself inside them (`X_train` in
+/// `X_train.columns`) read no rows either.
+fn metadata_ranges(
+    analysis: &ModuleAnalysis,
+    accesses: &[nbsight_dataflow::access::Access],
+) -> SmallVec<[TextRange; 1]> {
+    accesses
+        .iter()
+        .filter(|a| a.kind.is_read() && is_metadata(analysis.table.name(a.symbol)))
+        .map(|a| a.range)
+        .collect()
+}
+
+/// A read of what data looks like rather than of its values
+/// (`X_train.columns`, `X.shape[0]`, `df.dtypes`): the statement reads the
+/// variable (a dependency) but none of its rows flow into what it computes.
+fn is_metadata(symbol: &str) -> bool {
+    let rest = &symbol[root(symbol).len()..];
+    let attr = rest.strip_prefix('.').map_or("", |r| {
+        r.split(['.', '[']).next().unwrap_or(r)
+    });
+    let after = &rest[(attr.len() + 1).min(rest.len())..];
+    matches!(
+        attr,
+        "columns" | "shape" | "dtypes" | "dtype" | "ndim" | "feature_names_in_" | "n_features_in_"
+    ) && (after.is_empty() || after.starts_with('['))
 }
 
 /// A class constructor (`StandardScaler`, `GridSearchCV`), not a function
@@ -515,4 +551,30 @@ fn is_constructor(callee: &str, roles: &[Role]) -> bool {
     });
     constructor_role
         && (name.starts_with(|c: char| c.is_ascii_uppercase()) || name.starts_with("make_"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn metadata_reads() {
+        for symbol in [
+            "X.columns",
+            "X.shape",
+            "X.shape[0]",
+            "df.dtypes",
+            "m.feature_names_in_",
+        ] {
+            assert!(super::is_metadata(symbol), "{symbol}");
+        }
+        for symbol in [
+            "X",
+            "X.values",
+            "X.columns.str",
+            "df.index",
+            "X[cols]",
+            "X.col.shape",
+        ] {
+            assert!(!super::is_metadata(symbol), "{symbol}");
+        }
+    }
 }
