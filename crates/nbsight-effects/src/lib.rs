@@ -62,6 +62,10 @@ pub struct Effects {
     methods: FxHashMap<String, Effect>,
     /// `alias -> module path`.
     aliases: FxHashMap<String, String>,
+    /// The class name (`OneHotEncoder`) of each stateless transformer entry
+    /// -> its qualified name: another library's class of that name is taken
+    /// for what it is ([`Effects::stateless_class`]).
+    stateless_classes: FxHashMap<String, String>,
 }
 
 /// The first dotted part of a qualified name (`numpy` for `numpy.random.x`).
@@ -149,6 +153,17 @@ impl Effects {
         self.aliases.extend(parsed.aliases);
         self.functions.extend(parsed.functions);
         self.methods.extend(parsed.methods);
+        self.stateless_classes = self
+            .functions
+            .iter()
+            .filter(|(_, e)| e.has_role(Role::Transformer) && e.has_role(Role::Stateless))
+            .filter_map(|(q, _)| {
+                let class = q.rsplit('.').next()?;
+                class
+                    .starts_with(|c: char| c.is_ascii_uppercase())
+                    .then(|| (class.to_string(), q.clone()))
+            })
+            .collect();
         if !parsed.wildcards.is_empty() {
             self.wildcards.extend(parsed.wildcards);
             let mut by_package: FxHashMap<String, Vec<String>> = FxHashMap::default();
@@ -168,9 +183,15 @@ impl Effects {
 
     /// The effect of the function with this qualified name
     /// (`numpy.random.shuffle`, `builtins.len`): its own entry, else the
-    /// longest wildcard entry matching it (`numpy.random.*`, then `numpy.*`).
+    /// stateless transformer of its class name ([`Effects::stateless_class`]),
+    /// else the longest wildcard entry matching it (`numpy.random.*`, then
+    /// `numpy.*`).
     pub fn function(&self, qualified: &str) -> Option<&Effect> {
-        if let Some(effect) = self.functions.get(qualified) {
+        if let Some(effect) = self
+            .functions
+            .get(qualified)
+            .or_else(|| self.stateless_class(qualified))
+        {
             return Some(effect);
         }
         let prefixes = self.wildcards_by_package.get(package_of(qualified))?;
@@ -178,6 +199,17 @@ impl Effects {
             .iter()
             .find(|prefix| prefix.len() < qualified.len() && qualified.starts_with(prefix.as_str()))
             .and_then(|prefix| self.wildcards.get(prefix))
+    }
+
+    /// The stateless transformer entry of the class `qualified` names when
+    /// the knowledge base has no entry for it but has a stateless
+    /// transformer of the same class name (`category_encoders.OneHotEncoder`
+    /// is what `sklearn.preprocessing.OneHotEncoder` is: it learns which
+    /// categories exist, no statistic of the rows).
+    fn stateless_class(&self, qualified: &str) -> Option<&Effect> {
+        let class = qualified.rsplit('.').next()?;
+        let known = self.stateless_classes.get(class)?;
+        self.functions.get(known)
     }
 
     /// The effect of the method with this bare name (`append`, `dropna`).

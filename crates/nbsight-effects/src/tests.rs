@@ -1313,3 +1313,20 @@ fn stateful_with_names_the_keywords_that_make_a_stateless_entry_learn() {
         .expect_err("not an identifier");
     assert!(error.to_string().contains("Python identifiers"), "{error}");
 }
+
+/// Another library's class named like a stateless transformer of the
+/// knowledge base is taken for what it is; the library's other classes keep
+/// its wildcard entry.
+#[test]
+fn stateless_classes_by_name() {
+    let effects = Effects::shared_builtin();
+    let onehot = effects
+        .function("category_encoders.OneHotEncoder")
+        .expect("an entry");
+    assert!(onehot.has_role(Role::Stateless) && onehot.has_role(Role::Transformer));
+    let target = effects
+        .function("category_encoders.TargetEncoder")
+        .expect("the wildcard entry");
+    assert!(target.has_role(Role::Transformer) && !target.has_role(Role::Stateless));
+    assert!(effects.function("mylib.StandardScaler").is_none());
+}

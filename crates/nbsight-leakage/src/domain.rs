@@ -346,7 +346,10 @@ impl Leak {
             return res;
         }
         if call.has(Role::Fit) {
-            if call.method && recv.kind & kind::TRANSFORMER != 0 {
+            // A pipeline may end in a transformer or (mostly) a model: its
+            // `fit` trains a model that also carries the statistics fitted.
+            let pipeline = recv.kind & kind::PIPELINE != 0;
+            if call.method && recv.kind & kind::TRANSFORMER != 0 && !pipeline {
                 let mut fitted = recv.clone();
                 if !kind::is_stateless(recv.kind) {
                     fitted.add(fitted_tag(&data, here));
@@ -371,6 +374,10 @@ impl Leak {
             // The same model refit on the same data (a re-run, `model.fit`
             // again after `compile`) is not another model: the receiver is
             // the object trained before, on the same rows.
+            let pipeline_fitted = (pipeline
+                && recv.kind & kind::TRANSFORMER != 0
+                && !kind::is_stateless(recv.kind))
+            .then(|| fitted_tag(&data, here));
             let data = data.data();
             let site = recv
                 .models()
@@ -382,6 +389,9 @@ impl Leak {
                 ..Val::default()
             };
             model.add(Tag::Model(site));
+            if let Some(tag) = pipeline_fitted {
+                model.add(tag);
+            }
             if let Some(v) = receiver_var {
                 self.set(v, model.clone());
             }
@@ -400,11 +410,18 @@ impl Leak {
         }
         if call.has(Role::Predict) || call.has(Role::Evaluate) {
             let mut models: SmallVec<[Site; 2]> = recv.models().collect();
+            // One object that is one of several models (`best = a if
+            // a.best_score_ > b.best_score_ else b`), outside a loop: one
+            // candidate is evaluated, whichever was chosen.
+            let alternatives = (models.len() > 1 && !ctx.in_loop).then(|| models[0]);
             models.extend(data.models());
             models.sort_unstable();
             models.dedup();
             for &m in &models {
-                self.check_evaluation(m, call, &data, ctx, alarms);
+                let candidate = alternatives.is_none_or(|first| {
+                    first == m || !recv.has(Tag::Model(m))
+                });
+                self.check_evaluation(m, call, &data, candidate, ctx, alarms);
             }
             // A score or a report is a number, not data: what the data went
             // through does not flow on through it (into dicts of scores,
@@ -528,6 +545,72 @@ impl Leak {
         }
     }
 
+    /// Predictions compared with the labels of the same rows without a
+    /// metric function (`np.mean(pred != y_test)`, `(y_test - a) ** 2`): an
+    /// evaluation of the models that made them.
+    fn compared(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
+        let held_out = |x: &Val| x.tags.iter().any(|t| matches!(t, Tag::Split(_, Side::Test)));
+        let predicted = |x: &Val| x.models().next().is_some();
+        let mut predictions = false;
+        let mut labels = false;
+        for &v in &stmt.reads {
+            if let Some(x) = self.get(v).filter(|x| held_out(x)) {
+                predictions |= predicted(x);
+                labels |= !predicted(x);
+            }
+        }
+        if !(predictions && labels) {
+            return;
+        }
+        let Some(parsed) = ctx
+            .model
+            .cells
+            .get(ctx.cell)
+            .and_then(|c| c.parsed.as_deref())
+        else {
+            return;
+        };
+        let is_module = |name: &str| is_imported(ctx.model, name);
+        let var = |name: &str| {
+            stmt.reads
+                .iter()
+                .copied()
+                .find(|&v| ctx.model.vars.name(v) == name)
+        };
+        for (left, right, text) in syntax::comparisons_at(parsed, (stmt.line, stmt.column), &is_module)
+        {
+            let (Some(a), Some(b)) = (var(&left), var(&right)) else {
+                continue;
+            };
+            let (Some(x), Some(y)) = (self.get(a), self.get(b)) else {
+                continue;
+            };
+            if predicted(x) == predicted(y) {
+                continue;
+            }
+            let mut data = x.clone();
+            data.join(y);
+            let models: SmallVec<[Site; 2]> = data.models().collect();
+            let call = Call {
+                callee: text.into(),
+                method: false,
+                roles: SmallVec::from_slice(&[Role::Evaluate]),
+                receiver: Op::Reads(SmallVec::new()),
+                receiver_attribute: false,
+                args: SmallVec::new(),
+                keywords: SmallVec::new(),
+                first_str: None,
+                consumed: false,
+                constructor: false,
+                line: stmt.line,
+                column: stmt.column,
+            };
+            for m in models {
+                self.check_evaluation(m, &call, &data, true, ctx, alarms);
+            }
+        }
+    }
+
     /// The parsed cell of `stmt` when it binds one name (strongly) from
     /// values with rows read: the statements whose syntax says more
     /// (augmentation, one part of a split).
@@ -619,11 +702,14 @@ impl Leak {
     }
 
     /// A model trained at `model` meets test data at a predict/evaluate call.
+    /// `candidate`: the evaluation is one of a choice among models (not
+    /// another of the alternatives one object may be).
     fn check_evaluation(
         &mut self,
         model: Site,
         call: &Call,
         data: &Val,
+        candidate: bool,
         ctx: &StmtCtx<'_>,
         alarms: &mut Alarms,
     ) {
@@ -653,6 +739,11 @@ impl Leak {
         }
         if alarms.on {
             Self::shared_preparation(model, call, data, &splits, trained, ctx, alarms);
+        }
+        // Predictions not (yet) compared with labels choose nothing: the
+        // metric or `score` that compares them is the evaluation.
+        if !call.has(Role::Evaluate) || !candidate {
+            return;
         }
         let trained_in_loop = trained.in_loop;
         multi_test::at_evaluation(
@@ -995,6 +1086,12 @@ impl Leak {
             value = part;
         }
         self.user_functions(stmt, ctx, &mut value, alarms);
+        if !calls
+            .iter()
+            .any(|c| c.has(Role::Evaluate) || c.has(Role::Predict))
+        {
+            self.compared(stmt, ctx, alarms);
+        }
         if split.is_none() && !value.is_split() {
             self.augmented(stmt, ctx, &mut value);
         }

@@ -187,6 +187,79 @@ fn spans(parsed: &ParsedCell, node: &impl Ranged, at: (OneIndexed, OneIndexed)) 
     parsed.line_column(node.start()) <= at && at < parsed.line_column(node.end())
 }
 
+/// The comparisons of two values in the simple statement of `parsed`
+/// spanning `at` (`pred != y_test`, `y_test - a`, `(a == b).mean()`): the
+/// names the two sides' rows come from (see [`root_name`]) and the text of
+/// the comparison. A prediction compared with labels so is an evaluation
+/// without a metric function.
+pub(crate) fn comparisons_at(
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+    is_module: &dyn Fn(&str) -> bool,
+) -> Vec<(String, String, String)> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    struct Comparisons<'p> {
+        source: &'p str,
+        is_module: &'p dyn Fn(&str) -> bool,
+        found: Vec<(String, String, String)>,
+    }
+    impl<'a> Visitor<'a> for Comparisons<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            let sides = match expr {
+                Expr::Compare(c)
+                    if c.comparators.len() == 1
+                        && matches!(c.ops.first(), Some(ast::CmpOp::Eq | ast::CmpOp::NotEq)) =>
+                {
+                    Some((&*c.left, &c.comparators[0]))
+                }
+                Expr::BinOp(b) if b.op == ast::Operator::Sub => Some((&*b.left, &*b.right)),
+                _ => None,
+            };
+            if let Some((left, right)) = sides
+                && let (Some(l), Some(r)) = (
+                    root_name(left, self.is_module),
+                    root_name(right, self.is_module),
+                )
+            {
+                let text = self
+                    .source
+                    .get(usize::from(expr.start())..usize::from(expr.end()))
+                    .unwrap_or_default();
+                self.found.push((l, r, text.to_string()));
+            }
+            walk_expr(self, expr);
+        }
+        fn visit_stmt(&mut self, _: &'a Stmt) {}
+    }
+    let Some(stmt) = simple_statement_at(parsed, &parsed.module.body, at) else {
+        return Vec::new();
+    };
+    let mut visitor = Comparisons {
+        source: parsed.source(),
+        is_module,
+        found: Vec::new(),
+    };
+    ruff_python_ast::visitor::walk_stmt(&mut visitor, stmt);
+    visitor.found
+}
+
+/// The innermost statement of `body` spanning `at` that is not compound
+/// (the header of a compound statement spanning it is not looked in).
+fn simple_statement_at<'a>(
+    parsed: &ParsedCell,
+    body: &'a [Stmt],
+    at: (OneIndexed, OneIndexed),
+) -> Option<&'a Stmt> {
+    let stmt = body.iter().find(|s| spans(parsed, *s, at))?;
+    let inner = children(stmt);
+    if inner.is_empty() {
+        return (!matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_))).then_some(stmt);
+    }
+    inner
+        .into_iter()
+        .find_map(|b| simple_statement_at(parsed, b, at))
+}
+
 /// The value of the single-name assignment spanning `at`.
 fn assigned_at<'a>(
     parsed: &ParsedCell,
@@ -440,6 +513,32 @@ mod tests {
         assert_eq!(part("X = df.drop(columns=['y'])"), None);
         assert_eq!(part("a = X[::2]"), None);
         assert_eq!(part("a, b = X[:2], X[2:]"), None);
+    }
+
+    #[test]
+    fn comparisons() {
+        let parsed = nbsight_notebook::parse_python(
+            "x = 1\nfor k in ks:\n    err.append(np.mean(pred_k != y_test))\nrmse = np.sqrt(np.mean((y_test - a.reshape(-1)) ** 2))",
+        );
+        let at = |line: usize, column: usize| {
+            comparisons_at(
+                &parsed,
+                (
+                    OneIndexed::from_zero_indexed(line),
+                    OneIndexed::from_zero_indexed(column),
+                ),
+                &|n| n == "np",
+            )
+        };
+        assert_eq!(
+            at(2, 4),
+            vec![("pred_k".into(), "y_test".into(), "pred_k != y_test".into())]
+        );
+        assert_eq!(
+            at(3, 0),
+            vec![("y_test".into(), "a".into(), "y_test - a.reshape(-1)".into())]
+        );
+        assert!(at(0, 0).is_empty());
     }
 
     #[test]
