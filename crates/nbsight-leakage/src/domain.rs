@@ -256,6 +256,7 @@ impl Leak {
             site,
             data: data.data(),
             in_loop,
+            monitored: SmallVec::new(),
         };
         match self.trained.binary_search_by_key(&site, |t| t.site) {
             Ok(i) => {
@@ -268,6 +269,23 @@ impl Leak {
                 old.in_loop |= in_loop;
             }
             Err(i) => Rc::make_mut(&mut self.trained).insert(i, trained),
+        }
+    }
+
+    /// The model trained at `site` monitored the held-out sides of
+    /// `splits` to stop early.
+    fn monitor(&mut self, site: Site, splits: &[Site]) {
+        let Ok(i) = self.trained.binary_search_by_key(&site, |t| t.site) else {
+            return;
+        };
+        if splits.iter().all(|s| self.trained[i].monitored.contains(s)) {
+            return;
+        }
+        let monitored = &mut Rc::make_mut(&mut self.trained)[i].monitored;
+        for &s in splits {
+            if let Err(at) = monitored.binary_search(&s) {
+                monitored.insert(at, s);
+            }
         }
     }
 
@@ -611,6 +629,27 @@ impl Leak {
         }
     }
 
+    /// The model `trained` (a fit's result) stopped early on `monitored`:
+    /// the held-out sides of the splits whose training side trained it.
+    fn stopped_early_on(&mut self, trained: &Val, monitored: &Val) {
+        for m in trained.models() {
+            let Some(t) = self.trained(m) else {
+                continue;
+            };
+            let splits: SmallVec<[Site; 1]> = monitored
+                .tags
+                .iter()
+                .filter_map(|tag| match tag {
+                    Tag::Split(s, Side::Test) if t.data.has(Tag::Split(s, Side::Train)) => Some(s),
+                    _ => None,
+                })
+                .collect();
+            if !splits.is_empty() {
+                self.monitor(m, &splits);
+            }
+        }
+    }
+
     /// The parsed cell of `stmt` when it binds one name (strongly) from
     /// values with rows read: the statements whose syntax says more
     /// (augmentation, one part of a split).
@@ -745,6 +784,16 @@ impl Leak {
         if !call.has(Role::Evaluate) || !candidate {
             return;
         }
+        if alarms.on {
+            for &split in &splits {
+                // Stopping early on a validation split is what it is for.
+                if trained.monitored.contains(&split)
+                    && !multi_test::is_validation(ctx.model, split, data)
+                {
+                    alarms.push(multi_test::stopped_early_on(model, call, split, ctx));
+                }
+            }
+        }
         let trained_in_loop = trained.in_loop;
         multi_test::at_evaluation(
             &mut self.evals,
@@ -819,6 +868,9 @@ impl Domain for Leak {
         if !Rc::ptr_eq(&self.trained, &other.trained) {
             for t in other.trained.iter() {
                 self.train(t.site, t.data.clone(), t.in_loop);
+                if !t.monitored.is_empty() {
+                    self.monitor(t.site, &t.monitored);
+                }
             }
         }
         if !Rc::ptr_eq(&self.evals, &other.evals) {
@@ -991,7 +1043,11 @@ impl Leak {
             || self.trained.iter().all(|t| {
                 other
                     .trained(t.site)
-                    .is_some_and(|o| t.data.leq(&o.data) && (!t.in_loop || o.in_loop))
+                    .is_some_and(|o| {
+                        t.data.leq(&o.data)
+                            && (!t.in_loop || o.in_loop)
+                            && t.monitored.iter().all(|s| o.monitored.contains(s))
+                    })
             }))
             && (Rc::ptr_eq(&self.evals, &other.evals)
                 || self.evals.iter().all(|(s, models)| {
@@ -1008,11 +1064,13 @@ impl Leak {
         for (i, call) in calls.iter().enumerate() {
             let index = stmt.calls.start + i as u32;
             let mut data = Val::default();
+            let mut monitored = Val::default();
             let fit = call.has(Role::Fit);
             for (i, arg) in call.args.iter().enumerate() {
                 // `fit(X, y, eval_set=[(X_val, y_val)])` trains on `X`: the
                 // set it monitors is not training data.
                 if fit && keyword(call, i).is_some_and(names_monitored_set) {
+                    self.join_value_of(arg, &results, stmt.calls.start, &mut monitored);
                     continue;
                 }
                 self.join_value_of(arg, &results, stmt.calls.start, &mut data);
@@ -1035,6 +1093,9 @@ impl Leak {
                 ctx,
                 alarms,
             );
+            if !monitored.is_empty() && stops_early(call, ctx.cell, ctx.model) {
+                self.stopped_early_on(&res, &monitored);
+            }
             results.push(res);
         }
         let mut value = Val::default();
@@ -1226,6 +1287,37 @@ fn is_statistic(call: &Call) -> bool {
 
 /// The keyword arguments of a `fit` that pass data it monitors, not data it
 /// trains on (early stopping, validation curves).
+/// Training at `call` (in cell `cell`) stops early on the sets it monitors:
+/// `early_stopping_rounds=` passed, an early-stopping callback made in its
+/// `callbacks=` (`[lgb.early_stopping(10)]`), or callbacks passed in a
+/// notebook that makes one (`es = EarlyStopping(...)`).
+fn stops_early(call: &Call, cell: usize, model: &NotebookModel) -> bool {
+    let makes_one = |text: &str| text.contains("early_stopping(") || text.contains("EarlyStopping(");
+    if call
+        .keywords
+        .iter()
+        .any(|k| k == "early_stopping_rounds" || k == "early_stopping")
+    {
+        return true;
+    }
+    if !call.keywords.iter().any(|k| k == "callbacks") {
+        return false;
+    }
+    let callbacks = model
+        .cells
+        .get(cell)
+        .and_then(|c| c.parsed.as_deref())
+        .and_then(|p| syntax::keywords_at(p, call.line, call.column))
+        .and_then(|kws| kws.into_iter().find(|(k, _)| k == "callbacks"))
+        .map(|(_, text)| text)
+        .unwrap_or_default();
+    makes_one(&callbacks)
+        || model
+            .code_cells()
+            .filter_map(|c| c.parsed.as_deref())
+            .any(|p| makes_one(p.source()))
+}
+
 fn names_monitored_set(keyword: &str) -> bool {
     matches!(
         keyword,

@@ -14,6 +14,10 @@ pub(crate) struct Trained {
     pub(crate) site: Site,
     pub(crate) data: Val,
     pub(crate) in_loop: bool,
+    /// The splits whose held-out side its training monitored to stop early
+    /// (`fit(..., eval_set=[(X_test, y_test)], early_stopping_rounds=10)`),
+    /// sorted: they chose the model.
+    pub(crate) monitored: SmallVec<[Site; 1]>,
 }
 
 /// For each test split (sorted), the models evaluated on it (sorted).

@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use crate::models::{Evals, evals_entry, evaluated_in, record_evaluation};
 use crate::splits::equivalent_split;
-use crate::text::{site_text, split_text};
+use crate::text::{callee_at, short, site_text, split_text};
 use crate::value::{Side, Site, Tag, Val};
 
 /// The model trained at `model` (in a loop when `trained_in_loop`) is
@@ -81,6 +81,23 @@ pub(crate) fn at_evaluation(
                 involved: evals_entry(evals, split).into_iter().flatten().map(|&m| ctx.model.sites.cell(m)).chain([ctx.model.sites.cell(split)]).collect(),
             });
         }
+    }
+}
+
+/// The model trained at `model` stopped early on the held-out side of
+/// `split` and is evaluated on it at `call`: that test set chose it.
+pub(crate) fn stopped_early_on(model: Site, call: &Call, split: Site, ctx: &StmtCtx<'_>) -> Alarm {
+    Alarm {
+        kind: AlarmKind::MultiTestLeakage,
+        line: call.line,
+        column: call.column,
+        message: format!(
+            "the test set of {} is used to choose among models: `{}` {} stopped early on it (it kept the round that scored best there), and the model is then evaluated on it; stop early on a validation split and touch the test set once",
+            split_text(ctx.model, split),
+            short(&callee_at(ctx.model, model)),
+            site_text(ctx.model, model),
+        ),
+        involved: vec![ctx.model.sites.cell(split), ctx.model.sites.cell(model)],
     }
 }
 
