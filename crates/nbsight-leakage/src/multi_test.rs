@@ -202,12 +202,15 @@ pub(crate) fn held_out_names(
         .map(|(v, _)| model.vars.name(*v).to_ascii_lowercase())
 }
 
-/// `X_val`, `y_valid`, `Xval`, `X_validation`, `valid_X`, `X_dev`.
+/// `X_val`, `y_valid`, `Xval`, `X_validation`, `x_validate`, `valid_X`, `X_dev`.
 pub(crate) fn names_validation(name: &str) -> bool {
     name.split(|c: char| !c.is_ascii_alphabetic())
         .filter(|part| !part.is_empty())
         .any(|part| {
-            matches!(part, "val" | "valid" | "validation" | "dev" | "vali")
+            matches!(
+                part,
+                "val" | "valid" | "validate" | "validation" | "dev" | "vali"
+            )
                 || (part.len() <= 6
                     && (part.ends_with("val") || part.ends_with("valid"))
                     && !matches!(part, "interval" | "eval"))
