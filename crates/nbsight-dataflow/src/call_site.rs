@@ -40,6 +40,9 @@ pub struct CallSite {
     /// `true` for a method call on a value.
     pub method: bool,
     pub roles: SmallVec<[Role; 2]>,
+    /// A call of a name the notebook binds (a user function or class; no
+    /// roles): what it does is read from its definition.
+    pub user: bool,
     /// The receiver of a method call.
     pub receiver: Operand,
     /// The positional arguments.

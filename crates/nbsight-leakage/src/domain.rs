@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use smallvec::SmallVec;
 
-use crate::calls::keyword;
+use crate::calls::{keyword, positional};
 use crate::models::{Evals, Trained, evals_entry, record_evaluation};
 use crate::splits::{equivalent_split, scored};
 use crate::text::short;
@@ -563,6 +563,62 @@ impl Leak {
         }
     }
 
+    /// A call of a user function (`log_reg(X_train, y_train, X_test,
+    /// y_test)`): one whose body fits a model on some of its arguments and
+    /// evaluates it on others trains a model here and evaluates it, as the
+    /// same code written inline would. Its result is a score.
+    fn user_call(
+        &mut self,
+        call: &Call,
+        here: Site,
+        stmt: &Stmt,
+        (results, first_call): (&[Val], u32),
+        ctx: &StmtCtx<'_>,
+        alarms: &mut Alarms,
+    ) -> Val {
+        let mut data = Val::default();
+        for arg in &call.args {
+            self.join_value_of(arg, results, first_call, &mut data);
+        }
+        let Some(f) = stmt
+            .reads
+            .iter()
+            .copied()
+            .find(|&v| ctx.model.vars.name(v) == call.callee.as_str())
+            .filter(|f| ctx.model.function_definitions.contains_key(f))
+        else {
+            return data;
+        };
+        let leak = match &self.functions {
+            Some(known) => known.get(ctx.model, ctx.cell, f),
+            None => functions::function_leak(ctx.model, ctx.cell, f),
+        };
+        if !leak.evaluates() {
+            return data;
+        }
+        let (mut train, mut test) = (Val::default(), Val::default());
+        for (i, arg) in call.args[..positional(call)].iter().enumerate().take(32) {
+            if leak.trains & (1 << i) != 0 {
+                self.join_value_of(arg, results, first_call, &mut train);
+            } else if leak.tests & (1 << i) != 0 {
+                self.join_value_of(arg, results, first_call, &mut test);
+            }
+        }
+        self.train(here, train.data(), ctx.in_loop);
+        // Named in messages by the arguments it evaluates on.
+        let mut evaluation = call.clone();
+        evaluation.roles = SmallVec::from_slice(&[Role::Evaluate]);
+        evaluation.keywords.clear();
+        evaluation.args = call.args[..positional(call)]
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i < 32 && leak.tests & !leak.trains & (1 << i) != 0)
+            .map(|(_, arg)| arg.clone())
+            .collect();
+        self.check_evaluation(here, &evaluation, &test, true, ctx, alarms);
+        Val::default()
+    }
+
     /// Predictions compared with the labels of the same rows without a
     /// metric function (`np.mean(pred != y_test)`, `(y_test - a) ** 2`): an
     /// evaluation of the models that made them.
@@ -620,6 +676,7 @@ impl Leak {
                 first_str: None,
                 consumed: false,
                 constructor: false,
+                user: false,
                 line: stmt.line,
                 column: stmt.column,
             };
@@ -1075,6 +1132,12 @@ impl Leak {
                 }
                 self.join_value_of(arg, &results, stmt.calls.start, &mut data);
             }
+            if call.user {
+                let here = ctx.model.sites.id(ctx.cell, index);
+                let res = self.user_call(call, here, stmt, (&results, stmt.calls.start), ctx, alarms);
+                results.push(res);
+                continue;
+            }
             let recv = if call.method {
                 let mut recv = self.value_of(&call.receiver, &results, stmt.calls.start);
                 if call.receiver_attribute {
@@ -1119,8 +1182,23 @@ impl Leak {
                 value.kind = 0;
             }
         } else {
+            // A statistic compared with the rows (`df[df.x < df.x.quantile(.99)]`)
+            // only decides which rows are kept: no value is filled or
+            // rescaled with it.
+            let masks = if calls.iter().any(|c| !c.consumed && is_statistic(c)) {
+                ctx.model
+                    .cells
+                    .get(ctx.cell)
+                    .and_then(|c| c.parsed.as_deref())
+                    .map(|p| syntax::calls_compared_at(p, (stmt.line, stmt.column)))
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
             for (call, res) in calls.iter().zip(&results) {
-                if !call.consumed {
+                if !call.consumed
+                    && !(is_statistic(call) && masks.contains(&(call.line, call.column)))
+                {
                     value.join(res);
                 }
             }
@@ -1285,8 +1363,6 @@ fn is_statistic(call: &Call) -> bool {
         && short(&call.callee) != "fit_transform"
 }
 
-/// The keyword arguments of a `fit` that pass data it monitors, not data it
-/// trains on (early stopping, validation curves).
 /// Training at `call` (in cell `cell`) stops early on the sets it monitors:
 /// `early_stopping_rounds=` passed, an early-stopping callback made in its
 /// `callbacks=` (`[lgb.early_stopping(10)]`), or callbacks passed in a
@@ -1318,6 +1394,8 @@ fn stops_early(call: &Call, cell: usize, model: &NotebookModel) -> bool {
             .any(|p| makes_one(p.source()))
 }
 
+/// The keyword arguments of a `fit` that pass data it monitors, not data it
+/// trains on (early stopping, validation curves).
 fn names_monitored_set(keyword: &str) -> bool {
     matches!(
         keyword,

@@ -29,11 +29,21 @@ pub(crate) struct FunctionLeak {
     pub fits: bool,
     /// Cross-validates on the data it is given.
     pub cross_validates: bool,
+    /// The positional parameters (bit `i` for the `i`-th) a model in its
+    /// body is fitted on, and those it is evaluated on (`def log_reg(X_tr,
+    /// y_tr, X_te, y_te)`: fit on bits 0 and 1, scored on 2 and 3).
+    pub trains: u32,
+    pub tests: u32,
 }
 
 impl FunctionLeak {
     pub(crate) fn is_none(self) -> bool {
-        !self.fits && !self.cross_validates
+        !self.fits && !self.cross_validates && !self.evaluates()
+    }
+
+    /// It fits a model on some of its arguments and evaluates it on others.
+    pub(crate) fn evaluates(self) -> bool {
+        self.trains != 0 && self.tests & !self.trains != 0
     }
 }
 
@@ -126,6 +136,13 @@ fn defined_leak(model: &NotebookModel, def_cell: usize, var: Var) -> FunctionLea
             imports.entry(model.vars.name(*v)).or_insert(target);
         }
     }
+    let params = def
+        .parameters
+        .posonlyargs
+        .iter()
+        .chain(&def.parameters.args)
+        .map(|p| p.parameter.name.to_string())
+        .collect();
     let mut reader = BodyReader {
         imports,
         effects: Effects::shared_builtin(),
@@ -135,6 +152,9 @@ fn defined_leak(model: &NotebookModel, def_cell: usize, var: Var) -> FunctionLea
         folds: false,
         fits_model: false,
         scores: false,
+        params,
+        trains: 0,
+        tests: 0,
     };
     for stmt in &def.body {
         reader.visit_stmt(stmt);
@@ -143,6 +163,8 @@ fn defined_leak(model: &NotebookModel, def_cell: usize, var: Var) -> FunctionLea
         fits: reader.fits,
         cross_validates: reader.cross_validates
             || (reader.folds && reader.fits_model && reader.scores),
+        trains: reader.trains,
+        tests: reader.tests,
     }
 }
 
@@ -180,9 +202,44 @@ struct BodyReader<'m> {
     folds: bool,
     fits_model: bool,
     scores: bool,
+    /// The positional parameters' names.
+    params: Vec<String>,
+    /// See [`FunctionLeak::trains`] and [`FunctionLeak::tests`].
+    trains: u32,
+    tests: u32,
 }
 
 impl BodyReader<'_> {
+    /// The parameters (as bits) `call`'s arguments read.
+    fn params_read(&self, call: &ast::ExprCall) -> u32 {
+        struct Names<'r> {
+            params: &'r [String],
+            found: u32,
+        }
+        impl<'a> Visitor<'a> for Names<'_> {
+            fn visit_expr(&mut self, expr: &'a Expr) {
+                if let Expr::Name(n) = expr
+                    && let Some(i) = self.params.iter().position(|p| p == n.id.as_str())
+                    && i < 32
+                {
+                    self.found |= 1 << i;
+                }
+                walk_expr(self, expr);
+            }
+        }
+        let mut names = Names {
+            params: &self.params,
+            found: 0,
+        };
+        for arg in &call.arguments.args {
+            names.visit_expr(arg);
+        }
+        for keyword in &call.arguments.keywords {
+            names.visit_expr(&keyword.value);
+        }
+        names.found
+    }
+
     /// The qualified name of a dotted callee through the notebook's imports
     /// (`StandardScaler` → `sklearn.preprocessing.StandardScaler`).
     fn qualified(&self, expr: &Expr) -> Option<String> {
@@ -253,17 +310,24 @@ impl<'a> Visitor<'a> for BodyReader<'_> {
                         match transformer {
                             Some(true) => self.fits = true,
                             Some(false) => {}
-                            None => self.fits_model = true,
+                            None => {
+                                self.fits_model = true;
+                                self.trains |= self.params_read(call);
+                            }
                         }
                     }
                     if roles.contains(&Role::Predict) || roles.contains(&Role::Evaluate) {
                         self.scores = true;
+                        self.tests |= self.params_read(call);
                     }
                     let qualified = self.function_roles(&call.func);
                     self.note_function(&qualified);
                 }
                 func => {
                     let roles = self.function_roles(func);
+                    if roles.contains(&Role::Evaluate) {
+                        self.tests |= self.params_read(call);
+                    }
                     self.note_function(&roles);
                 }
             }

@@ -60,7 +60,11 @@ pub(crate) fn at_evaluation(
             None => new && count == 2,
             Some(baseline) => count >= 2 && !evaluated_in(baseline, split, model),
         };
-        if alarms.on && (second || trained_in_loop || (ctx.in_loop && count >= 2)) {
+        // A loop that makes another target of each iteration (`for col in
+        // targets: y = df[col]; split; fit; score`) answers other
+        // questions: no choice among its models.
+        let tuned_in_loop = trained_in_loop && !target_varies_in_loop(ctx.model, split);
+        if alarms.on && (second || tuned_in_loop || (ctx.in_loop && count >= 2)) {
             let why = if count >= 2 {
                 format!("{count} different models are evaluated on it")
             } else {
@@ -101,6 +105,44 @@ pub(crate) fn stopped_early_on(model: Site, call: &Call, split: Site, ctx: &Stmt
     }
 }
 
+/// The split made at `split` is made in a loop whose body rebinds the
+/// labels it splits (its second argument): each iteration splits another
+/// target.
+fn target_varies_in_loop(model: &NotebookModel, split: Site) -> bool {
+    let Some(program) = model
+        .cells
+        .get(model.sites.cell(split))
+        .and_then(|c| c.program())
+    else {
+        return false;
+    };
+    let Some(labels) = program
+        .calls
+        .get(model.sites.call(split) as usize)
+        .and_then(|c| c.args.get(1))
+        .and_then(|a| match a {
+            Op::Var(v) => Some(*v),
+            _ => None,
+        })
+    else {
+        return false;
+    };
+    let call = model.sites.call(split);
+    let in_loop = |stmt: usize| {
+        program
+            .blocks
+            .iter()
+            .any(|b| b.in_loop && b.stmts.contains(&(stmt as u32)))
+    };
+    let Some(at) = program.stmts.iter().position(|st| st.calls.contains(&call)) else {
+        return false;
+    };
+    in_loop(at)
+        && program.stmts.iter().enumerate().any(|(i, st)| {
+            in_loop(i) && st.writes.contains(&(labels, WriteKind::Strong))
+        })
+}
+
 /// The variable holding the labels a model was fitted on (`y_train` in
 /// `fit(X_train, y_train)`), when one variable does.
 pub(crate) fn target_of(model: &NotebookModel, site: Site) -> Option<Var> {
@@ -109,7 +151,9 @@ pub(crate) fn target_of(model: &NotebookModel, site: Site) -> Option<Var> {
         .get(model.sites.cell(site))?
         .program()?
         .calls
-        .get(model.sites.call(site) as usize)?;
+        .get(model.sites.call(site) as usize)
+        // A user function's arguments are not `fit(X, y)`'s.
+        .filter(|call| !call.user)?;
     match call.args.get(1)? {
         Op::Var(v) => Some(*v),
         Op::Reads(vs) if vs.len() == 1 => Some(vs[0]),

@@ -243,6 +243,42 @@ pub(crate) fn comparisons_at(
     visitor.found
 }
 
+/// Where the calls inside a comparison of the simple statement spanning
+/// `at` start (`df.x.quantile(0.99)` in `df[df.x < df.x.quantile(0.99)]`).
+pub(crate) fn calls_compared_at(
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+) -> Vec<(OneIndexed, OneIndexed)> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    struct Compared<'p> {
+        parsed: &'p ParsedCell,
+        depth: usize,
+        found: Vec<(OneIndexed, OneIndexed)>,
+    }
+    impl<'a> Visitor<'a> for Compared<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            let compare = matches!(expr, Expr::Compare(_));
+            if self.depth > 0 && matches!(expr, Expr::Call(_)) {
+                self.found.push(self.parsed.line_column(expr.start()));
+            }
+            self.depth += usize::from(compare);
+            walk_expr(self, expr);
+            self.depth -= usize::from(compare);
+        }
+        fn visit_stmt(&mut self, _: &'a Stmt) {}
+    }
+    let Some(stmt) = simple_statement_at(parsed, &parsed.module.body, at) else {
+        return Vec::new();
+    };
+    let mut visitor = Compared {
+        parsed,
+        depth: 0,
+        found: Vec::new(),
+    };
+    ruff_python_ast::visitor::walk_stmt(&mut visitor, stmt);
+    visitor.found
+}
+
 /// The innermost statement of `body` spanning `at` that is not compound
 /// (the header of a compound statement spanning it is not looked in).
 fn simple_statement_at<'a>(

@@ -604,10 +604,11 @@ impl NotebookModel {
             .calls
             .iter()
             .any(|call| call.roles.iter().any(|r| r.is_ml()));
+        // A user function may train and evaluate models in its body.
         let ml_sinks = program
             .calls
             .iter()
-            .any(|call| call.roles.iter().any(|r| r.consumes_data()));
+            .any(|call| call.user || call.roles.iter().any(|r| r.consumes_data()));
         let evaluates = program
             .calls
             .iter()

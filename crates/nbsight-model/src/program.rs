@@ -65,6 +65,9 @@ pub struct Call {
     /// A class constructor (`StandardScaler`, `GridSearchCV`) rather than a
     /// function (`cross_val_score`): its roles describe the object made.
     pub constructor: bool,
+    /// A call of a name the notebook binds (a user function): no roles;
+    /// what it does is its definition's.
+    pub user: bool,
     pub line: OneIndexed,
     pub column: OneIndexed,
 }
@@ -436,6 +439,7 @@ impl StmtCompiler<'_> {
             first_str: None,
             consumed: false,
             constructor: false,
+            user: false,
             line,
             column,
         });
@@ -468,6 +472,7 @@ impl StmtCompiler<'_> {
             first_str: site.first_str.clone(),
             consumed: false,
             constructor,
+            user: site.user,
             line,
             column,
         }

@@ -43,7 +43,7 @@ impl SiteTable {
     /// facts.
     pub fn intern_calls(&mut self, cell: usize, program: &Program) {
         for (i, call) in program.calls.iter().enumerate() {
-            if call.roles.iter().any(|r| r.derives_from_data()) {
+            if call.user || call.roles.iter().any(|r| r.derives_from_data()) {
                 self.intern(cell, i as u32);
             }
         }

@@ -104,6 +104,8 @@ impl<'c> ScopeBuilder<'c> {
                 self.arguments(&call.arguments, &mut args);
                 if let Some((effect, callee)) = callee {
                     self.function_call(effect, &callee, &args, call);
+                } else if !known && self.tracks(id) {
+                    self.record_user(id, &args, call);
                 }
             }
             func => {
@@ -185,6 +187,34 @@ impl<'c> ScopeBuilder<'c> {
         if effect.roles.is_empty() {
             return;
         }
+        let roles = effect
+            .roles
+            .iter()
+            .copied()
+            .filter(|&role| role != Role::Stateless || !learns_with(effect, args))
+            .collect();
+        self.record_site(roles, callee, method, receiver, args, call, false);
+    }
+
+    /// Records a call of the name `callee` the notebook binds (a user
+    /// function or class): what it does is its definition's, which the
+    /// leakage domain reads.
+    fn record_user(&mut self, callee: &str, args: &CallArgs<'_>, call: &ast::ExprCall) {
+        let receiver = Operand::Other(TextRange::default());
+        self.record_site(SmallVec::new(), callee, false, receiver, args, call, true);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record_site(
+        &mut self,
+        roles: SmallVec<[Role; 2]>,
+        callee: &str,
+        method: bool,
+        receiver: Operand,
+        args: &CallArgs<'_>,
+        call: &ast::ExprCall,
+        user: bool,
+    ) {
         let positional = args
             .positional
             .iter()
@@ -206,12 +236,8 @@ impl<'c> ScopeBuilder<'c> {
             new_statement: self.statement_start,
             callee: CompactString::from(callee),
             method,
-            roles: effect
-                .roles
-                .iter()
-                .copied()
-                .filter(|&role| role != Role::Stateless || !learns_with(effect, args))
-                .collect(),
+            roles,
+            user,
             receiver,
             first_str: args
                 .first_str
