@@ -13,7 +13,7 @@ use nbsight_notebook::OneIndexed;
 
 use crate::calls::call_at;
 use crate::models::Trained;
-use crate::splits::scored;
+use crate::splits::{equivalent_split, scored};
 use crate::text::{
     callee_at, cross_validates, evaluation_alarm, short, site_of, site_text, split_text,
     test_data_name,
@@ -68,6 +68,16 @@ pub(crate) fn cross_validated(
 /// too, because they were put back into it (`pd.concat([X_train,
 /// X_test])`) or because it was trained on the rows before that split
 /// separated them (`model.fit(X, y)`, then scored on `X_test`).
+/// The model was trained on the training side of `split`, or of a split
+/// holding out the same rows (the same data, the same `random_state`).
+fn trained_on_side_of(model: &NotebookModel, trained: &Trained, split: Site) -> bool {
+    let first = |s: Site| equivalent_split(model, s).unwrap_or(s);
+    trained.data.tags.iter().any(|t| match t {
+        Tag::Split(s, Side::Train) => s == split || first(s) == first(split),
+        _ => false,
+    })
+}
+
 pub(crate) fn held_out_rows(
     model: Site,
     call: &Call,
@@ -88,7 +98,7 @@ pub(crate) fn held_out_rows(
                 "its training data also holds those held-out rows (put back into it)".to_string(),
                 None,
             )
-        } else if !trained.data.has(Tag::Split(split, Side::Train))
+        } else if !trained_on_side_of(ctx.model, trained, split)
             && !on_opposite_sides(&trained.data, data)
             && let Some(r) = trained.data.sources().find(|&r| data.has(Tag::Source(r)))
         {

@@ -82,6 +82,7 @@
 
 use crate::finding::Finding;
 use crate::registry::Rule;
+use crate::rules::order_fails;
 use nbsight_dataflow::builtins::is_builtin;
 use nbsight_dataflow::effects::Role;
 use nbsight_leakage::{Alarm, AlarmKind, Along, Leak};
@@ -305,6 +306,20 @@ impl<'m> Search<'m> {
         })
     }
 
+    /// Whether the cell at `position` uses as a table a name that, in
+    /// `walk`'s order, an earlier statement bound to a tuple (a skipped cell
+    /// would have bound it again): it fails with AttributeError or
+    /// TypeError before any leak.
+    fn wrong_kind(&self, position: usize, walk: &Walk) -> bool {
+        let pre = &self.cell(position).pre;
+        walk.shadowed.iter().filter(|&v| pre.contains(v)).any(|v| {
+            self.binder(walk, position, v).is_some_and(|(q, stmt)| {
+                order_fails::binds_tuple(self.cell(q), stmt)
+                    && order_fails::uses_as_table(self.cell(position), self.model.vars.name(v))
+            })
+        })
+    }
+
     /// The last statement binding `v` (position in notebook order, index
     /// in its cell's program) that `walk`'s order runs before `position`.
     fn binder(&self, walk: &Walk, position: usize, v: Var) -> Option<(usize, usize)> {
@@ -355,7 +370,11 @@ impl<'m> Search<'m> {
     /// order again after it), also tries the order that skips it too.
     fn run_from(&mut self, mut walk: Walk, from: usize) {
         for p in from..=self.last {
-            if self.runs >= MAX_RUNS || self.fails(p, &walk.defined) || self.misaligned(p, &walk) {
+            if self.runs >= MAX_RUNS
+                || self.fails(p, &walk.defined)
+                || self.misaligned(p, &walk)
+                || self.wrong_kind(p, &walk)
+            {
                 return;
             }
             self.runs += 1;

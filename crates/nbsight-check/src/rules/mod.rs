@@ -8,6 +8,7 @@ pub mod isolated_cell;
 pub mod leakage_orders;
 pub mod leakage_with_cells_skipped;
 pub mod multi_test_leakage;
+mod order_fails;
 pub mod overlap_leakage;
 pub mod preprocessing_leakage;
 pub mod stale_saved_output;
