@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use smallvec::SmallVec;
 
-use crate::calls::{keyword, positional};
+use crate::calls::{call_at, keyword, positional};
 use crate::models::{Evals, Trained, evals_entry, record_evaluation};
 use crate::splits::{equivalent_split, scored};
 use crate::text::short;
@@ -619,6 +619,47 @@ impl Leak {
         Val::default()
     }
 
+    /// `X = df[features]` selects columns by name: statistics stored in a
+    /// column it leaves out (`df["age_mean"] = df.age.mean()`), or in
+    /// columns made from it only, do not reach `X`.
+    fn selected_columns(&self, stmt: &Stmt, ctx: &StmtCtx<'_>, value: &mut Val) {
+        if !value.tags.iter().any(|t| matches!(t, Tag::Fitted(_))) {
+            return;
+        }
+        let Some(parsed) = ctx
+            .model
+            .cells
+            .get(ctx.cell)
+            .and_then(|c| c.parsed.as_deref())
+        else {
+            return;
+        };
+        let Some((_, columns)) = syntax::selected_columns_at(ctx.model, parsed, (stmt.line, stmt.column)) else {
+            return;
+        };
+        let left_out = |site: Site| {
+            let Some(call) = call_at(ctx.model, site).filter(|c| is_statistic(c)) else {
+                return false;
+            };
+            let Some(stored) = ctx
+                .model
+                .cells
+                .get(ctx.model.sites.cell(site))
+                .and_then(|c| c.parsed.as_deref())
+                .and_then(|p| syntax::stored_column_at(p, (call.line, call.column)))
+            else {
+                return false;
+            };
+            !columns
+                .iter()
+                .any(|c| *c == stored || syntax::derives_column(ctx.model, c, &stored))
+        };
+        value.tags = value.tags.filtered(|t| match t {
+            Tag::Fitted(s) => !left_out(s),
+            _ => true,
+        });
+    }
+
     /// Predictions compared with the labels of the same rows without a
     /// metric function (`np.mean(pred != y_test)`, `(y_test - a) ** 2`): an
     /// evaluation of the models that made them.
@@ -1169,6 +1210,7 @@ impl Leak {
                     value.join(x);
                 }
             }
+            self.selected_columns(stmt, ctx, &mut value);
             // `best = search.best_estimator_`: what the search is (a CV
             // search) says nothing of the estimator it holds.
             if value.kind != 0

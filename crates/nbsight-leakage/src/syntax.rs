@@ -279,6 +279,118 @@ pub(crate) fn calls_compared_at(
     visitor.found
 }
 
+/// The columns the single-name assignment spanning `at` selects from one
+/// name, when it selects them by name: `y = df["target"]`, `X = df[["a",
+/// "b"]]`, or `X =
+/// df[features]` with `features` bound (once, in the notebook) to a list of
+/// strings. The name and the columns.
+pub(crate) fn selected_columns_at(
+    model: &NotebookModel,
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+) -> Option<(String, Vec<String>)> {
+    let Expr::Subscript(sub) = assigned_at(parsed, &parsed.module.body, at)? else {
+        return None;
+    };
+    let base = name_of(&sub.value)?;
+    let columns = match &*sub.slice {
+        Expr::StringLiteral(one) => vec![one.value.to_str().to_string()],
+        Expr::List(list) => strings(&list.elts)?,
+        Expr::Name(n) => {
+            let mut found: Vec<Option<Vec<String>>> = Vec::new();
+            for cell in model.code_cells() {
+                let Some(p) = cell.parsed.as_deref() else {
+                    continue;
+                };
+                each_assignment(&p.module.body, &mut |target, value| {
+                    if target == n.id.as_str() {
+                        found.push(match value {
+                            Expr::List(l) => strings(&l.elts),
+                            _ => None,
+                        });
+                    }
+                });
+            }
+            match found.as_slice() {
+                [Some(columns)] => columns.clone(),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some((base, columns))
+}
+
+/// The column a statement stores into (`df["age_mean"] = ...`) when the
+/// statement of `parsed` spanning `at` stores into one named column.
+pub(crate) fn stored_column_at(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> Option<String> {
+    let Stmt::Assign(a) = simple_statement_at(parsed, &parsed.module.body, at)? else {
+        return None;
+    };
+    match a.targets.as_slice() {
+        [Expr::Subscript(s)] => match &*s.slice {
+            Expr::StringLiteral(lit) => Some(lit.value.to_str().to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Some assignment in the notebook stores into column `target` a value
+/// whose code names the column `source` (`df["above"] = df.age >
+/// df["age_mean"]`).
+pub(crate) fn derives_column(model: &NotebookModel, target: &str, source: &str) -> bool {
+    model.code_cells().filter_map(|c| c.parsed.as_deref()).any(|p| {
+        let mut found = false;
+        let text = p.source();
+        let mut each = |s: &Stmt| {
+            if let Stmt::Assign(a) = s
+                && let [Expr::Subscript(t)] = a.targets.as_slice()
+                && let Expr::StringLiteral(lit) = &*t.slice
+                && lit.value.to_str() == target
+            {
+                let value = text
+                    .get(usize::from(a.value.start())..usize::from(a.value.end()))
+                    .unwrap_or_default();
+                found |= value.contains(source);
+            }
+        };
+        each_stmt(&p.module.body, &mut each);
+        found
+    })
+}
+
+fn strings(elts: &[Expr]) -> Option<Vec<String>> {
+    elts.iter()
+        .map(|e| match e {
+            Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Calls `f` on every statement of `body` (compound ones' bodies too, not
+/// function or class bodies).
+fn each_stmt<'a>(body: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
+    for stmt in body {
+        f(stmt);
+        for inner in children(stmt) {
+            each_stmt(inner, f);
+        }
+    }
+}
+
+/// Calls `f` on the target name and value of every single-name assignment.
+fn each_assignment<'a>(body: &'a [Stmt], f: &mut impl FnMut(&str, &'a Expr)) {
+    each_stmt(body, &mut |s| {
+        if let Stmt::Assign(a) = s
+            && let [Expr::Name(n)] = a.targets.as_slice()
+        {
+            f(n.id.as_str(), &a.value);
+        }
+    });
+}
+
 /// The innermost statement of `body` spanning `at` that is not compound
 /// (the header of a compound statement spanning it is not looked in).
 fn simple_statement_at<'a>(
