@@ -392,10 +392,9 @@ impl Leak {
             // The same model refit on the same data (a re-run, `model.fit`
             // again after `compile`) is not another model: the receiver is
             // the object trained before, on the same rows.
-            let pipeline_fitted = (pipeline
-                && recv.kind & kind::TRANSFORMER != 0
-                && !kind::is_stateless(recv.kind))
-            .then(|| fitted_tag(&data, here));
+            let pipeline_fitted =
+                (pipeline && recv.kind & kind::TRANSFORMER != 0 && !kind::is_stateless(recv.kind))
+                    .then(|| fitted_tag(&data, here));
             let data = data.data();
             let site = recv
                 .models()
@@ -436,9 +435,8 @@ impl Leak {
             models.sort_unstable();
             models.dedup();
             for &m in &models {
-                let candidate = alternatives.is_none_or(|first| {
-                    first == m || !recv.has(Tag::Model(m))
-                });
+                let candidate =
+                    alternatives.is_none_or(|first| first == m || !recv.has(Tag::Model(m)));
                 self.check_evaluation(m, call, &data, candidate, ctx, alarms);
             }
             // A score or a report is a number, not data: what the data went
@@ -634,7 +632,9 @@ impl Leak {
         else {
             return;
         };
-        let Some((_, columns)) = syntax::selected_columns_at(ctx.model, parsed, (stmt.line, stmt.column)) else {
+        let Some((_, columns)) =
+            syntax::selected_columns_at(ctx.model, parsed, (stmt.line, stmt.column))
+        else {
             return;
         };
         let left_out = |site: Site| {
@@ -664,7 +664,11 @@ impl Leak {
     /// metric function (`np.mean(pred != y_test)`, `(y_test - a) ** 2`): an
     /// evaluation of the models that made them.
     fn compared(&mut self, stmt: &Stmt, ctx: &StmtCtx<'_>, alarms: &mut Alarms) {
-        let held_out = |x: &Val| x.tags.iter().any(|t| matches!(t, Tag::Split(_, Side::Test)));
+        let held_out = |x: &Val| {
+            x.tags
+                .iter()
+                .any(|t| matches!(t, Tag::Split(_, Side::Test)))
+        };
         let predicted = |x: &Val| x.models().next().is_some();
         let mut predictions = false;
         let mut labels = false;
@@ -692,7 +696,8 @@ impl Leak {
                 .copied()
                 .find(|&v| ctx.model.vars.name(v) == name)
         };
-        for (left, right, text) in syntax::comparisons_at(parsed, (stmt.line, stmt.column), &is_module)
+        for (left, right, text) in
+            syntax::comparisons_at(parsed, (stmt.line, stmt.column), &is_module)
         {
             let (Some(a), Some(b)) = (var(&left), var(&right)) else {
                 continue;
@@ -1139,13 +1144,11 @@ impl Leak {
     fn models_leq(&self, other: &Self) -> bool {
         (Rc::ptr_eq(&self.trained, &other.trained)
             || self.trained.iter().all(|t| {
-                other
-                    .trained(t.site)
-                    .is_some_and(|o| {
-                        t.data.leq(&o.data)
-                            && (!t.in_loop || o.in_loop)
-                            && t.monitored.iter().all(|s| o.monitored.contains(s))
-                    })
+                other.trained(t.site).is_some_and(|o| {
+                    t.data.leq(&o.data)
+                        && (!t.in_loop || o.in_loop)
+                        && t.monitored.iter().all(|s| o.monitored.contains(s))
+                })
             }))
             && (Rc::ptr_eq(&self.evals, &other.evals)
                 || self.evals.iter().all(|(s, models)| {
@@ -1175,7 +1178,8 @@ impl Leak {
             }
             if call.user {
                 let here = ctx.model.sites.id(ctx.cell, index);
-                let res = self.user_call(call, here, stmt, (&results, stmt.calls.start), ctx, alarms);
+                let res =
+                    self.user_call(call, here, stmt, (&results, stmt.calls.start), ctx, alarms);
                 results.push(res);
                 continue;
             }
@@ -1238,9 +1242,8 @@ impl Leak {
                 Vec::new()
             };
             for (call, res) in calls.iter().zip(&results) {
-                if !call.consumed
-                    && !(is_statistic(call) && masks.contains(&(call.line, call.column)))
-                {
+                let filters_rows = is_statistic(call) && masks.contains(&(call.line, call.column));
+                if !(call.consumed || filters_rows) {
                     value.join(res);
                 }
             }
@@ -1410,7 +1413,8 @@ fn is_statistic(call: &Call) -> bool {
 /// `callbacks=` (`[lgb.early_stopping(10)]`), or callbacks passed in a
 /// notebook that makes one (`es = EarlyStopping(...)`).
 fn stops_early(call: &Call, cell: usize, model: &NotebookModel) -> bool {
-    let makes_one = |text: &str| text.contains("early_stopping(") || text.contains("EarlyStopping(");
+    let makes_one =
+        |text: &str| text.contains("early_stopping(") || text.contains("EarlyStopping(");
     if call
         .keywords
         .iter()

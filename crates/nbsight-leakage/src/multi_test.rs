@@ -138,9 +138,11 @@ fn target_varies_in_loop(model: &NotebookModel, split: Site) -> bool {
         return false;
     };
     in_loop(at)
-        && program.stmts.iter().enumerate().any(|(i, st)| {
-            in_loop(i) && st.writes.contains(&(labels, WriteKind::Strong))
-        })
+        && program
+            .stmts
+            .iter()
+            .enumerate()
+            .any(|(i, st)| in_loop(i) && st.writes.contains(&(labels, WriteKind::Strong)))
 }
 
 /// The variable holding the labels a model was fitted on (`y_train` in
@@ -254,10 +256,9 @@ pub(crate) fn names_validation(name: &str) -> bool {
             matches!(
                 part,
                 "val" | "valid" | "validate" | "validation" | "dev" | "vali"
-            )
-                || (part.len() <= 6
-                    && (part.ends_with("val") || part.ends_with("valid"))
-                    && !matches!(part, "interval" | "eval"))
+            ) || (part.len() <= 6
+                && (part.ends_with("val") || part.ends_with("valid"))
+                && !matches!(part, "interval" | "eval"))
         })
 }
 

@@ -323,7 +323,10 @@ pub(crate) fn selected_columns_at(
 
 /// The column a statement stores into (`df["age_mean"] = ...`) when the
 /// statement of `parsed` spanning `at` stores into one named column.
-pub(crate) fn stored_column_at(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> Option<String> {
+pub(crate) fn stored_column_at(
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+) -> Option<String> {
     let Stmt::Assign(a) = simple_statement_at(parsed, &parsed.module.body, at)? else {
         return None;
     };
@@ -340,24 +343,27 @@ pub(crate) fn stored_column_at(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)
 /// whose code names the column `source` (`df["above"] = df.age >
 /// df["age_mean"]`).
 pub(crate) fn derives_column(model: &NotebookModel, target: &str, source: &str) -> bool {
-    model.code_cells().filter_map(|c| c.parsed.as_deref()).any(|p| {
-        let mut found = false;
-        let text = p.source();
-        let mut each = |s: &Stmt| {
-            if let Stmt::Assign(a) = s
-                && let [Expr::Subscript(t)] = a.targets.as_slice()
-                && let Expr::StringLiteral(lit) = &*t.slice
-                && lit.value.to_str() == target
-            {
-                let value = text
-                    .get(usize::from(a.value.start())..usize::from(a.value.end()))
-                    .unwrap_or_default();
-                found |= value.contains(source);
-            }
-        };
-        each_stmt(&p.module.body, &mut each);
-        found
-    })
+    model
+        .code_cells()
+        .filter_map(|c| c.parsed.as_deref())
+        .any(|p| {
+            let mut found = false;
+            let text = p.source();
+            let mut each = |s: &Stmt| {
+                if let Stmt::Assign(a) = s
+                    && let [Expr::Subscript(t)] = a.targets.as_slice()
+                    && let Expr::StringLiteral(lit) = &*t.slice
+                    && lit.value.to_str() == target
+                {
+                    let value = text
+                        .get(usize::from(a.value.start())..usize::from(a.value.end()))
+                        .unwrap_or_default();
+                    found |= value.contains(source);
+                }
+            };
+            each_stmt(&p.module.body, &mut each);
+            found
+        })
 }
 
 fn strings(elts: &[Expr]) -> Option<Vec<String>> {

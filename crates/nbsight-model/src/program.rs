@@ -530,9 +530,9 @@ fn metadata_ranges(
 /// variable (a dependency) but none of its rows flow into what it computes.
 fn is_metadata(symbol: &str) -> bool {
     let rest = &symbol[root(symbol).len()..];
-    let attr = rest.strip_prefix('.').map_or("", |r| {
-        r.split(['.', '[']).next().unwrap_or(r)
-    });
+    let attr = rest
+        .strip_prefix('.')
+        .map_or("", |r| r.split(['.', '[']).next().unwrap_or(r));
     let after = &rest[(attr.len() + 1).min(rest.len())..];
     matches!(
         attr,

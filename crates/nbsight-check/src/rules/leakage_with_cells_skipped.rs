@@ -65,7 +65,9 @@
 //!   leak of the same kind: the other leakage rules report it (whatever
 //!   data the order with cells skipped leaks there).
 //! - Orders that skip a cell defining a name a later cell reads before any
-//!   other cell defines it: they fail with `NameError` first.
+//!   other cell defines it: they fail with `NameError` first. Orders in
+//!   which a name is still bound to a tuple (`df = X, y`) that a later cell
+//!   uses as a table (`df.head()`, `df["target"]`): they fail too.
 //! - A leak seen by a statement that reads predictions a skipped cell would
 //!   have made again (`y_pred = knn.predict(X_test)` skipped, then
 //!   `accuracy_score(y_test, y_pred)`): the earlier `y_pred` is of other
@@ -193,7 +195,12 @@ struct Search<'m> {
 impl<'m> Search<'m> {
     /// Starts from notebook order and the saved order, run; `None` when no
     /// order can leak.
-    fn new(model: &'m NotebookModel, order: Vec<usize>, notebook: Along, saved: &Along) -> Option<Self> {
+    fn new(
+        model: &'m NotebookModel,
+        order: Vec<usize>,
+        notebook: Along,
+        saved: &Along,
+    ) -> Option<Self> {
         if notebook.states.len() != order.len() + 1 {
             // Not active: nothing this domain looks at.
             return None;

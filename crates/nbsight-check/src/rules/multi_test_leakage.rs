@@ -10,9 +10,14 @@
 //! (`train = df.sample(frac=0.8)`, `test = df.drop(train.index)`). A
 //! second `train_test_split` of the same data with the same keyword
 //! arguments and `random_state` holds out the same rows: models (or
-//! feature sets) scored on either are compared on one test set. Reported
-//! at the evaluation that makes the test set a chooser (the second
-//! model's, or the one inside the loop).
+//! feature sets) scored on either are compared on one test set. Early
+//! stopping on the test split (`fit(..., eval_set=[(X_test, y_test)],
+//! early_stopping_rounds=10)`, an early-stopping callback) chooses the
+//! model on it too, when the model is then scored there. Reported at the
+//! evaluation that makes the test set a chooser (the second model's, or
+//! the one inside the loop). An evaluation is a `score`, a metric, or
+//! predictions compared with the labels (`np.mean(pred != y_test)`), also
+//! in a user function called with the test split.
 //!
 //! Checked along notebook order (what Run All does) and along the saved
 //! execution order; `nbsight whatif` explores the other orders too. The
@@ -59,6 +64,12 @@
 //! split), then score the chosen model on the test set once.
 //!
 //! ## Not reported
+//! - Predictions no metric compares with the labels (`rf.predict(X_test)`
+//!   counted or plotted).
+//! - A loop that splits another target in each iteration (`for col in
+//!   targets: y = df[col]; ...`): its models answer different questions.
+//! - One object holding one of several models chosen by cross-validation
+//!   (`best = a if a.best_score_ > b.best_score_ else b`), scored once.
 //! - Several metrics of one model (accuracy, F1, a confusion matrix of the
 //!   same predictions): nothing is chosen.
 //! - Candidates compared by cross-validation on the training split, the

@@ -65,7 +65,9 @@ pub(crate) fn uses_as_table(cell: &CellInfo, name: &str) -> bool {
                 {
                     self.found = true;
                 }
-                Expr::Subscript(s) if named(&s.value) && matches!(&*s.slice, Expr::StringLiteral(_)) => {
+                Expr::Subscript(s)
+                    if named(&s.value) && matches!(&*s.slice, Expr::StringLiteral(_)) =>
+                {
                     self.found = true;
                 }
                 _ => walk_expr(self, expr),

@@ -11,7 +11,9 @@
 //!   all of them), then scored on the held-out side of a split of those
 //!   rows (`model.score(X_test, y_test)`).
 //!
-//! Also cross-validation on data resampled before the folds. Reported at
+//! Also a training side resampled and then split again (the validation
+//! part holds neighbours or copies of training rows), and
+//! cross-validation on data resampled before the folds. Reported at
 //! the evaluation or cross-validation call; the message names the cells of
 //! the resampling (or of the read), the split and the fit.
 //!
@@ -63,7 +65,14 @@
 //! - A model of the training side scored on a validation set carved from
 //!   the test side: the two sides share no row.
 //! - A model fitted on all rows that predicts other data (a new file).
-//! - Columns concatenated (`pd.concat([df, dummies], axis=1)`).
+//! - Columns concatenated (`pd.concat([df, dummies], axis=1)`), or named
+//!   after another frame's (`df[X_train.columns]`, `columns=X.columns`):
+//!   what data looks like is not its rows.
+//! - Lag features of one series (`X = s[:-1]`, `y = s[1:]`): slicing is a
+//!   split only as a complementary pair, `x[:n]` and `x[n:]`.
+//! - A model trained on the training side of a split, scored on the
+//!   held-out side of another split of the same data with the same
+//!   `random_state`: the same rows are held out.
 //! - Monitoring sets passed to `fit` (`eval_set=`, `validation_data=`):
 //!   they are not training rows.
 //! - A leak that only another execution order shows: notebook order with

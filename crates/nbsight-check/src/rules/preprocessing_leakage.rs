@@ -14,6 +14,12 @@
 //!   (`def prep(d): return StandardScaler().fit_transform(d)`, then
 //!   `X = prep(X)` before the split).
 //!
+//! An evaluation is a `score`, a metric, or predictions compared with the
+//! labels of the same rows (`np.mean(pred != y_test)`, `y_test - pred`),
+//! also inside a user function that fits a model on some of its arguments
+//! and scores it on others (`def log_reg(X_tr, y_tr, X_te, y_te)`), where
+//! it is called.
+//!
 //! Also cross-validation (`cross_val_score`, `learning_curve`,
 //! `GridSearchCV.fit`, `LassoCV.fit`, or a user function that splits into
 //! folds and fits and scores, such as a hand-written `KFold` loop) on data
@@ -73,7 +79,13 @@
 //!   fitted on it or cross-validated.
 //! - Gaps filled with a constant (`df.fillna(0)`), or with the training
 //!   split's statistics (`X_test.fillna(X_train.mean())`).
-//! - Stateless transformers (`PolynomialFeatures`, `HashingVectorizer`), and
+//! - A statistic of all rows that only decides which rows are kept
+//!   (`df[df.x < df.x.quantile(0.99)]`), or is stored in a column that the
+//!   features, selected by name, leave out (`df["m"] = df.age.mean()`, then
+//!   `X = df[["age", "income"]]`).
+//! - Stateless transformers (`PolynomialFeatures`, `HashingVectorizer`;
+//!   another library's class of the same name, such as
+//!   `category_encoders.OneHotEncoder`, is taken for what it is), and
 //!   a default `CountVectorizer` or `OneHotEncoder`: they learn which tokens
 //!   or categories exist, which no model can use to see a test row (the
 //!   same for `LabelEncoder`, `LabelBinarizer` and a default
