@@ -617,6 +617,29 @@ impl Leak {
         Val::default()
     }
 
+    /// The values of the two frames `stmt` aligns (`a2, b2 = a.align(b)`),
+    /// in the order of its targets.
+    fn aligned(&self, stmt: &Stmt, ctx: &StmtCtx<'_>) -> Option<[Option<Val>; 2]> {
+        let strong = stmt
+            .writes
+            .iter()
+            .filter(|(_, k)| *k == WriteKind::Strong)
+            .count();
+        if strong != 2 || !stmt.calls.is_empty() {
+            return None;
+        }
+        let parsed = ctx.model.cells.get(ctx.cell)?.parsed.as_deref()?;
+        let (a, b) = syntax::aligned_at(parsed, (stmt.line, stmt.column))?;
+        let val = |name: &str| {
+            stmt.reads
+                .iter()
+                .find(|&&v| ctx.model.vars.name(v) == name)
+                .and_then(|&v| self.get(v))
+                .cloned()
+        };
+        Some([val(&a), val(&b)])
+    }
+
     /// `X = df[features]` selects columns by name: statistics stored in a
     /// column it leaves out (`df["age_mean"] = df.age.mean()`), or in
     /// columns made from it only, do not reach `X`.
@@ -1279,9 +1302,17 @@ impl Leak {
         if split.is_none() && !value.is_split() {
             self.augmented(stmt, ctx, &mut value);
         }
+        // `a, b = a.align(b, axis=1)`: each keeps its own rows.
+        let aligned = self.aligned(stmt, ctx);
         let mut position = 0;
         for &(v, kind) in &stmt.writes {
             match kind {
+                WriteKind::Strong if aligned.is_some() => {
+                    let own = aligned.as_ref().and_then(|a| a.get(position)).cloned();
+                    position += 1;
+                    self.set(v, own.flatten().unwrap_or_default());
+                    self.bind(v);
+                }
                 WriteKind::Strong => {
                     let mut val = value.clone();
                     if let Some(s) = split {

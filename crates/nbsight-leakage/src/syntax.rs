@@ -279,6 +279,34 @@ pub(crate) fn calls_compared_at(
     visitor.found
 }
 
+/// `a2, b2 = a.align(b, ...)` spanning `at`: the two frames aligned, in
+/// the order of the targets. Each target keeps its own frame's rows (only
+/// labels are matched up).
+pub(crate) fn aligned_at(
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+) -> Option<(String, String)> {
+    let Stmt::Assign(a) = simple_statement_at(parsed, &parsed.module.body, at)? else {
+        return None;
+    };
+    let [Expr::Tuple(targets)] = a.targets.as_slice() else {
+        return None;
+    };
+    let Expr::Call(call) = &*a.value else {
+        return None;
+    };
+    let Expr::Attribute(method) = &*call.func else {
+        return None;
+    };
+    if targets.elts.len() != 2 || method.attr.as_str() != "align" {
+        return None;
+    }
+    Some((
+        name_of(&method.value)?,
+        name_of(call.arguments.args.first()?)?,
+    ))
+}
+
 /// The columns the single-name assignment spanning `at` selects from one
 /// name, when it selects them by name: `y = df["target"]`, `X = df[["a",
 /// "b"]]`, or `X =
@@ -667,6 +695,22 @@ mod tests {
         assert_eq!(part("X = df.drop(columns=['y'])"), None);
         assert_eq!(part("a = X[::2]"), None);
         assert_eq!(part("a, b = X[:2], X[2:]"), None);
+    }
+
+    #[test]
+    fn aligned_frames() {
+        let parsed = nbsight_notebook::parse_python(
+            "X_train, X_test = X_train.align(X_test, join='left', axis=1)",
+        );
+        assert_eq!(
+            aligned_at(&parsed, (OneIndexed::MIN, OneIndexed::MIN)),
+            Some(("X_train".into(), "X_test".into()))
+        );
+        let parsed = nbsight_notebook::parse_python("a, b = f(x, y)");
+        assert_eq!(
+            aligned_at(&parsed, (OneIndexed::MIN, OneIndexed::MIN)),
+            None
+        );
     }
 
     #[test]
