@@ -1440,12 +1440,12 @@ fn is_statistic(call: &Call) -> bool {
 }
 
 /// Training at `call` (in cell `cell`) stops early on the sets it monitors:
-/// `early_stopping_rounds=` passed, an early-stopping callback made in its
-/// `callbacks=` (`[lgb.early_stopping(10)]`), or callbacks passed in a
-/// notebook that makes one (`es = EarlyStopping(...)`).
+/// `early_stopping_rounds=` passed, or an early-stopping callback among its
+/// `callbacks=`, made there (`[lgb.early_stopping(10)]`) or bound to a name
+/// passed there (`es = EarlyStopping(...)`, `callbacks=[es]`). A set
+/// passed only to be logged (`callbacks=[lgb.log_evaluation()]`) chooses
+/// nothing.
 fn stops_early(call: &Call, cell: usize, model: &NotebookModel) -> bool {
-    let makes_one =
-        |text: &str| text.contains("early_stopping(") || text.contains("EarlyStopping(");
     if call
         .keywords
         .iter()
@@ -1456,19 +1456,25 @@ fn stops_early(call: &Call, cell: usize, model: &NotebookModel) -> bool {
     if !call.keywords.iter().any(|k| k == "callbacks") {
         return false;
     }
-    let callbacks = model
+    let Some(callbacks) = model
         .cells
         .get(cell)
         .and_then(|c| c.parsed.as_deref())
         .and_then(|p| syntax::keywords_at(p, call.line, call.column))
         .and_then(|kws| kws.into_iter().find(|(k, _)| k == "callbacks"))
         .map(|(_, text)| text)
-        .unwrap_or_default();
-    makes_one(&callbacks)
+    else {
+        return false;
+    };
+    let names: Vec<&str> = callbacks
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    syntax::makes_early_stopping(&callbacks)
         || model
             .code_cells()
             .filter_map(|c| c.parsed.as_deref())
-            .any(|p| makes_one(p.source()))
+            .any(|p| syntax::binds_early_stopping(p, &names))
 }
 
 /// The keyword arguments of a `fit` that pass data it monitors, not data it

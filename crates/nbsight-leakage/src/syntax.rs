@@ -307,6 +307,28 @@ pub(crate) fn aligned_at(
     ))
 }
 
+/// Code that makes an early-stopping callback (`lgb.early_stopping(10)`,
+/// `EarlyStopping(monitor="val_loss")`).
+pub(crate) fn makes_early_stopping(text: &str) -> bool {
+    text.contains("early_stopping(") || text.contains("EarlyStopping(")
+}
+
+/// `parsed` binds one of `names` to an early-stopping callback
+/// (`es = EarlyStopping(patience=5)`).
+pub(crate) fn binds_early_stopping(parsed: &ParsedCell, names: &[&str]) -> bool {
+    let text = parsed.source();
+    let mut found = false;
+    each_assignment(&parsed.module.body, &mut |target, value| {
+        if names.contains(&target) {
+            let code = text
+                .get(usize::from(value.start())..usize::from(value.end()))
+                .unwrap_or_default();
+            found |= makes_early_stopping(code);
+        }
+    });
+    found
+}
+
 /// The columns the single-name assignment spanning `at` selects from one
 /// name, when it selects them by name: `y = df["target"]`, `X = df[["a",
 /// "b"]]`, or `X =

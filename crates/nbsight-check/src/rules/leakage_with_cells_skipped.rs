@@ -68,6 +68,8 @@
 //!   other cell defines it: they fail with `NameError` first. Orders in
 //!   which a name is still bound to a tuple (`df = X, y`) that a later cell
 //!   uses as a table (`df.head()`, `df["target"]`): they fail too.
+//! - A leak seen only by a prediction (`predict`, `predict_proba`) that no
+//!   metric compares with labels.
 //! - A leak seen by a statement that reads predictions a skipped cell would
 //!   have made again (`y_pred = knn.predict(X_test)` skipped, then
 //!   `accuracy_score(y_test, y_pred)`): the earlier `y_pred` is of other
@@ -388,7 +390,7 @@ impl<'m> Search<'m> {
             let cell = self.cell(p);
             let (after, alarms) = walk.state.run_cell(self.model, cell);
             for alarm in alarms {
-                if !reads_stale(cell, &alarm, &walk.stale) {
+                if !reads_stale(cell, &alarm, &walk.stale) && !only_predicts(cell, &alarm) {
                     self.record(cell.index, p, alarm, &walk.skipped);
                 }
             }
@@ -481,6 +483,21 @@ fn strong_writes(cell: &CellInfo) -> VarSet {
         }
     }
     found
+}
+
+/// Whether `alarm` was raised by a call that only predicts (`predict`,
+/// `predict_proba`): with no labels compared, an order that only skips
+/// cells makes no score (a competition's test file predicted for a
+/// submission, in notebook order, is the recommended refit).
+fn only_predicts(cell: &CellInfo, alarm: &Alarm) -> bool {
+    cell.program().is_some_and(|p| {
+        p.calls.iter().any(|c| {
+            c.line == alarm.line
+                && c.column == alarm.column
+                && c.has(Role::Predict)
+                && !c.has(Role::Evaluate)
+        })
+    })
 }
 
 /// Whether the statement of `cell` that raised `alarm` reads a name of
