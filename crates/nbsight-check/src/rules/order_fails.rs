@@ -1,6 +1,7 @@
-//! What makes an order of cell runs fail before it can leak, for
-//! `leakage-with-cells-skipped`, read from the cells' syntax: a value of the
-//! wrong kind (a name bound to a tuple, then used as a table).
+//! What the rules read from a cell's syntax beyond its program: what makes
+//! an order of cell runs fail before it can leak (a name bound to a tuple,
+//! then used as a table), for `leakage-with-cells-skipped`; and a cell whose
+//! output is only the estimator it fits, for `stale-saved-output`.
 
 use nbsight_model::CellInfo;
 use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
@@ -82,4 +83,34 @@ pub(crate) fn uses_as_table(cell: &CellInfo, name: &str) -> bool {
         uses.visit_stmt(s);
     }
     uses.found
+}
+
+/// `cell` shows only the estimator its last line fits (`model.fit(X, y)`,
+/// displayed as `LinearRegression()`): the last statement is a `fit` call
+/// and nothing else in the cell prints, displays or plots.
+pub(crate) fn shows_only_a_fitted_estimator(cell: &CellInfo) -> bool {
+    let Some(parsed) = cell.parsed.as_deref() else {
+        return false;
+    };
+    let Some(Stmt::Expr(last)) = parsed.module.body.last() else {
+        return false;
+    };
+    let Expr::Call(call) = &*last.value else {
+        return false;
+    };
+    let fits = matches!(&*call.func, Expr::Attribute(a) if a.attr.as_str() == "fit");
+    let source = parsed.source();
+    let shows = [
+        "print(",
+        "display(",
+        "plot",
+        "show(",
+        "imshow(",
+        "head(",
+        "describe(",
+    ];
+    fits && !shows.iter().any(|s| source.contains(s))
+        && parsed.module.body[..parsed.module.body.len() - 1]
+            .iter()
+            .all(|s| !matches!(s, Stmt::Expr(_)))
 }

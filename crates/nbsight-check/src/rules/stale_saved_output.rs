@@ -57,6 +57,9 @@
 //!   the nearer one, as the saved run had.
 //! - Re-importing a module: it binds the same module, so it does not count
 //!   as redefining it.
+//! - A cell whose output is only the estimator its last line fits
+//!   (`model.fit(X, y)` shows `LinearRegression()`, `GridSearchCV(...)`):
+//!   the data it was fitted on does not change what is shown.
 //! - A definition the saved run read from before the saved history when the
 //!   cell Run All would take it from never ran: what it read is unknown.
 
@@ -65,6 +68,7 @@ use rustc_hash::FxHashMap;
 use crate::driver::Driver;
 use crate::finding::Finding;
 use crate::registry::Rule;
+use crate::rules::order_fails;
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, FunctionsInForce, NotebookModel};
 use nbsight_notebook::OneIndexed;
@@ -282,7 +286,7 @@ fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
     }
     for (c, time, inputs) in &reads {
         let cell = &model.cells[*c];
-        if !cell.has_outputs {
+        if !cell.has_outputs || order_fails::shows_only_a_fitted_estimator(cell) {
             continue;
         }
         let at = |var: Var| {
