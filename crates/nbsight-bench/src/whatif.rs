@@ -52,7 +52,14 @@ pub struct WhatIfTiming {
     /// The first run took over [`LONG_RUN`] (or hit the budget) and is the
     /// only sample.
     pub first_run_only: bool,
+    /// The slowest query of a run (median over the runs).
+    pub slowest_event: Duration,
+    /// Queries over [`EVENT_TARGET`] in the measured run with the most.
+    pub events_over_target: usize,
 }
+
+/// Issue 33's target for one what-if query, at p99 on any notebook.
+pub const EVENT_TARGET: Duration = Duration::from_millis(5);
 
 impl WhatIfTiming {
     /// The run stopped at the budget before answering every query.
@@ -133,6 +140,12 @@ pub fn measure(
             session: med(|r| r.session),
             queries: med(|r| r.queries),
             total: med(|r| r.total),
+            slowest_event: med(|r| r.slowest_event),
+            events_over_target: runs
+                .iter()
+                .map(|r| r.events_over_target)
+                .max()
+                .unwrap_or_default(),
             samples: runs.len(),
             first_run_only,
             ..counts
@@ -152,11 +165,17 @@ fn run_once(
     let session = WhatIfSession::new(black_box(notebook), effects, &Executed::Saved)?;
     let built = start.elapsed();
     let (mut visits, mut errors, mut answered, mut truncated) = (0, 0, 0, 0);
+    let (mut slowest_event, mut events_over_target) = (Duration::ZERO, 0);
     for event in events {
         if start.elapsed() >= budget {
             break;
         }
-        match session.query(black_box(event), None) {
+        let asked = Instant::now();
+        let answer = session.query(black_box(event), None);
+        let took = asked.elapsed();
+        slowest_event = slowest_event.max(took);
+        events_over_target += usize::from(took > EVENT_TARGET);
+        match answer {
             Ok(report) => {
                 let report = black_box(report);
                 visits += report.visits;
@@ -179,6 +198,8 @@ fn run_once(
         truncated,
         samples: 1,
         first_run_only: false,
+        slowest_event,
+        events_over_target,
     })
 }
 
