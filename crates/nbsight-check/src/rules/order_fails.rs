@@ -86,31 +86,37 @@ pub(crate) fn uses_as_table(cell: &CellInfo, name: &str) -> bool {
 }
 
 /// `cell` shows only the estimator its last line fits (`model.fit(X, y)`,
-/// displayed as `LinearRegression()`): the last statement is a `fit` call
-/// and nothing else in the cell prints, displays or plots.
+/// displayed as `LinearRegression()`) or a model's structure
+/// (`model.summary()`, `model.get_params()`), which fitting does not
+/// change: the last statement is such a call and nothing else in the cell
+/// prints, displays or plots.
 pub(crate) fn shows_only_a_fitted_estimator(cell: &CellInfo) -> bool {
     let Some(parsed) = cell.parsed.as_deref() else {
         return false;
     };
-    let Some(Stmt::Expr(last)) = parsed.module.body.last() else {
+    let Some((Stmt::Expr(last), before)) = parsed.module.body.split_last() else {
         return false;
     };
-    let Expr::Call(call) = &*last.value else {
+    // `print(model.summary())` shows the same.
+    let mut shown = &*last.value;
+    if let Expr::Call(print) = shown
+        && matches!(&*print.func, Expr::Name(n) if n.id.as_str() == "print")
+        && let [only] = &print.arguments.args[..]
+    {
+        shown = only;
+    }
+    let Expr::Call(call) = shown else {
         return false;
     };
-    let fits = matches!(&*call.func, Expr::Attribute(a) if a.attr.as_str() == "fit");
+    let structural = matches!(&*call.func, Expr::Attribute(a)
+        if matches!(a.attr.as_str(), "fit" | "summary" | "get_params" | "get_config" | "count_params"));
     let source = parsed.source();
-    let shows = [
-        "print(",
-        "display(",
-        "plot",
-        "show(",
-        "imshow(",
-        "head(",
-        "describe(",
-    ];
-    fits && !shows.iter().any(|s| source.contains(s))
-        && parsed.module.body[..parsed.module.body.len() - 1]
-            .iter()
-            .all(|s| !matches!(s, Stmt::Expr(_)))
+    let shows = ["print(", "display(", "plot", "show(", "imshow(", "head(", "describe("];
+    structural
+        && before.iter().all(|s| {
+            let text = source
+                .get(usize::from(s.start())..usize::from(s.end()))
+                .unwrap_or_default();
+            !matches!(s, Stmt::Expr(_)) && !shows.iter().any(|w| text.contains(w))
+        })
 }

@@ -58,8 +58,9 @@
 //! - Re-importing a module: it binds the same module, so it does not count
 //!   as redefining it.
 //! - A cell whose output is only the estimator its last line fits
-//!   (`model.fit(X, y)` shows `LinearRegression()`, `GridSearchCV(...)`):
-//!   the data it was fitted on does not change what is shown.
+//!   (`model.fit(X, y)` shows `LinearRegression()`, `GridSearchCV(...)`),
+//!   or a model's structure (`model.summary()`, `model.get_params()`): the
+//!   data it was fitted on does not change what is shown.
 //! - A definition the saved run read from before the saved history when the
 //!   cell Run All would take it from never ran: what it read is unknown.
 
