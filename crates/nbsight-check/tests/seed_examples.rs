@@ -35,7 +35,8 @@ fn figure1_leaks_when_cell_3_is_skipped() {
         .collect();
     // The paper's answer: executing <1,2,4,5> leaks at cell 5 (MinMaxScaler
     // fitted on all of `d` before the split). Cells count the markdown title
-    // as cell 0, as the paper's numbering does.
+    // as cell 0, as the paper's numbering does. The leak is seen where the
+    // predictions meet the labels (`accuracy_score`), not at `predict`.
     assert_eq!(skipped.len(), 1, "{findings:#?}");
     let finding = skipped[0];
     assert_eq!(finding.cell.index(), 5);
@@ -44,7 +45,7 @@ fn figure1_leaks_when_cell_3_is_skipped() {
     assert!(
         finding
             .message
-            .starts_with("running cells 1, 2, 4, 5 in order (skipping cell 3, which rebinds `x`) leaks: `predict`"),
+            .starts_with("running cells 1, 2, 4, 5 in order (skipping cell 3, which rebinds `x`) leaks: `accuracy_score`"),
         "{}",
         finding.message
     );

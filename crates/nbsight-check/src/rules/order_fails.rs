@@ -111,7 +111,15 @@ pub(crate) fn shows_only_a_fitted_estimator(cell: &CellInfo) -> bool {
     let structural = matches!(&*call.func, Expr::Attribute(a)
         if matches!(a.attr.as_str(), "fit" | "summary" | "get_params" | "get_config" | "count_params"));
     let source = parsed.source();
-    let shows = ["print(", "display(", "plot", "show(", "imshow(", "head(", "describe("];
+    let shows = [
+        "print(",
+        "display(",
+        "plot",
+        "show(",
+        "imshow(",
+        "head(",
+        "describe(",
+    ];
     structural
         && before.iter().all(|s| {
             let text = source

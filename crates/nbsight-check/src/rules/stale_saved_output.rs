@@ -111,6 +111,9 @@ struct Staleness {
     /// The stale intermediate value read, if the staleness is transitive
     /// (variable, the cell that computed it).
     through: Option<(Var, usize)>,
+    /// The cell at the start of the chain of stale values: the one whose
+    /// saved run read the input that differs (for a transitive staleness).
+    origin: Option<usize>,
 }
 
 pub(crate) const DRIVER: Driver = Driver::new("stale_saved_output", stale_outputs);
@@ -204,6 +207,7 @@ impl Replay<'_> {
                         by_time: model.cells[k].execution_count.unwrap_or_default(),
                     },
                     through: None,
+                    origin: None,
                 });
             }
             let Some(r) = read else { continue };
@@ -217,11 +221,13 @@ impl Replay<'_> {
                         instead: j,
                     },
                     through: None,
+                    origin: None,
                 });
             }
             if let Some(inner) = self.stale_value(r, depth + 1) {
                 return Some(Staleness {
                     through: Some((var, w)),
+                    origin: inner.origin.or(Some(w)),
                     ..inner
                 });
             }
@@ -335,6 +341,18 @@ fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
         let Some(s) = replay.stale_inputs(*c, *time, inputs, 0) else {
             continue;
         };
+        // A transitive staleness: re-running from the start of the chain
+        // down to this cell, in order, recomputes every stale value.
+        let rerun = |via_cell: usize| {
+            let origin = s.origin.unwrap_or(via_cell).min(via_cell);
+            if origin == via_cell {
+                format!("re-run cells {via_cell} to {c} in order")
+            } else {
+                format!(
+                    "it was computed from cell {origin}, whose saved run read the old value: re-run cells {origin} to {c} in order"
+                )
+            }
+        };
         let (message, var, path) = match (s.through, s.cause) {
             (None, Cause::RanLater { by, by_time }) => (
                 format!(
@@ -361,18 +379,24 @@ fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
             ),
             (Some((via, via_cell)), Cause::RanLater { by, by_time }) => (
                 format!(
-                    "saved output (run [{time}]) used `{}` from cell {via_cell}, which was computed before cell {by} redefined `{}` ([{by_time}]): re-run cell {via_cell}, then this cell",
+                    "saved output (run [{time}]) used `{}` from cell {via_cell}, which was computed before cell {by} redefined `{}` ([{by_time}]); {}",
                     name(via),
                     name(s.var),
+                    rerun(via_cell),
                 ),
                 via,
-                vec![via_cell, by, *c],
+                s.origin
+                    .filter(|&o| o != via_cell)
+                    .into_iter()
+                    .chain([via_cell, by, *c])
+                    .collect(),
             ),
             (Some((via, via_cell)), Cause::Shadowed { from, instead, .. }) => (
                 format!(
-                    "saved output (run [{time}]) used `{}` from cell {via_cell}, which was computed from `{}` of cell {from} where Run All takes it from cell {instead}: re-run cell {via_cell}, then this cell",
+                    "saved output (run [{time}]) used `{}` from cell {via_cell}, which was computed from `{}` of cell {from} where Run All takes it from cell {instead}; {}",
                     name(via),
                     name(s.var),
+                    rerun(via_cell),
                 ),
                 via,
                 vec![from, instead, via_cell, *c],
