@@ -490,7 +490,7 @@ fn a_leak_hidden_by_a_cell_is_reported_with_the_order_that_leaks() {
     assert_eq!(exit_code(&text), 1);
     let out = stdout_of(&text);
     assert!(
-        out.contains(":cell 5:4:15: NBS104 running cells 1, 2, 4, 5 in order (skipping cell 3, which rebinds `x`) leaks: "),
+        out.contains(":cell 5:5:7: NBS104 running cells 1, 2, 4, 5 in order (skipping cell 3, which rebinds `x`) leaks: `accuracy_score`"),
         "{out}"
     );
     assert!(out.contains("cells: 1 -> 2 -> 4 -> 5"), "{out}");
