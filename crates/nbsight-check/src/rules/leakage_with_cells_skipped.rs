@@ -82,7 +82,9 @@
 //!   nothing a later cell's leakage reads.
 //! - Orders that run cells twice or out of notebook order: `nbsight whatif`
 //!   explores those.
-//! - The orders beyond a budget of 20 000 cell runs per notebook.
+//! - The orders beyond a budget of 2 000 cell runs per notebook (the
+//!   notebooks of `../shared/corpus` and of the precision audit need at
+//!   most about 1 000; a 500-cell notebook stops there after about 4 ms).
 
 use crate::finding::Finding;
 use crate::registry::Rule;
@@ -97,8 +99,9 @@ use nbsight_model::{CellInfo, NotebookModel};
 /// Cells one order skips at most.
 const MAX_SKIPPED: usize = 3;
 
-/// Cell runs one notebook may spend on orders with cells skipped.
-const MAX_RUNS: usize = 20_000;
+/// Cell runs one notebook may spend on orders with cells skipped (a run
+/// costs a few microseconds: this bounds the search to a few milliseconds).
+const MAX_RUNS: usize = 2_000;
 
 /// The leaks of notebook order (`order`, run as `notebook`) with cells
 /// skipped that notebook order and the saved order (run as `saved`) do not
