@@ -578,11 +578,7 @@ impl Leak {
         for arg in &call.args {
             self.join_value_of(arg, results, first_call, &mut data);
         }
-        let Some(f) = stmt
-            .reads
-            .iter()
-            .copied()
-            .find(|&v| ctx.model.vars.name(v) == call.callee.as_str())
+        let Some(f) = read_named(stmt, ctx, &call.callee)
             .filter(|f| ctx.model.function_definitions.contains_key(f))
         else {
             return data;
@@ -628,13 +624,11 @@ impl Leak {
         if strong != 2 || !stmt.calls.is_empty() {
             return None;
         }
-        let parsed = ctx.model.cells.get(ctx.cell)?.parsed.as_deref()?;
+        let parsed = parsed_cell(ctx)?;
         let (a, b) = syntax::aligned_at(parsed, (stmt.line, stmt.column))?;
         let val = |name: &str| {
-            stmt.reads
-                .iter()
-                .find(|&&v| ctx.model.vars.name(v) == name)
-                .and_then(|&v| self.get(v))
+            read_named(stmt, ctx, name)
+                .and_then(|v| self.get(v))
                 .cloned()
         };
         Some([val(&a), val(&b)])
@@ -647,12 +641,7 @@ impl Leak {
         if !value.tags.iter().any(|t| matches!(t, Tag::Fitted(_))) {
             return;
         }
-        let Some(parsed) = ctx
-            .model
-            .cells
-            .get(ctx.cell)
-            .and_then(|c| c.parsed.as_deref())
-        else {
+        let Some(parsed) = parsed_cell(ctx) else {
             return;
         };
         let Some((_, columns)) =
@@ -704,21 +693,11 @@ impl Leak {
         if !(predictions && labels) {
             return;
         }
-        let Some(parsed) = ctx
-            .model
-            .cells
-            .get(ctx.cell)
-            .and_then(|c| c.parsed.as_deref())
-        else {
+        let Some(parsed) = parsed_cell(ctx) else {
             return;
         };
         let is_module = |name: &str| is_imported(ctx.model, name);
-        let var = |name: &str| {
-            stmt.reads
-                .iter()
-                .copied()
-                .find(|&v| ctx.model.vars.name(v) == name)
-        };
+        let var = |name: &str| read_named(stmt, ctx, name);
         for (left, right, text) in
             syntax::comparisons_at(parsed, (stmt.line, stmt.column), &is_module)
         {
@@ -793,7 +772,7 @@ impl Leak {
         if strong != 1 || !stmt.reads.iter().any(|&v| has_rows(v)) {
             return None;
         }
-        ctx.model.cells.get(ctx.cell)?.parsed.as_deref()
+        parsed_cell(ctx)
     }
 
     /// Data augmented with altered copies of its own rows before any split
@@ -809,12 +788,7 @@ impl Leak {
         else {
             return;
         };
-        let Some(rows) = stmt
-            .reads
-            .iter()
-            .find(|&&v| ctx.model.vars.name(v) == repeated)
-            .and_then(|&v| self.get(v))
-        else {
+        let Some(rows) = read_named(stmt, ctx, &repeated).and_then(|v| self.get(v)) else {
             return;
         };
         let sources: SmallVec<[Site; 2]> = rows.sources().collect();
@@ -830,12 +804,7 @@ impl Leak {
     fn split_part(&self, stmt: &Stmt, ctx: &StmtCtx<'_>) -> Option<Val> {
         let parsed = self.binding_of_rows(stmt, ctx)?;
         let part = syntax::part_at(parsed, stmt.line, stmt.column)?;
-        let var_of = |name: &str| {
-            stmt.reads
-                .iter()
-                .copied()
-                .find(|&v| ctx.model.vars.name(v) == name)
-        };
+        let var_of = |name: &str| read_named(stmt, ctx, name);
         let (side, other) = match &part {
             syntax::Part::Head { .. } | syntax::Part::Tail { .. }
                 if !syntax::has_complement(ctx.model, &part) =>
@@ -1241,11 +1210,7 @@ impl Leak {
             // `best = search.best_estimator_`: what the search is (a CV
             // search) says nothing of the estimator it holds.
             if value.kind != 0
-                && let Some(parsed) = ctx
-                    .model
-                    .cells
-                    .get(ctx.cell)
-                    .and_then(|c| c.parsed.as_deref())
+                && let Some(parsed) = parsed_cell(ctx)
                 && syntax::assigns_attribute(parsed, stmt.line, stmt.column)
             {
                 value.kind = 0;
@@ -1494,6 +1459,19 @@ fn is_imported(model: &NotebookModel, name: &str) -> bool {
             .as_deref()
             .is_some_and(|c| c.imports.iter().any(|(v, _)| model.vars.name(*v) == name))
     })
+}
+
+/// The parsed code of the cell `ctx` interprets.
+fn parsed_cell<'m>(ctx: &StmtCtx<'m>) -> Option<&'m nbsight_notebook::ParsedCell> {
+    ctx.model.cells.get(ctx.cell)?.parsed.as_deref()
+}
+
+/// The variable named `name` that `stmt` reads.
+fn read_named(stmt: &Stmt, ctx: &StmtCtx<'_>, name: &str) -> Option<Var> {
+    stmt.reads
+        .iter()
+        .copied()
+        .find(|&v| ctx.model.vars.name(v) == name)
 }
 
 /// The tag of statistics fitted at `here` on `data`: before any split, or
