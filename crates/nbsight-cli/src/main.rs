@@ -19,7 +19,8 @@ fn no_transparent_huge_pages() {
     // SAFETY: `prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)` only sets a flag of
     // this process; it reads no memory. Failure (an old kernel) is harmless.
     unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+        let (on, zero): (libc::c_ulong, libc::c_ulong) = (1, 0);
+        libc::prctl(libc::PR_SET_THP_DISABLE, on, zero, zero, zero);
     }
 }
 

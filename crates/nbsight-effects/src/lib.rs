@@ -39,6 +39,24 @@ pub use model::{Effect, Returns, Role, Target};
 /// The built-in effects file.
 const BUILTIN_TOML: &str = include_str!("../data/effects.toml");
 
+/// Transformers stateless by what they do, whatever library defines them:
+/// an encoding of which categories or classes exist, or a row-wise or
+/// feature-wise expansion. Another library's class of one of these names
+/// is taken for the knowledge base's stateless entry of that name (not
+/// `OrdinalEncoder` or `CountVectorizer`: other libraries' classes of those
+/// names can learn from the rows, target means or document counts).
+const STATELESS_BY_WHAT_THEY_ARE: &[&str] = &[
+    "OneHotEncoder",
+    "LabelEncoder",
+    "LabelBinarizer",
+    "MultiLabelBinarizer",
+    "PolynomialFeatures",
+    "Binarizer",
+    "HashingVectorizer",
+    "FeatureHasher",
+    "Normalizer",
+];
+
 /// The origin named in errors about the built-in file.
 pub const BUILTIN_ORIGIN: &str = "<builtin effects.toml>";
 
@@ -62,7 +80,8 @@ pub struct Effects {
     methods: FxHashMap<String, Effect>,
     /// `alias -> module path`.
     aliases: FxHashMap<String, String>,
-    /// The class name (`OneHotEncoder`) of each stateless transformer entry
+    /// The class name (`OneHotEncoder`, one of
+    /// [`STATELESS_BY_WHAT_THEY_ARE`]) of each stateless transformer entry
     /// -> its qualified name: another library's class of that name is taken
     /// for what it is ([`Effects::stateless_class`]).
     stateless_classes: FxHashMap<String, String>,
@@ -159,8 +178,8 @@ impl Effects {
             .filter(|(_, e)| e.has_role(Role::Transformer) && e.has_role(Role::Stateless))
             .filter_map(|(q, _)| {
                 let class = q.rsplit('.').next()?;
-                class
-                    .starts_with(|c: char| c.is_ascii_uppercase())
+                STATELESS_BY_WHAT_THEY_ARE
+                    .contains(&class)
                     .then(|| (class.to_string(), q.clone()))
             })
             .collect();

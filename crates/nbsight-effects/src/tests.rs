@@ -1329,4 +1329,7 @@ fn stateless_classes_by_name() {
         .expect("the wildcard entry");
     assert!(target.has_role(Role::Transformer) && !target.has_role(Role::Stateless));
     assert!(effects.function("mylib.StandardScaler").is_none());
+    // Other libraries' classes of these names can learn from the rows.
+    let ordinal = effects.function("feature_engine.encoding.OrdinalEncoder");
+    assert!(ordinal.is_none_or(|e| !e.has_role(Role::Stateless)));
 }

@@ -19,7 +19,7 @@ pub(crate) fn call_at(model: &NotebookModel, s: Site) -> Option<&Call> {
 /// The number of positional arguments of a call (its arguments end with
 /// the keyword ones).
 pub(crate) fn positional(call: &Call) -> usize {
-    call.args.len().saturating_sub(call.keywords.len())
+    (call.positional as usize).min(call.args.len())
 }
 
 /// The keyword of argument `i` of `call`, when it is a keyword argument.

@@ -538,10 +538,7 @@ impl Leak {
             if !ctx.model.function_definitions.contains_key(&f) {
                 continue;
             }
-            let leak = match &self.functions {
-                Some(known) => known.get(ctx.model, ctx.cell, f),
-                None => functions::function_leak(ctx.model, ctx.cell, f),
-            };
+            let leak = self.function_leak(ctx, f);
             if leak.is_none() {
                 continue;
             }
@@ -558,6 +555,15 @@ impl Leak {
                 let name = ctx.model.vars.name(f);
                 Self::cross_validated_at(name, (stmt.line, stmt.column), &data, ctx, alarms);
             }
+        }
+    }
+
+    /// What the user function `f` that `ctx`'s cell calls does (read once
+    /// per definition when this state keeps what functions do).
+    fn function_leak(&self, ctx: &StmtCtx<'_>, f: Var) -> functions::FunctionLeak {
+        match &self.functions {
+            Some(known) => known.get(ctx.model, ctx.cell, f),
+            None => functions::function_leak(ctx.model, ctx.cell, f),
         }
     }
 
@@ -583,10 +589,7 @@ impl Leak {
         else {
             return data;
         };
-        let leak = match &self.functions {
-            Some(known) => known.get(ctx.model, ctx.cell, f),
-            None => functions::function_leak(ctx.model, ctx.cell, f),
-        };
+        let leak = self.function_leak(ctx, f);
         if !leak.evaluates() {
             return data;
         }
@@ -594,7 +597,7 @@ impl Leak {
         for (i, arg) in call.args[..positional(call)].iter().enumerate().take(32) {
             if leak.trains & (1 << i) != 0 {
                 self.join_value_of(arg, results, first_call, &mut train);
-            } else if leak.tests & (1 << i) != 0 {
+            } else if leak.tested() & (1 << i) != 0 {
                 self.join_value_of(arg, results, first_call, &mut test);
             }
         }
@@ -606,9 +609,10 @@ impl Leak {
         evaluation.args = call.args[..positional(call)]
             .iter()
             .enumerate()
-            .filter(|&(i, _)| i < 32 && leak.tests & !leak.trains & (1 << i) != 0)
+            .filter(|&(i, _)| i < 32 && leak.tested() & (1 << i) != 0)
             .map(|(_, arg)| arg.clone())
             .collect();
+        evaluation.positional = evaluation.args.len() as u32;
         self.check_evaluation(here, &evaluation, &test, true, ctx, alarms);
         Val::default()
     }
@@ -720,6 +724,7 @@ impl Leak {
                 receiver: Op::Reads(SmallVec::new()),
                 receiver_attribute: false,
                 args: SmallVec::new(),
+                positional: 0,
                 keywords: SmallVec::new(),
                 first_str: None,
                 consumed: false,
@@ -1220,10 +1225,7 @@ impl Leak {
             // only decides which rows are kept: no value is filled or
             // rescaled with it.
             let masks = if calls.iter().any(|c| !c.consumed && is_statistic(c)) {
-                ctx.model
-                    .cells
-                    .get(ctx.cell)
-                    .and_then(|c| c.parsed.as_deref())
+                parsed_cell(ctx)
                     .map(|p| syntax::calls_compared_at(p, (stmt.line, stmt.column)))
                     .unwrap_or_default()
             } else {
@@ -1411,22 +1413,28 @@ fn is_statistic(call: &Call) -> bool {
 /// passed only to be logged (`callbacks=[lgb.log_evaluation()]`) chooses
 /// nothing.
 fn stops_early(call: &Call, cell: usize, model: &NotebookModel) -> bool {
-    if call
-        .keywords
-        .iter()
-        .any(|k| k == "early_stopping_rounds" || k == "early_stopping")
-    {
-        return true;
-    }
-    if !call.keywords.iter().any(|k| k == "callbacks") {
+    let asked = |k: &str| matches!(k, "early_stopping_rounds" | "early_stopping" | "callbacks");
+    if !call.keywords.iter().any(|k| asked(k)) {
         return false;
     }
-    let Some(callbacks) = model
+    let Some(keywords) = model
         .cells
         .get(cell)
         .and_then(|c| c.parsed.as_deref())
         .and_then(|p| syntax::keywords_at(p, call.line, call.column))
-        .and_then(|kws| kws.into_iter().find(|(k, _)| k == "callbacks"))
+    else {
+        return false;
+    };
+    // `early_stopping_rounds=None` (or `False`, `0`) stops nothing.
+    if keywords.iter().any(|(k, v)| {
+        matches!(k.as_str(), "early_stopping_rounds" | "early_stopping")
+            && !matches!(v.as_str(), "None" | "False" | "0")
+    }) {
+        return true;
+    }
+    let Some(callbacks) = keywords
+        .into_iter()
+        .find(|(k, _)| k == "callbacks")
         .map(|(_, text)| text)
     else {
         return false;

@@ -34,6 +34,9 @@ pub(crate) struct FunctionLeak {
     /// y_tr, X_te, y_te)`: fit on bits 0 and 1, scored on 2 and 3).
     pub trains: u32,
     pub tests: u32,
+    /// The parameters it predicts on (`model.predict(X_te)`): test data
+    /// once its predictions are scored (`tests` not empty).
+    pub predicts: u32,
 }
 
 impl FunctionLeak {
@@ -41,9 +44,16 @@ impl FunctionLeak {
         !self.fits && !self.cross_validates && !self.evaluates()
     }
 
-    /// It fits a model on some of its arguments and evaluates it on others.
+    /// It fits a model on some of its arguments and evaluates it (a
+    /// metric or `score`, not predictions alone) on others.
     pub(crate) fn evaluates(self) -> bool {
         self.trains != 0 && self.tests & !self.trains != 0
+    }
+
+    /// The parameters the evaluation reads: scored or predicted on, not
+    /// trained on.
+    pub(crate) fn tested(self) -> u32 {
+        (self.tests | self.predicts) & !self.trains
     }
 }
 
@@ -155,6 +165,7 @@ fn defined_leak(model: &NotebookModel, def_cell: usize, var: Var) -> FunctionLea
         params,
         trains: 0,
         tests: 0,
+        predicts: 0,
     };
     for stmt in &def.body {
         reader.visit_stmt(stmt);
@@ -165,6 +176,7 @@ fn defined_leak(model: &NotebookModel, def_cell: usize, var: Var) -> FunctionLea
             || (reader.folds && reader.fits_model && reader.scores),
         trains: reader.trains,
         tests: reader.tests,
+        predicts: reader.predicts,
     }
 }
 
@@ -204,9 +216,11 @@ struct BodyReader<'m> {
     scores: bool,
     /// The positional parameters' names.
     params: Vec<String>,
-    /// See [`FunctionLeak::trains`] and [`FunctionLeak::tests`].
+    /// See [`FunctionLeak::trains`], [`FunctionLeak::tests`] and
+    /// [`FunctionLeak::predicts`].
     trains: u32,
     tests: u32,
+    predicts: u32,
 }
 
 impl BodyReader<'_> {
@@ -318,7 +332,11 @@ impl<'a> Visitor<'a> for BodyReader<'_> {
                     }
                     if roles.contains(&Role::Predict) || roles.contains(&Role::Evaluate) {
                         self.scores = true;
+                    }
+                    if roles.contains(&Role::Evaluate) {
                         self.tests |= self.params_read(call);
+                    } else if roles.contains(&Role::Predict) {
+                        self.predicts |= self.params_read(call);
                     }
                     let qualified = self.function_roles(&call.func);
                     self.note_function(&qualified);

@@ -12,6 +12,7 @@ use nbsight_model::vars::Var;
 
 use std::rc::Rc;
 
+use crate::calls::positional;
 use crate::models::{Evals, evals_entry, evaluated_in, record_evaluation};
 use crate::splits::equivalent_split;
 use crate::text::{callee_at, short, site_text, split_text};
@@ -119,7 +120,7 @@ fn target_varies_in_loop(model: &NotebookModel, split: Site) -> bool {
     let Some(labels) = program
         .calls
         .get(model.sites.call(split) as usize)
-        .and_then(|c| c.args.get(1))
+        .and_then(|c| c.args[..positional(c)].get(1))
         .and_then(|a| match a {
             Op::Var(v) => Some(*v),
             _ => None,

@@ -63,21 +63,22 @@ pub(crate) fn cross_validated(
     }
 }
 
+/// The model was trained on the training side of `split`, or of a split
+/// holding out the same rows (the same data, the same `random_state`).
+fn trained_on_side_of(model: &NotebookModel, trained: &Trained, split: Site) -> bool {
+    let first = |s: Site| equivalent_split(model, s).unwrap_or(s);
+    let target = first(split);
+    trained.data.tags.iter().any(|t| match t {
+        Tag::Split(s, Side::Train) => s == split || first(s) == target,
+        _ => false,
+    })
+}
+
 /// Overlap leakage at an evaluation: the test data is the held-out side
 /// of a split, and the model's training data holds that side's rows
 /// too, because they were put back into it (`pd.concat([X_train,
 /// X_test])`) or because it was trained on the rows before that split
 /// separated them (`model.fit(X, y)`, then scored on `X_test`).
-/// The model was trained on the training side of `split`, or of a split
-/// holding out the same rows (the same data, the same `random_state`).
-fn trained_on_side_of(model: &NotebookModel, trained: &Trained, split: Site) -> bool {
-    let first = |s: Site| equivalent_split(model, s).unwrap_or(s);
-    trained.data.tags.iter().any(|t| match t {
-        Tag::Split(s, Side::Train) => s == split || first(s) == first(split),
-        _ => false,
-    })
-}
-
 pub(crate) fn held_out_rows(
     model: Site,
     call: &Call,

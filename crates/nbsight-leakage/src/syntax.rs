@@ -42,7 +42,7 @@ impl Part {
         match (self, other) {
             (Part::Head { bound: Some(a), .. }, Part::Tail { bound: b, .. })
             | (Part::Tail { bound: a, .. }, Part::Head { bound: Some(b), .. }) => a == b,
-            (Part::Head { bound: None, .. }, Part::Tail { .. } | Part::Rest { .. }) => true,
+            (Part::Head { bound: None, .. }, Part::Tail { .. }) => true,
             (Part::Head { .. }, Part::Rest { .. }) => true,
             _ => false,
         }
@@ -243,8 +243,10 @@ pub(crate) fn comparisons_at(
     visitor.found
 }
 
-/// Where the calls inside a comparison of the simple statement spanning
-/// `at` start (`df.x.quantile(0.99)` in `df[df.x < df.x.quantile(0.99)]`).
+/// Where the calls inside a comparison that selects rows start, in the
+/// simple statement spanning `at`: a comparison in a subscript
+/// (`df.x.quantile(0.99)` in `df[df.x < df.x.quantile(0.99)]`, `.loc[...]`),
+/// not one stored as a value (`df["above"] = df.age > df.age.mean()`).
 pub(crate) fn calls_compared_at(
     parsed: &ParsedCell,
     at: (OneIndexed, OneIndexed),
@@ -252,12 +254,22 @@ pub(crate) fn calls_compared_at(
     use ruff_python_ast::visitor::{Visitor, walk_expr};
     struct Compared<'p> {
         parsed: &'p ParsedCell,
+        /// Inside a subscript's index.
+        selecting: usize,
+        /// Inside a comparison there.
         depth: usize,
         found: Vec<(OneIndexed, OneIndexed)>,
     }
     impl<'a> Visitor<'a> for Compared<'_> {
         fn visit_expr(&mut self, expr: &'a Expr) {
-            let compare = matches!(expr, Expr::Compare(_));
+            if let Expr::Subscript(sub) = expr {
+                self.visit_expr(&sub.value);
+                self.selecting += 1;
+                self.visit_expr(&sub.slice);
+                self.selecting -= 1;
+                return;
+            }
+            let compare = self.selecting > 0 && matches!(expr, Expr::Compare(_));
             if self.depth > 0 && matches!(expr, Expr::Call(_)) {
                 self.found.push(self.parsed.line_column(expr.start()));
             }
@@ -272,6 +284,7 @@ pub(crate) fn calls_compared_at(
     };
     let mut visitor = Compared {
         parsed,
+        selecting: 0,
         depth: 0,
         found: Vec::new(),
     };
@@ -408,7 +421,13 @@ pub(crate) fn derives_column(model: &NotebookModel, target: &str, source: &str) 
                     let value = text
                         .get(usize::from(a.value.start())..usize::from(a.value.end()))
                         .unwrap_or_default();
-                    found |= value.contains(source);
+                    found |= [
+                        format!("\"{source}\""),
+                        format!("'{source}'"),
+                        format!(".{source}"),
+                    ]
+                    .iter()
+                    .any(|form| value.contains(form.as_str()));
                 }
             };
             each_stmt(&p.module.body, &mut each);

@@ -57,6 +57,9 @@ pub struct Call {
     pub receiver_attribute: bool,
     /// Positional and keyword arguments (data the call consumes).
     pub args: SmallVec<[Op; 3]>,
+    /// How many of `args` are positional (the first ones); the rest are
+    /// keyword values, `**kwargs` included.
+    pub positional: u32,
     /// `random_state=` / `inplace=`... passed (keyword names).
     pub keywords: SmallVec<[CompactString; 1]>,
     pub first_str: Option<CompactString>,
@@ -428,6 +431,7 @@ impl StmtCompiler<'_> {
             .map(|base| Op::Var(self.vars.intern(base)))
             .collect();
         let (line, column) = self.parsed.line_column(split.at);
+        let positional = split.bases.len() as u32;
         self.program.calls.push(Call {
             callee: CompactString::const_new("slicing"),
             method: false,
@@ -435,6 +439,7 @@ impl StmtCompiler<'_> {
             receiver: Op::Reads(SmallVec::new()),
             receiver_attribute: false,
             args,
+            positional,
             keywords: SmallVec::new(),
             first_str: None,
             consumed: false,
@@ -449,6 +454,7 @@ impl StmtCompiler<'_> {
         let site = &self.analysis.cfg.calls[c];
         let receiver = self.op(&site.receiver, accesses);
         let receiver_attribute = matches!(&site.receiver, Operand::Symbol(symbol) if root(symbol).len() < symbol.len() && symbol.as_bytes().get(root(symbol).len()) == Some(&b'.'));
+        let positional = site.args.len() as u32;
         let args = site
             .args
             .iter()
@@ -464,6 +470,7 @@ impl StmtCompiler<'_> {
             receiver,
             receiver_attribute,
             args,
+            positional,
             keywords: site
                 .keywords
                 .iter()

@@ -206,7 +206,7 @@ impl<'m> Search<'m> {
         notebook: Along,
         saved: &Along,
     ) -> Option<Self> {
-        if notebook.states.len() != order.len() + 1 {
+        if notebook.states.is_empty() {
             // Not active: nothing this domain looks at.
             return None;
         }

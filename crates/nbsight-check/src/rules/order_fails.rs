@@ -1,7 +1,6 @@
-//! What the rules read from a cell's syntax beyond its program: what makes
-//! an order of cell runs fail before it can leak (a name bound to a tuple,
-//! then used as a table), for `leakage-with-cells-skipped`; and a cell whose
-//! output is only the estimator it fits, for `stale-saved-output`.
+//! What makes an order of cell runs fail before it can leak, for
+//! `leakage-with-cells-skipped`, read from the cells' syntax: a value of the
+//! wrong kind (a name bound to a tuple, then used as a table).
 
 use nbsight_model::CellInfo;
 use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
@@ -83,48 +82,4 @@ pub(crate) fn uses_as_table(cell: &CellInfo, name: &str) -> bool {
         uses.visit_stmt(s);
     }
     uses.found
-}
-
-/// `cell` shows only the estimator its last line fits (`model.fit(X, y)`,
-/// displayed as `LinearRegression()`) or a model's structure
-/// (`model.summary()`, `model.get_params()`), which fitting does not
-/// change: the last statement is such a call and nothing else in the cell
-/// prints, displays or plots.
-pub(crate) fn shows_only_a_fitted_estimator(cell: &CellInfo) -> bool {
-    let Some(parsed) = cell.parsed.as_deref() else {
-        return false;
-    };
-    let Some((Stmt::Expr(last), before)) = parsed.module.body.split_last() else {
-        return false;
-    };
-    // `print(model.summary())` shows the same.
-    let mut shown = &*last.value;
-    if let Expr::Call(print) = shown
-        && matches!(&*print.func, Expr::Name(n) if n.id.as_str() == "print")
-        && let [only] = &print.arguments.args[..]
-    {
-        shown = only;
-    }
-    let Expr::Call(call) = shown else {
-        return false;
-    };
-    let structural = matches!(&*call.func, Expr::Attribute(a)
-        if matches!(a.attr.as_str(), "fit" | "summary" | "get_params" | "get_config" | "count_params"));
-    let source = parsed.source();
-    let shows = [
-        "print(",
-        "display(",
-        "plot",
-        "show(",
-        "imshow(",
-        "head(",
-        "describe(",
-    ];
-    structural
-        && before.iter().all(|s| {
-            let text = source
-                .get(usize::from(s.start())..usize::from(s.end()))
-                .unwrap_or_default();
-            !matches!(s, Stmt::Expr(_)) && !shows.iter().any(|w| text.contains(w))
-        })
 }

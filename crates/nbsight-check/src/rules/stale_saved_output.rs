@@ -59,8 +59,10 @@
 //!   as redefining it.
 //! - A cell whose output is only the estimator its last line fits
 //!   (`model.fit(X, y)` shows `LinearRegression()`, `GridSearchCV(...)`),
-//!   or a model's structure (`model.summary()`, `model.get_params()`): the
-//!   data it was fitted on does not change what is shown.
+//!   or a model's structure (`model.get_params()`, a Keras
+//!   `model.summary()`): the data it was fitted on does not change what is
+//!   shown. A fit that logs (`verbose=`, `epochs=`, `eval_set=`) is not
+//!   such a cell.
 //! - A definition the saved run read from before the saved history when the
 //!   cell Run All would take it from never ran: what it read is unknown.
 
@@ -69,10 +71,11 @@ use rustc_hash::FxHashMap;
 use crate::driver::Driver;
 use crate::finding::Finding;
 use crate::registry::Rule;
-use crate::rules::order_fails;
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, FunctionsInForce, NotebookModel};
 use nbsight_notebook::OneIndexed;
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::Ranged;
 
 /// A value of a variable: written by `cell` at time `time`, from inputs read
 /// at their times.
@@ -293,7 +296,7 @@ fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
     }
     for (c, time, inputs) in &reads {
         let cell = &model.cells[*c];
-        if !cell.has_outputs || order_fails::shows_only_a_fitted_estimator(cell) {
+        if !cell.has_outputs || shows_only_a_fitted_estimator(model, cell) {
             continue;
         }
         let at = |var: Var| {
@@ -411,4 +414,78 @@ fn stale_outputs(model: &NotebookModel, findings: &mut Vec<Finding>) {
             path,
         ));
     }
+}
+
+/// `cell` shows only what fitting does not change: the estimator its last
+/// line fits (`model.fit(X, y)`, displayed as `LinearRegression()`; not a
+/// fit that logs its epochs or monitored sets), or a model's structure
+/// (`model.get_params()`, a Keras `model.summary()`). The last statement is
+/// such a call (or its `print`) and no other statement shows anything.
+fn shows_only_a_fitted_estimator(model: &NotebookModel, cell: &CellInfo) -> bool {
+    let Some(parsed) = cell.parsed.as_deref() else {
+        return false;
+    };
+    let Some((Stmt::Expr(last), before)) = parsed.module.body.split_last() else {
+        return false;
+    };
+    // `print(model.get_params())` shows the same.
+    let mut shown = &*last.value;
+    if let Expr::Call(print) = shown
+        && matches!(&*print.func, Expr::Name(n) if n.id.as_str() == "print")
+        && let [only] = &print.arguments.args[..]
+    {
+        shown = only;
+    }
+    let Expr::Call(call) = shown else {
+        return false;
+    };
+    let Expr::Attribute(method) = &*call.func else {
+        return false;
+    };
+    let logs = |k: &str| {
+        matches!(
+            k,
+            "verbose" | "epochs" | "callbacks" | "eval_set" | "validation_data" | "valid_sets"
+        )
+    };
+    let structural = match method.attr.as_str() {
+        "fit" => !call
+            .arguments
+            .keywords
+            .iter()
+            .any(|k| k.arg.as_ref().is_some_and(|a| logs(a.as_str()))),
+        "get_params" | "get_config" | "count_params" => true,
+        // statsmodels' `summary()` shows the fitted coefficients.
+        "summary" => uses_keras(model),
+        _ => false,
+    };
+    let source = parsed.source();
+    let shows = [
+        "print(",
+        "display(",
+        "plot",
+        "show(",
+        "imshow(",
+        "head(",
+        "describe(",
+    ];
+    structural
+        && before.iter().all(|s| {
+            let text = source
+                .get(usize::from(s.start())..usize::from(s.end()))
+                .unwrap_or_default();
+            !matches!(s, Stmt::Expr(_)) && !shows.iter().any(|w| text.contains(w))
+        })
+}
+
+/// The notebook imports Keras (as `keras` or through TensorFlow).
+fn uses_keras(model: &NotebookModel) -> bool {
+    model
+        .code_cells()
+        .filter_map(|c| c.compiled.as_deref())
+        .any(|c| {
+            c.imports
+                .iter()
+                .any(|(_, target)| target.starts_with("keras") || target.starts_with("tensorflow"))
+        })
 }
