@@ -549,7 +549,12 @@ impl Leak {
                 }
             }
             if leak.fits && !data.is_split() {
-                value.add_fitted_by(f);
+                // Named by the call that applies it to the whole data (its
+                // cell is the one to fix), else by the function.
+                match user_call_site(stmt, ctx, f) {
+                    Some(site) => value.add(Tag::Fitted(site)),
+                    None => value.add_fitted_by(f),
+                }
             }
             if leak.cross_validates && alarms.on {
                 let name = ctx.model.vars.name(f);
@@ -1467,6 +1472,22 @@ fn is_imported(model: &NotebookModel, name: &str) -> bool {
             .as_deref()
             .is_some_and(|c| c.imports.iter().any(|(v, _)| model.vars.name(*v) == name))
     })
+}
+
+/// The site of `stmt`'s call of the user function `f`, when the dataflow
+/// recorded one (`X = prep(X)`; not a function passed as a value).
+fn user_call_site(stmt: &Stmt, ctx: &StmtCtx<'_>, f: Var) -> Option<Site> {
+    let name = ctx.model.vars.name(f);
+    stmt.calls
+        .clone()
+        .find(|&i| {
+            ctx.program
+                .calls
+                .get(i as usize)
+                .is_some_and(|c| c.user && c.callee == name)
+        })
+        .map(|i| ctx.model.sites.id(ctx.cell, i))
+        .filter(|&s| s != nbsight_model::NO_SITE)
 }
 
 /// The parsed code of the cell `ctx` interprets.

@@ -62,12 +62,21 @@ pub(crate) fn evaluated(
     fit: Site,
     ctx: &StmtCtx<'_>,
 ) -> Alarm {
-    let what = format!(
-        "transformed with statistics `{}` {} fitted on rows that include those {} holds out",
-        callee_at(ctx.model, fit),
-        site_text(ctx.model, fit),
-        split_text(ctx.model, split),
-    );
+    let what = if is_user_call(ctx.model, fit) {
+        format!(
+            "passed through `{}` {}, which fits statistics on the rows it is given, among them those {} holds out",
+            callee_at(ctx.model, fit),
+            site_text(ctx.model, fit),
+            split_text(ctx.model, split),
+        )
+    } else {
+        format!(
+            "transformed with statistics `{}` {} fitted on rows that include those {} holds out",
+            callee_at(ctx.model, fit),
+            site_text(ctx.model, fit),
+            split_text(ctx.model, split),
+        )
+    };
     evaluation_alarm(
         AlarmKind::PreprocessingLeakage,
         call,
@@ -133,11 +142,23 @@ pub(crate) fn fitted_by_text(model: &NotebookModel, f: Var) -> String {
 }
 
 pub(crate) fn fitted_text(model: &NotebookModel, s: Site) -> String {
+    if is_user_call(model, s) {
+        return format!(
+            "passed through `{}` {}, which fits statistics on all the rows it is given",
+            callee_at(model, s),
+            site_text(model, s)
+        );
+    }
     format!(
         "transformed with statistics `{}` fitted on all rows {}",
         callee_at(model, s),
         site_text(model, s)
     )
+}
+
+/// The call at `s` is a call of a user function (`X = prep(X)`).
+fn is_user_call(model: &NotebookModel, s: Site) -> bool {
+    crate::calls::call_at(model, s).is_some_and(|c| c.user)
 }
 
 pub(crate) fn fitted_side_text(model: &NotebookModel, s: Site) -> String {

@@ -28,7 +28,8 @@
 //! then `GridSearchCV(...).fit(X_train_scaled, y_train)`): every fold's
 //! validation rows shaped them. Reported at the evaluation or
 //! cross-validation call; the message names the cell and line of the fit
-//! (or the cell defining the function) and of the split.
+//! (or of the call that passes the whole data through the user function)
+//! and of the split.
 //!
 //! Checked along notebook order (what Run All does) and along the saved
 //! execution order; `nbsight whatif` explores the other orders too. The
