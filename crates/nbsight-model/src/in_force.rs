@@ -99,8 +99,11 @@ impl FunctionsInForce {
         let cell = self.cell_of(var)?;
         let mut reads = VarSet::new();
         let mut seen = VarSet::from_iter([var]);
-        let mut stack = vec![(var, cell)];
-        while let Some((f, at)) = stack.pop() {
+        // With each function to visit, the globals its callers bind on every
+        // path of their bodies (`global F; F = 1; inner()`): a callee's read
+        // of one of them reads that binding, not the notebook's.
+        let mut stack = vec![(var, cell, VarSet::new())];
+        while let Some((f, at, bound)) = stack.pop() {
             let Some(own) = model
                 .function_definitions
                 .get(&f)
@@ -108,13 +111,19 @@ impl FunctionsInForce {
             else {
                 continue;
             };
-            reads.union_with(&own.1);
+            let mut own_reads = own.1.clone();
+            own_reads.difference_with(&bound);
+            reads.union_with(&own_reads);
+            let mut inner = bound;
+            if let Some(info) = model.functions.get(&f) {
+                inner.union_with(&info.always_writes);
+            }
             for g in own.1.iter() {
                 if let Some(c) = self.cell_of(g)
                     && !seen.contains(g)
                 {
                     seen.insert(g);
-                    stack.push((g, c));
+                    stack.push((g, c, inner.clone()));
                 }
             }
         }

@@ -52,6 +52,10 @@
 //! - A global a function binds before it uses a function nested in it that
 //!   reads it (`global E`, `E = ''`, then `helper()`): the nested
 //!   function's reads happen where the enclosing function uses its name.
+//! - A global a function binds on every path of its body (`global P`,
+//!   `P = '> '`) that a top-level function it calls reads: that call reads
+//!   the function's binding. (Where in the body the call comes is not
+//!   checked: a call before the assignment is missed.)
 //! - The globals of a definition no call reaches: a call runs the definition
 //!   of the function in force at the call (`def f(): return 1`, `f()`,
 //!   `def f(): return y` does not read `y` at `f()`), and a name bound
