@@ -575,20 +575,17 @@ impl Leak {
     /// A call of a user function (`log_reg(X_train, y_train, X_test,
     /// y_test)`): one whose body fits a model on some of its arguments and
     /// evaluates it on others trains a model here and evaluates it, as the
-    /// same code written inline would. Its result is a score.
+    /// same code written inline would. Its result is a score; any other
+    /// call's is `data`, what its arguments hold.
     fn user_call(
         &mut self,
         call: &Call,
-        here: Site,
+        (here, data): (Site, Val),
         stmt: &Stmt,
         (results, first_call): (&[Val], u32),
         ctx: &StmtCtx<'_>,
         alarms: &mut Alarms,
     ) -> Val {
-        let mut data = Val::default();
-        for arg in &call.args {
-            self.join_value_of(arg, results, first_call, &mut data);
-        }
         let Some(f) = read_named(stmt, ctx, &call.callee)
             .filter(|f| ctx.model.function_definitions.contains_key(f))
         else {
@@ -1180,8 +1177,14 @@ impl Leak {
             }
             if call.user {
                 let here = ctx.model.sites.id(ctx.cell, index);
-                let res =
-                    self.user_call(call, here, stmt, (&results, stmt.calls.start), ctx, alarms);
+                let res = self.user_call(
+                    call,
+                    (here, data),
+                    stmt,
+                    (&results, stmt.calls.start),
+                    ctx,
+                    alarms,
+                );
                 results.push(res);
                 continue;
             }

@@ -231,15 +231,12 @@ pub(crate) fn comparisons_at(
         }
         fn visit_stmt(&mut self, _: &'a Stmt) {}
     }
-    let Some(stmt) = simple_statement_at(parsed, &parsed.module.body, at) else {
-        return Vec::new();
-    };
     let mut visitor = Comparisons {
         source: parsed.source(),
         is_module,
         found: Vec::new(),
     };
-    ruff_python_ast::visitor::walk_stmt(&mut visitor, stmt);
+    walk_simple_statement_at(parsed, at, &mut visitor);
     visitor.found
 }
 
@@ -279,16 +276,13 @@ pub(crate) fn calls_compared_at(
         }
         fn visit_stmt(&mut self, _: &'a Stmt) {}
     }
-    let Some(stmt) = simple_statement_at(parsed, &parsed.module.body, at) else {
-        return Vec::new();
-    };
     let mut visitor = Compared {
         parsed,
         selecting: 0,
         depth: 0,
         found: Vec::new(),
     };
-    ruff_python_ast::visitor::walk_stmt(&mut visitor, stmt);
+    walk_simple_statement_at(parsed, at, &mut visitor);
     visitor.found
 }
 
@@ -464,6 +458,18 @@ fn each_assignment<'a>(body: &'a [Stmt], f: &mut impl FnMut(&str, &'a Expr)) {
             f(n.id.as_str(), &a.value);
         }
     });
+}
+
+/// Walks `visitor` over the simple statement of `parsed` spanning `at`
+/// (nothing when there is none).
+fn walk_simple_statement_at<'a>(
+    parsed: &'a ParsedCell,
+    at: (OneIndexed, OneIndexed),
+    visitor: &mut impl ruff_python_ast::visitor::Visitor<'a>,
+) {
+    if let Some(stmt) = simple_statement_at(parsed, &parsed.module.body, at) {
+        ruff_python_ast::visitor::walk_stmt(visitor, stmt);
+    }
 }
 
 /// The innermost statement of `body` spanning `at` that is not compound
