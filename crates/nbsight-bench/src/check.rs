@@ -104,6 +104,7 @@ mod tests {
             line: OneIndexed::MIN,
             column: OneIndexed::MIN,
             path: vec![CellIndex::new(cell)],
+            related: Vec::new(),
         }
     }
 

@@ -23,6 +23,9 @@ pub struct Finding {
     /// The cells, in execution order, that lead to the finding (ending with
     /// `cell`).
     pub path: Vec<CellIndex>,
+    /// Other cells the finding concerns that are not on its path (the cell
+    /// below that first defines a name read too early).
+    pub related: Vec<CellIndex>,
 }
 
 impl Finding {
@@ -44,6 +47,7 @@ impl Finding {
             line,
             column,
             path: path.into_iter().map(CellIndex::new).collect(),
+            related: Vec::new(),
         }
     }
 
@@ -75,6 +79,7 @@ impl Finding {
             line: finding.line,
             column: finding.column,
             path: finding.path.clone(),
+            related: Vec::new(),
         }
     }
 

@@ -1,12 +1,13 @@
 //! The rules of `nbsight check` (DESIGN.md, the check engine): their
 //! registry, one file per rule holding its documentation and its driver,
-//! selection as ruff resolves it, and the findings of every enabled rule for
-//! a notebook as saved.
+//! selection and configuration as ruff resolves them, and the findings of
+//! every enabled rule for a notebook as saved.
 //!
 //! Invariants: in ARCHITECTURE.md (section `nbsight-check`), the one place
 //! they are written; each names the test that holds it, where one does.
 
 mod check;
+pub mod config;
 mod doc_comment;
 pub mod docs;
 mod driver;

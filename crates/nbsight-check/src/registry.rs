@@ -255,6 +255,17 @@ impl Rule {
         self.meta().name
     }
 
+    /// The address of the rule's section of `docs/rules.md` in the
+    /// repository (its heading's anchor), for editors' links.
+    pub fn docs_url(self) -> String {
+        format!(
+            "{}/blob/main/docs/rules.md#{}-{}",
+            env!("CARGO_PKG_REPOSITORY"),
+            self.code().to_ascii_lowercase(),
+            self.name()
+        )
+    }
+
     /// One line saying what the rule finds (help texts, SARIF).
     pub fn summary(self) -> &'static str {
         self.meta().summary

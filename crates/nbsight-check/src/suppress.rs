@@ -205,6 +205,7 @@ mod tests {
             line: OneIndexed::new(line).unwrap(),
             column: OneIndexed::MIN,
             path: Vec::new(),
+            related: Vec::new(),
         }
     }
 

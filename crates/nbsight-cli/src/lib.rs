@@ -67,6 +67,12 @@ enum Command {
     /// Parquet tables with a notebook per row) into tables: a status row
     /// per notebook and the analysis's rows; resumable (--resume).
     Scan(scan::ScanArgs),
+    /// Serve editors as a language server (LSP 3.17) on standard input and
+    /// output: every check rule per notebook cell as you type, quick fixes,
+    /// hover and navigation across cells, what an edit impacts
+    /// (`nbsight/impact`) and the stale cells of a kernel running nbsight
+    /// (docs/server.md).
+    Server(ServerArgs),
     /// Register the Jupyter kernel "Python 3 (nbsight)" (python3-nbsight):
     /// IPython with nbsight loaded at start (the Python package's command;
     /// `nbsight install-kernel --help` there lists its options).
@@ -80,6 +86,15 @@ enum Command {
 struct InstallKernelArgs {
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
     args: Vec<String>,
+}
+
+/// `nbsight server`'s arguments.
+#[derive(Debug, clap::Args)]
+struct ServerArgs {
+    /// Speak LSP on standard input and output (the only transport, and the
+    /// default; accepted because editors' configurations often pass it).
+    #[arg(long)]
+    stdio: bool,
 }
 
 /// How a command ended.
@@ -136,6 +151,10 @@ fn run(cli: Cli) -> u8 {
         Command::History(args) => history::run(&args),
         Command::Provenance(args) => provenance::run(&args),
         Command::Scan(args) => scan::run(&args),
+        Command::Server(_) => Ok(match nbsight_server::run_stdio() {
+            nbsight_server::Outcome::Clean => Outcome::Clean,
+            nbsight_server::Outcome::Unclean => Outcome::Problems,
+        }),
         Command::InstallKernel(_) => Err(anyhow::anyhow!(
             "install-kernel registers a Jupyter kernel of a Python that has the nbsight package: \
              run it from there (`pip install 'nbsight[kernel]'`, then `nbsight install-kernel`)"

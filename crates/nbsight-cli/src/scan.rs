@@ -17,10 +17,8 @@ use nbsight_scan::source::Body;
 use nbsight_scan::{Analyser, Analysis, Counts, Fields, Format, Options, Source, Store};
 
 use crate::Outcome;
-use crate::check::config::check_selector;
-use crate::check::selection::CommandLine;
-use crate::check::settings::Resolver;
 use crate::effects_args::EffectsArgs;
+use nbsight_check::config::{CommandLine, Resolver, check_selector};
 
 /// Arguments of `nbsight scan`.
 #[derive(Debug, Args)]

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("nbsight-whatif", 6),
     ("nbsight-check", 7),
     ("nbsight-scan", 8),
+    ("nbsight-server", 8),
     ("nbsight-cli", 9),
     ("nbsight-bench", 9),
     ("nbsight-python", 10),
@@ -46,6 +47,8 @@ const CONFINED: &[(&str, &[&str])] = &[
     ("parquet", &["nbsight-scan"]),
     ("arrow-array", &["nbsight-scan"]),
     ("arrow-ipc", &["nbsight-scan"]),
+    ("lsp-server", &["nbsight-server"]),
+    ("lsp-types", &["nbsight-server"]),
 ];
 
 /// `crate -> its normal dependencies`, from `cargo metadata`.

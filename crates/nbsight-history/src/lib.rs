@@ -14,6 +14,7 @@ mod events;
 mod locate;
 mod read;
 mod schema;
+mod stale;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 mod write;
@@ -31,6 +32,7 @@ pub use locate::{DEFAULT_FILE, FOLDER, beside_notebook, locate, under_dir};
 pub use nbsight_lineage::{InputRef, ProvenanceReport};
 pub use read::{ExecutionRow, RunStatus, SessionProvenance, SessionRow, View};
 pub use schema::SCHEMA_VERSION;
+pub use stale::{StaleRead, stale_reads};
 pub use write::RunProvenance;
 pub use writer::{HistoryWriter, Kernel, failure_line};
 

@@ -15,7 +15,7 @@ use nbsight_dataflow::{CellSummary, Context, Effects, ImportEnv, ModuleAnalysis,
 use nbsight_notebook::{
     Cell, CellIndex, CellKind, CellMagic, CodeForm, Notebook, OneIndexed, ParsedCell, SyntaxIssue,
 };
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::functions::{self, FunctionInfo};
 use crate::program::Program;
@@ -505,6 +505,21 @@ impl NotebookModel {
         cell.key = Some(key);
         cell.set_links(links);
         Some(model)
+    }
+
+    /// Forgets the parses and compiled programs of sources no cell has now:
+    /// a model an editor rebuilds at every keystroke ([`Self::with_cells`])
+    /// would otherwise keep every text its cells ever had.
+    pub fn forget_other_sources(&mut self) {
+        let cells = &self.cells;
+        let keys: FxHashSet<&str> = cells.iter().filter_map(|c| c.key.as_deref()).collect();
+        let current = |key: &SourceKey| keys.contains(&**key);
+        if self.parsed.len() > cells.len() {
+            Arc::make_mut(&mut self.parsed).retain(|key, _| current(key));
+        }
+        if self.cache.len() > cells.len() {
+            Arc::make_mut(&mut self.cache).retain(|key, _| current(key));
+        }
     }
 
     /// The code cells that parsed.

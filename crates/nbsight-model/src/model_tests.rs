@@ -127,3 +127,35 @@ fn a_trailing_comment_keeps_the_cell_program() {
     assert_eq!(lines(&moved), lines(&scratch));
     assert_ne!(lines(&moved), lines(&base));
 }
+
+#[test]
+fn a_model_rebuilt_from_an_older_one_equals_a_fresh_one_and_forgets_old_texts() {
+    // An editor's model, rebuilt at each keystroke from the last one.
+    let effects = Effects::builtin();
+    let mut model = NotebookModel::new(&notebook(&CELLS), &effects);
+    let mut sources = CELLS;
+    let typed = ["m = df.mea", "m = df.mean", "m = df.mean() + n\nprint(m)"];
+    for text in typed {
+        sources[3] = text;
+        let nb = notebook(&sources);
+        model = model.with_cells(&nb.cells, &effects);
+        model.forget_other_sources();
+        let scratch = NotebookModel::new(&nb, &effects);
+        assert_eq!(model.describe_links(), scratch.describe_links(), "{text}");
+        for (a, b) in model.cells.iter().zip(&scratch.cells) {
+            assert_eq!(
+                a.compiled.as_ref().map(|c| &c.summary),
+                b.compiled.as_ref().map(|c| &c.summary)
+            );
+        }
+    }
+    // Only the current cells' texts stay cached.
+    assert!(model.parsed.len() <= CELLS.len());
+    assert!(model.cache.len() <= CELLS.len());
+    assert!(
+        !model
+            .parsed
+            .keys()
+            .any(|k| k.starts_with("m = df.mea\n") || &**k == "m = df.mea")
+    );
+}

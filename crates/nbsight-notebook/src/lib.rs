@@ -4,7 +4,8 @@
 //!
 //! - `.ipynb` files (nbformat 4, any minor) — [`load_ipynb_bytes`], [`load_ipynb_str`];
 //! - percent scripts as jupytext writes them (`# %%` cell markers) — [`load_percent_str`];
-//! - [`load_path`] dispatches on the file extension.
+//! - [`load_path`] dispatches on the file extension;
+//! - the cells an editor holds (a language client's notebook) — [`from_editor`].
 //!
 //! A [`Notebook`] keeps *every* cell in file order (code, markdown, raw) with a stable
 //! id, its saved execution count and number of outputs, and a [`CodeForm`] saying
@@ -32,6 +33,7 @@ mod cell_index;
 mod cell_kind;
 mod diagnostic;
 mod discover;
+mod editor;
 mod error;
 mod form;
 mod ids;
@@ -50,6 +52,7 @@ pub use cell::{Cell, CellKind, CellOrigin};
 pub use cell_index::CellIndex;
 pub use diagnostic::Diagnostic;
 pub use discover::{Discovery, find_notebooks, is_ipynb};
+pub use editor::{EditorCell, from_editor};
 pub use error::LoadError;
 pub use form::{CodeForm, OpaqueReason};
 pub use ids::content_id;

@@ -76,7 +76,7 @@ use nbsight_dataflow::builtins::is_builtin;
 use nbsight_model::reads::{callback_lambdas, name_reads};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, CellStatus, FunctionsInForce, NotebookModel};
-use nbsight_notebook::OneIndexed;
+use nbsight_notebook::{CellIndex, OneIndexed};
 
 pub(crate) const DRIVER: Driver = Driver::new("undefined_on_run_all", undefined_names);
 
@@ -321,14 +321,16 @@ fn unbound_message(
             "{reading}, which no cell defines (and is not a builtin): Restart & Run All fails here with NameError"
         ),
     };
-    Finding::new(
+    let mut finding = Finding::new(
         model,
         Rule::UndefinedOnRunAll,
         cell.index,
         location,
         message,
         vec![cell.index],
-    )
+    );
+    finding.related = later.map(|d| CellIndex::new(d.index)).into_iter().collect();
+    finding
 }
 
 /// `cell` can be the cell that first binds `v` on Run All: it binds it (an

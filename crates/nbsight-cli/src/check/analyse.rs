@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use super::inputs::{Input, load};
 use super::report::{Checked, Located, Report, diagnostics_of, problems_of};
-use super::settings::Resolver;
+use nbsight_check::config::Resolver;
 
 /// Checks one loaded notebook; `text` is the file's text, which locates
 /// findings in `.ipynb` files.
@@ -84,8 +84,8 @@ pub fn check_all(
 mod tests {
     use std::path::PathBuf;
 
-    use super::super::selection::CommandLine;
     use super::*;
+    use nbsight_check::config::CommandLine;
 
     #[test]
     fn unloadable_files_are_reported_and_the_others_checked() {

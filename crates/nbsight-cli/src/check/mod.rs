@@ -5,7 +5,6 @@
 
 mod analyse;
 mod concise;
-pub(crate) mod config;
 mod github;
 mod gitlab;
 mod help;
@@ -15,8 +14,6 @@ mod output;
 mod progress;
 mod report;
 mod sarif;
-pub(crate) mod selection;
-pub(crate) mod settings;
 mod statistics;
 mod text;
 
@@ -24,6 +21,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::Args;
+use nbsight_check::config;
 
 use crate::Outcome;
 use crate::effects_args::EffectsArgs;
@@ -96,8 +94,8 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
-    fn command_line(&self) -> selection::CommandLine {
-        selection::CommandLine {
+    fn command_line(&self) -> config::CommandLine {
+        config::CommandLine {
             select: self.select.clone(),
             extend_select: self.extend_select.clone(),
             ignore: self.ignore.clone(),
@@ -111,7 +109,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     // The run's own configuration (the current directory's, or --config) is
     // read before anything else, so a bad one is a usage error; it decides
     // the exclusions.
-    let resolver = settings::Resolver::new(args.command_line(), args.config.as_deref(), start)?;
+    let resolver = config::Resolver::new(args.command_line(), args.config.as_deref(), start)?;
     let run_config = resolver.run_config()?;
     let effects = args.effects.load()?;
 

@@ -278,6 +278,7 @@ pub mod tests {
             line: one(line),
             column: one(column),
             path: cells(&[0, cell]),
+            related: Vec::new(),
         }
     }
 

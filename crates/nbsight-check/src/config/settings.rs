@@ -9,12 +9,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use anyhow::Context;
 use globset::{Glob, GlobMatcher};
-use nbsight_check::RuleSet;
 
-use super::config::{self, Config, Loaded};
-use super::selection::{self, CommandLine};
+use super::ConfigError;
+use super::layers::{self, CommandLine};
+use super::pyproject::{self as config, Config, Loaded};
+use crate::selection::RuleSet;
 
 /// What applies to the notebooks under one configuration.
 #[derive(Debug, Clone)]
@@ -30,16 +30,18 @@ pub struct Settings {
 }
 
 impl Settings {
-    fn new(loaded: &Loaded, cli: &CommandLine) -> anyhow::Result<Self> {
-        let context = || match &loaded.file {
-            Some(file) => format!("{}: invalid rule selection", file.display()),
-            None => "invalid rule selection".to_string(),
+    fn new(loaded: &Loaded, cli: &CommandLine) -> Result<Self, ConfigError> {
+        let invalid = |error: &dyn std::fmt::Display| ConfigError::Selection {
+            file: loaded.file.clone(),
+            message: error.to_string(),
         };
-        let rules = selection::resolve(cli, &loaded.config).with_context(context)?;
+        let rules = layers::resolve(cli, &loaded.config).map_err(|e| invalid(&e))?;
         let mut per_file = Vec::new();
         for (pattern, selectors) in &loaded.config.per_file_ignores {
-            let matcher = Glob::new(pattern).with_context(context)?.compile_matcher();
-            let ignored = RuleSet::resolve(Some(selectors), &[], &[]).with_context(context)?;
+            let matcher = Glob::new(pattern)
+                .map_err(|e| invalid(&e))?
+                .compile_matcher();
+            let ignored = RuleSet::resolve(Some(selectors), &[], &[]).map_err(|e| invalid(&e))?;
             per_file.push((matcher, ignored));
         }
         let root = loaded
@@ -92,7 +94,7 @@ pub struct Resolver {
 impl Resolver {
     /// Reads `--config` when given, else the configuration found from `cwd`
     /// upwards (an error when it cannot be read or is invalid).
-    pub fn new(cli: CommandLine, explicit: Option<&Path>, cwd: &Path) -> anyhow::Result<Self> {
+    pub fn new(cli: CommandLine, explicit: Option<&Path>, cwd: &Path) -> Result<Self, ConfigError> {
         let fixed = match explicit {
             Some(file) => Some(Arc::new(Settings::new(
                 &config::load(Some(file), cwd)?,
@@ -114,7 +116,7 @@ impl Resolver {
 
     /// The settings of the notebooks in `dir` (the nearest configuration
     /// from `dir` upwards).
-    pub fn for_dir(&self, dir: &Path) -> anyhow::Result<Arc<Settings>> {
+    pub fn for_dir(&self, dir: &Path) -> Result<Arc<Settings>, ConfigError> {
         if let Some(fixed) = &self.fixed {
             return Ok(Arc::clone(fixed));
         }
@@ -135,7 +137,7 @@ impl Resolver {
     }
 
     /// The settings of the notebook `path`.
-    pub fn for_file(&self, path: &Path) -> anyhow::Result<Arc<Settings>> {
+    pub fn for_file(&self, path: &Path) -> Result<Arc<Settings>, ConfigError> {
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
         self.for_dir(dir.unwrap_or(Path::new(".")))
     }
@@ -146,7 +148,7 @@ impl Resolver {
 
     /// The configuration of the run as a whole (the current directory's, or
     /// `--config`): where `exclude` and `extend-exclude` are read.
-    pub fn run_config(&self) -> anyhow::Result<Config> {
+    pub fn run_config(&self) -> Result<Config, ConfigError> {
         match &self.fallback.file {
             Some(file) => Ok(config::read(file)?.unwrap_or_default()),
             None => Ok(Config::default()),
@@ -156,7 +158,7 @@ impl Resolver {
 
 #[cfg(test)]
 mod tests {
-    use nbsight_check::Rule;
+    use crate::Rule;
 
     use super::*;
 

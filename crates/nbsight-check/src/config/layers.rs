@@ -1,14 +1,13 @@
 //! Which rules run: the selectors of the command line merged with those of the
-//! configuration, then resolved by `nbsight-check` with ruff's semantics.
+//! configuration, then resolved by `RuleSet` with ruff's semantics.
 //!
 //! The command line is a layer over the configuration (ruff's layers):
 //! `--select` replaces what the configuration enabled, `--extend-select`
 //! adds to it and `--ignore` removes from it. A selector is `ALL`, a
 //! rule name (`preprocessing-leakage`), a code or a code prefix (`NBS1`).
 
-use nbsight_check::RuleSet;
-
-use super::config::Config;
+use super::pyproject::Config;
+use crate::selection::{RuleSet, UnknownSelector};
 
 /// The selectors given on the command line.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -23,23 +22,23 @@ pub struct CommandLine {
 /// the defaults; the command line's starts from what the configuration
 /// enabled, so `--select NBS101` enables NBS101 even when the configuration
 /// ignores it, and `--ignore` removes from the configured rules.
-pub fn resolve(cli: &CommandLine, config: &Config) -> anyhow::Result<RuleSet> {
+pub fn resolve(cli: &CommandLine, config: &Config) -> Result<RuleSet, UnknownSelector> {
     let configured = RuleSet::resolve(
         config.select.as_deref(),
         &config.extend_select,
         &config.ignore,
     )?;
-    Ok(RuleSet::resolve_over(
+    RuleSet::resolve_over(
         configured,
         cli.select.as_deref(),
         &cli.extend_select,
         &cli.ignore,
-    )?)
+    )
 }
 
 #[cfg(test)]
 mod tests {
-    use nbsight_check::Rule;
+    use crate::Rule;
 
     use super::*;
 

@@ -14,10 +14,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
 use serde::Deserialize;
 
-use nbsight_check::validate_selectors;
+use super::ConfigError;
+use crate::selection::validate_selectors;
 
 /// The file name searched for.
 pub const PYPROJECT: &str = "pyproject.toml";
@@ -69,7 +69,7 @@ struct Tools {
 
 /// The configuration for a run: `explicit` (`--config`) when given, else the
 /// nearest `pyproject.toml` with a `[tool.nbsight]` table above `start`.
-pub fn load(explicit: Option<&Path>, start: &Path) -> anyhow::Result<Loaded> {
+pub fn load(explicit: Option<&Path>, start: &Path) -> Result<Loaded, ConfigError> {
     if let Some(file) = explicit {
         let config = read(file)?.unwrap_or_default();
         return Ok(Loaded {
@@ -93,19 +93,24 @@ pub fn load(explicit: Option<&Path>, start: &Path) -> anyhow::Result<Loaded> {
 }
 
 /// The `[tool.nbsight]` table of `file`, `None` when the file has none.
-pub fn read(file: &Path) -> anyhow::Result<Option<Config>> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("{}: cannot read the configuration", file.display()))?;
-    parse(&text).with_context(|| format!("{}: invalid configuration", file.display()))
+pub fn read(file: &Path) -> Result<Option<Config>, ConfigError> {
+    let text = std::fs::read_to_string(file).map_err(|error| ConfigError::Read {
+        file: file.to_path_buf(),
+        error,
+    })?;
+    parse(&text).map_err(|message| ConfigError::Invalid {
+        file: file.to_path_buf(),
+        message,
+    })
 }
 
-/// Parses the text of a `pyproject.toml` and checks the selectors it holds.
-pub fn parse(text: &str) -> anyhow::Result<Option<Config>> {
-    let pyproject: PyProject = toml::from_str(text).map_err(|e| {
-        // toml's message spans several lines (a source excerpt); keep it
-        // readable after the file name.
-        anyhow::anyhow!("{}", e.to_string().trim_end())
-    })?;
+/// Parses the text of a `pyproject.toml` and checks the selectors it holds;
+/// the error is the message (without the file's name).
+pub fn parse(text: &str) -> Result<Option<Config>, String> {
+    // toml's message spans several lines (a source excerpt); keep it
+    // readable after the file name.
+    let pyproject: PyProject =
+        toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
     let Some(config) = pyproject.tool.and_then(|tool| tool.nbsight) else {
         return Ok(None);
     };
@@ -116,17 +121,19 @@ pub fn parse(text: &str) -> anyhow::Result<Option<Config>> {
     ] {
         for selector in selectors {
             if let Err(message) = check_selector(selector) {
-                bail!("[tool.nbsight] {key}: {message}");
+                return Err(format!("[tool.nbsight] {key}: {message}"));
             }
         }
     }
     for (pattern, selectors) in &config.per_file_ignores {
         if let Err(error) = globset::Glob::new(pattern) {
-            bail!("[tool.nbsight] per-file-ignores: {error}");
+            return Err(format!("[tool.nbsight] per-file-ignores: {error}"));
         }
         for selector in selectors {
             if let Err(message) = check_selector(selector) {
-                bail!("[tool.nbsight] per-file-ignores.\"{pattern}\": {message}");
+                return Err(format!(
+                    "[tool.nbsight] per-file-ignores.\"{pattern}\": {message}"
+                ));
             }
         }
     }
@@ -137,7 +144,7 @@ pub fn parse(text: &str) -> anyhow::Result<Option<Config>> {
         .chain(&config.extend_exclude)
     {
         if let Err(error) = globset::Glob::new(pattern) {
-            bail!("[tool.nbsight] exclude: {error}");
+            return Err(format!("[tool.nbsight] exclude: {error}"));
         }
     }
     Ok(Some(config))
@@ -199,7 +206,7 @@ mod tests {
     #[test]
     fn unknown_keys_are_named() {
         let error = parse("[tool.nbsight]\nselct = [\"NBS1\"]\n").unwrap_err();
-        let message = format!("{error:#}");
+        let message = error.to_string();
         assert!(message.contains("unknown field `selct`"), "{message}");
         assert!(message.contains("extend-select"), "{message}");
     }
@@ -207,9 +214,9 @@ mod tests {
     #[test]
     fn bad_values_are_errors() {
         let error = parse("[tool.nbsight]\nselect = \"NBS1\"\n").unwrap_err();
-        assert!(format!("{error:#}").contains("sequence"), "{error:#}");
+        assert!(error.contains("sequence"), "{error}");
         let error = parse("[tool.nbsight]\nignore = [\"NBX9\"]\n").unwrap_err();
-        let message = format!("{error:#}");
+        let message = error.to_string();
         assert!(message.contains("[tool.nbsight] ignore"), "{message}");
         assert!(message.contains("NBX9"), "{message}");
         assert!(parse("[tool.nbsight\n").is_err());
@@ -238,6 +245,6 @@ mod tests {
 
         let missing = root.join("missing.toml");
         let error = load(Some(&missing), &inner).unwrap_err();
-        assert!(format!("{error:#}").contains("missing.toml"));
+        assert!(error.to_string().contains("missing.toml"));
     }
 }
