@@ -638,13 +638,18 @@ fn percent_scripts_are_notebooks_too() {
     assert_eq!(status, 0);
 }
 
-#[test]
-fn the_kernels_history_shows_stale_cells() {
-    let dir = tempfile::tempdir().expect("a folder");
-    let d = dir.path();
+/// A kernel's session of `live.ipynb` in `d` written to its history:
+/// `a = 1` / `b = a + 1` / `print(b)`, then the first cell edited and
+/// re-run; the kernel, its session and the history's path.
+fn stale_session(
+    d: &Path,
+) -> (
+    ScriptedKernel,
+    nbsight_history::SessionId,
+    std::path::PathBuf,
+) {
     let notebook = d.join("live.ipynb");
     std::fs::write(&notebook, "{}").expect("writes");
-    // a = 1 / b = a + 1 / print(b), then the first cell edited and re-run.
     let mut kernel = ScriptedKernel::default();
     kernel.run("c1", "a = 1", false, None, &[]);
     kernel.run("c2", "b = a + 1", false, None, &[]);
@@ -657,20 +662,39 @@ fn the_kernels_history_shows_stale_cells() {
         .start_session(Some(&notebook_text), "3.13.1", "0.1.0", 1_767_225_600.0)
         .expect("a session");
     kernel.record(&mut history, session, 0, 0.1);
-    drop(history);
+    (kernel, session, db)
+}
 
-    let (mut client, _) = Client::start(d, json!({}));
-    let cells = [
-        ("a = 2", Some(4)),
-        ("b = a + 1", Some(2)),
-        ("print(b)", Some(3)),
-    ];
-    open(&mut client, d, "live.ipynb", &cells);
-    let third = client.diagnostics(&cell_uri(d, "live.ipynb", 2));
-    let live: Vec<&Value> = third
+/// The kernel re-runs the second cell: nothing is stale any more.
+fn rerun_second_cell(kernel: &mut ScriptedKernel, session: nbsight_history::SessionId, db: &Path) {
+    kernel.run("c2", "b = a + 1", false, None, &[]);
+    let mut history = History::open(db).expect("opens");
+    kernel.record(&mut history, session, 4, 0.1);
+}
+
+/// The editor's view of `live.ipynb` after that session.
+const LIVE_CELLS: [(&str, Option<u32>); 3] = [
+    ("a = 2", Some(4)),
+    ("b = a + 1", Some(2)),
+    ("print(b)", Some(3)),
+];
+
+fn kernel_stale(diagnostics: &[Value]) -> Vec<&Value> {
+    diagnostics
         .iter()
         .filter(|x| x["code"] == "kernel-stale")
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_kernels_history_shows_stale_cells() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let d = dir.path();
+    let (mut kernel, session, db) = stale_session(d);
+    let (mut client, _) = Client::start(d, json!({}));
+    open(&mut client, d, "live.ipynb", &LIVE_CELLS);
+    let third = client.diagnostics(&cell_uri(d, "live.ipynb", 2));
+    let live = kernel_stale(&third);
     assert_eq!(live.len(), 1, "{third:#?}");
     assert_eq!(live[0]["severity"], 3);
     let message = live[0]["message"].as_str().unwrap_or_default();
@@ -683,17 +707,35 @@ fn the_kernels_history_shows_stale_cells() {
         json!({"line": 0, "character": 6})
     );
 
-    // The kernel re-runs the second cell: the server sees the history
-    // change and clears the third cell.
-    kernel.run("c2", "b = a + 1", false, None, &[]);
-    let mut history = History::open(&db).expect("opens");
-    kernel.record(&mut history, session, 4, 0.1);
-    drop(history);
+    // The server sees the history change and clears the third cell.
+    rerun_second_cell(&mut kernel, session, &db);
     let cleared = client.diagnostics(&cell_uri(d, "live.ipynb", 2));
-    assert!(
-        cleared.iter().all(|x| x["code"] != "kernel-stale"),
-        "{cleared:#?}"
-    );
+    assert!(kernel_stale(&cleared).is_empty(), "{cleared:#?}");
+    assert_eq!(client.stop(), 0);
+}
+
+#[test]
+fn a_pulling_client_is_asked_to_pull_again_when_the_history_changes() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let d = dir.path();
+    let (mut kernel, session, db) = stale_session(d);
+    let caps = json!({
+        "textDocument": {"diagnostic": {}},
+        "workspace": {"diagnostics": {"refreshSupport": true}},
+    });
+    let (mut client, _) = Client::start(d, caps);
+    open(&mut client, d, "live.ipynb", &LIVE_CELLS);
+    let third = json!({"textDocument": {"uri": cell_uri(d, "live.ipynb", 2)}});
+    let report = client.request("textDocument/diagnostic", third.clone());
+    let items = report["items"].as_array().cloned().unwrap_or_default();
+    assert_eq!(kernel_stale(&items).len(), 1, "{report:#}");
+
+    rerun_second_cell(&mut kernel, session, &db);
+    let refresh = client.expect(|m| m["method"] == "workspace/diagnostic/refresh");
+    client.send(json!({"jsonrpc": "2.0", "id": refresh["id"], "result": null}));
+    let report = client.request("textDocument/diagnostic", third);
+    let items = report["items"].as_array().cloned().unwrap_or_default();
+    assert!(kernel_stale(&items).is_empty(), "{report:#}");
     assert_eq!(client.stop(), 0);
 }
 
