@@ -180,6 +180,14 @@ impl Client {
     }
 }
 
+/// A server started in a new temporary folder (the folder is removed
+/// when it is dropped).
+fn started(capabilities: Value) -> (tempfile::TempDir, Client) {
+    let dir = tempfile::tempdir().expect("a folder");
+    let (client, _) = Client::start(dir.path(), capabilities);
+    (dir, client)
+}
+
 fn wait(child: &mut Child) -> i32 {
     let deadline = Instant::now() + PATIENCE;
     loop {
@@ -300,9 +308,8 @@ fn utf8_is_chosen_when_offered() {
 
 #[test]
 fn diagnostics_follow_edits_insertions_and_quick_fixes() {
-    let dir = tempfile::tempdir().expect("a folder");
+    let (dir, mut client) = started(json!({}));
     let d = dir.path();
-    let (mut client, _) = Client::start(d, json!({}));
     open(&mut client, d, "nb.ipynb", THREE);
 
     // One NBS001 on cell 2 (index 1), on the name's columns; none elsewhere.
@@ -411,9 +418,8 @@ fn diagnostics_follow_edits_insertions_and_quick_fixes() {
 
 #[test]
 fn the_notebook_level_action_adds_noqa_everywhere_on_request() {
-    let dir = tempfile::tempdir().expect("a folder");
+    let (dir, mut client) = started(json!({}));
     let d = dir.path();
-    let (mut client, _) = Client::start(d, json!({}));
     open(
         &mut client,
         d,
@@ -442,9 +448,8 @@ fn the_notebook_level_action_adds_noqa_everywhere_on_request() {
 
 #[test]
 fn hover_definition_and_references_cross_cells() {
-    let dir = tempfile::tempdir().expect("a folder");
+    let (dir, mut client) = started(json!({}));
     let d = dir.path();
-    let (mut client, _) = Client::start(d, json!({}));
     open(
         &mut client,
         d,
@@ -495,9 +500,8 @@ fn hover_definition_and_references_cross_cells() {
 
 #[test]
 fn an_edit_reports_what_it_impacts() {
-    let dir = tempfile::tempdir().expect("a folder");
+    let (dir, mut client) = started(json!({}));
     let d = dir.path();
-    let (mut client, _) = Client::start(d, json!({}));
     let cells = [
         ("a = 1", Some(1)),
         ("b = a + 1", Some(2)),
@@ -609,9 +613,8 @@ fn the_configuration_of_the_notebooks_folder_applies() {
 
 #[test]
 fn percent_scripts_are_notebooks_too() {
-    let dir = tempfile::tempdir().expect("a folder");
+    let (dir, mut client) = started(json!({}));
     let d = dir.path();
-    let (mut client, _) = Client::start(d, json!({}));
     let uri = format!("file://{}/analysis.py", d.display());
     let text = "# %%\nimport math\n\n# %%\nprint(math.pi, radius)\n";
     client.open_text(&uri, text);
@@ -741,9 +744,8 @@ fn a_pulling_client_is_asked_to_pull_again_when_the_history_changes() {
 
 #[test]
 fn bad_input_is_answered_and_the_server_keeps_going() {
-    let dir = tempfile::tempdir().expect("a folder");
+    let (dir, mut client) = started(json!({}));
     let d = dir.path();
-    let (mut client, _) = Client::start(d, json!({}));
     let unknown = client.ask("nbsight/noSuchMethod", json!({}));
     assert_eq!(client.response(unknown)["error"]["code"], -32601);
     let bad = client.ask("textDocument/hover", json!({"textDocument": 3}));
@@ -816,9 +818,8 @@ fn exit_without_shutdown_is_status_one() {
 
 #[test]
 fn jupyterlab_lsp_virtual_documents_are_split_into_cells() {
-    let dir = tempfile::tempdir().expect("a folder");
+    let (dir, mut client) = started(json!({}));
     let d = dir.path();
-    let (mut client, _) = Client::start(d, json!({}));
     let uri = format!("file://{}/.virtual_documents/nb.ipynb", d.display());
     let text = "import math\n\n\nprint(math.pi * radius)\n\n\nradius = 2\n";
     client.open_text(&uri, text);
@@ -985,9 +986,8 @@ fn diagnostics_are_what_nbsight_check_reports() {
 
 #[test]
 fn cells_sent_as_text_documents_too_stay_cells() {
-    let dir = tempfile::tempdir().expect("a folder");
+    let (dir, mut client) = started(json!({}));
     let d = dir.path();
-    let (mut client, _) = Client::start(d, json!({}));
     // Some clients open each cell as a text document as well, even first.
     client.notify(
         "textDocument/didOpen",
