@@ -67,11 +67,13 @@ enum Command {
     /// Parquet tables with a notebook per row) into tables: a status row
     /// per notebook and the analysis's rows; resumable (--resume).
     Scan(scan::ScanArgs),
-    /// Serve editors as a language server (LSP 3.17) on standard input and
-    /// output: every check rule per notebook cell as you type, quick fixes,
-    /// hover and navigation across cells, what an edit impacts
-    /// (`nbsight/impact`) and the stale cells of a kernel running nbsight
-    /// (docs/server.md).
+    /// Serve editors as a language server (LSP 3.17) on stdin and stdout.
+    ///
+    /// Every check rule per notebook cell as you type, quick fixes, hover
+    /// and navigation across cells, what an edit impacts (`nbsight/impact`)
+    /// and the stale cells of a kernel running nbsight. Editors start it
+    /// themselves; docs/server.md says how (VS Code, Neovim, Helix,
+    /// JupyterLab).
     Server(ServerArgs),
     /// Register the Jupyter kernel "Python 3 (nbsight)" (python3-nbsight):
     /// IPython with nbsight loaded at start (the Python package's command;
