@@ -429,6 +429,12 @@ class Live:
                     raise ValueError("'cells' names a cell id more than once")
                 self.sync_notebook(view)
                 self._send_highlights()
+            elif kind == "set_mode":
+                mode = data.get("mode")
+                if not isinstance(mode, str):
+                    raise ValueError("'mode' must be a string")
+                self.set_mode(mode)
+                self._send_highlights()
             elif kind == "notebook_path":
                 if not isinstance(data.get("path"), str):
                     raise ValueError("'path' must be a string")
@@ -448,9 +454,13 @@ class Live:
         if not self.comms:
             return
         try:
-            data: dict[str, Any] = {"type": "highlights", **self.session.status()}
+            status = self.session.status()
+            data: dict[str, Any] = {"type": "highlights", **status}
             data["cell_id"] = self.cell_id
             data["warning"] = self.session.last_warning(self.cell_id) if self.cell_id else []
+            data["mode"] = self.mode
+            # What the front end says of each stale cell (`nbsight.why`).
+            data["why"] = {cell: self.session.why(cell) for cell in status["stale_cells"]}
             for comm in list(self.comms):
                 comm.send(data)
         except Exception as error:

@@ -75,3 +75,21 @@ def test_the_comm_carries_highlights_and_takes_the_notebook(kernel: Kernel) -> N
     assert last["stale_cells"] == ["c3"]
     assert last["refresher_cells"] == ["c2"]
     assert last["stale_symbols"] == ["b"]
+    # What the front end shows of the stale cell, and the mode it shows.
+    assert last["mode"] == "warn"
+    why = last["why"]["c3"]
+    assert why["cell"] == "c3" and why["rerun"] == ["c2"]
+    assert [read["symbol"] for read in why["stale"]] == ["b"]
+    assert why["stale"][0]["updated_ancestor"]["symbol"] == "a"
+
+
+def test_the_comm_sets_the_mode(kernel: Kernel) -> None:
+    comm_id = open_comm(kernel)
+    kernel.execute_ok("a = 1", cell_id="c1")
+    data = {"type": "set_mode", "mode": "block"}
+    message = kernel.client.session.msg("comm_msg", {"comm_id": comm_id, "data": data})
+    kernel.client.shell_channel.send(message)
+    execution = kernel.execute_ok("%nbsight mode", cell_id="c2")
+    assert execution.stdout.strip() == "nbsight mode: block"
+    sent = highlights(execution, comm_id)
+    assert sent and sent[-1]["mode"] == "block"

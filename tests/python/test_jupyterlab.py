@@ -1,0 +1,267 @@
+"""The JupyterLab extension in a real browser: a `jupyter lab` server in the
+session's temporary Jupyter folders, headless Chromium (Debian's package)
+driven by Playwright, a notebook run and edited as a person would, and the
+contract the extension promises: every code cell's `data-nbsight-state`
+attribute, a stale cell's colour and badge, silence on a kernel without
+nbsight. Screenshots go to `target/browser-tests/`."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import ROOT
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SHOTS = ROOT / "target" / "browser-tests"
+TOKEN = "nbsight-test"
+# Bounds on a hang, never waited for: the first start of JupyterLab and of
+# a kernel on a busy 2-core machine takes seconds.
+TIMEOUT_MS = 90_000
+
+if CHROMIUM is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("chromium is missing: scripts/test installs it in CI")
+    pytest.skip("no chromium on this machine (apt-get install chromium)", allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def notebook(path: Path, kernel: str, sources: list[str]) -> None:
+    cells = [
+        {"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "source": s, "outputs": [], "execution_count": None}
+        for i, s in enumerate(sources)
+    ]
+    path.write_text(
+        json.dumps(
+            {
+                "cells": cells,
+                "metadata": {"kernelspec": {"name": kernel, "display_name": kernel, "language": "python"}},
+                "nbformat": 4,
+                "nbformat_minor": 5,
+            }
+        )
+    )
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory, kernelspec: str) -> Iterator[tuple[str, Path]]:
+    """A JupyterLab server on a free port, serving a temporary folder."""
+    root = tmp_path_factory.mktemp("lab")
+    port = free_port()
+    log = open(root / "server.log", "w")  # noqa: SIM115 (closed below)
+    server = subprocess.Popen(
+        [
+            sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+            "--allow-root", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
+            "--ServerApp.disable_check_xsrf=True", "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=root,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            assert server.poll() is None, (root / "server.log").read_text()
+            time.sleep(0.2)
+    try:
+        yield url, root
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            ],
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_notebook(browser: Any, url: str, name: str) -> tuple[Any, list[str]]:
+    """The page of notebook `name`, its kernel idle; and the console's errors."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # A workspace of its own, reset: no other notebook is restored.
+    page.goto(f"{url}/lab/workspaces/{name.replace('.', '-')}/tree/{name}?reset&token={TOKEN}")
+    page.wait_for_selector(f"{VISIBLE} .jp-Cell")
+    page.wait_for_selector(f"{VISIBLE} .jp-Notebook-ExecutionIndicator[data-status='idle']")
+    return page, errors
+
+
+# The notebook on screen.
+VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+
+
+def cells(page: Any) -> Any:
+    return page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell")
+
+
+def state(page: Any, index: int) -> set[str]:
+    value = cells(page).nth(index).get_attribute("data-nbsight-state")
+    return set((value or "").split())
+
+
+def wait_for_state(page: Any, index: int, wanted: Any) -> None:
+    """Waits until cell `index`'s states satisfy `wanted` (a test on a set)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while not wanted(state(page, index)):
+        assert time.monotonic() < deadline, f"cell {index}: {state(page, index)}"
+        page.wait_for_timeout(100)
+
+
+def run_cell(page: Any, index: int) -> None:
+    """Runs cell `index` as a person would: select it (click its prompt),
+    choose Run > Run Selected Cell and Do not Advance, and wait for its new
+    execution count."""
+    cell = cells(page).nth(index)
+    prompt = cell.locator(".jp-InputPrompt")
+    before = prompt.inner_text()
+    prompt.click()
+    page.wait_for_function(
+        "([i]) => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')[i]"
+        ".classList.contains('jp-mod-active')",
+        arg=[index],
+    )
+    # The Run menu, not a shortcut: a key press can land before the
+    # notebook has the keyboard's focus.
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run Selected Cell and Do not Advance").first.click()
+    page.wait_for_function(
+        "([i, before]) => { const p = document.querySelectorAll("
+        "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')[i].querySelector('.jp-InputPrompt');"
+        " return /\\[\\d+\\]/.test(p.textContent) && p.textContent !== before; }",
+        arg=[index, before],
+    )
+    page.wait_for_selector(f"{VISIBLE} .jp-Notebook-ExecutionIndicator[data-status='idle']")
+
+
+def source(page: Any, index: int) -> str:
+    text: str = cells(page).nth(index).locator(".cm-content").inner_text()
+    return text
+
+
+def type_into(page: Any, index: int, text: str) -> None:
+    """Replaces cell `index`'s text by typing `text` into its editor."""
+    editor = cells(page).nth(index).locator(".jp-InputArea-editor")
+    editor.click()
+    cells(page).nth(index).locator(".cm-editor.cm-focused").wait_for()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while source(page, index) != text:
+        assert time.monotonic() < deadline, source(page, index)
+        page.wait_for_timeout(50)
+
+
+def shot(page: Any, name: str) -> None:
+    # JupyterLab's question about its news feed, if it shows, is declined.
+    no = page.locator(".jp-toast-button", has_text="No")
+    if no.count() > 0:
+        no.first.click()
+        no.first.wait_for(state="detached")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def test_the_extension_is_installed_and_enabled() -> None:
+    listed = subprocess.run(
+        [sys.executable, "-m", "jupyterlab.labextensions", "list"], capture_output=True, text=True, timeout=120
+    )
+    text = listed.stdout + listed.stderr
+    line = next((l for l in text.splitlines() if l.strip().startswith("nbsight ")), "")
+    assert "enabled" in line and "OK" in line, text
+
+
+def test_cells_are_marked_stale_fresh_and_refresher(lab: tuple[str, Path], browser: Any, kernelspec: str) -> None:
+    url, root = lab
+    notebook(root / "states.ipynb", kernelspec, ["a = 1", "b = a + 1", "print(b)"])
+    page, errors = open_notebook(browser, url, "states.ipynb")
+    for i in range(3):
+        run_cell(page, i)
+    assert cells(page).nth(2).locator(".jp-OutputArea").inner_text().strip() == "2"
+    for i in range(3):
+        wait_for_state(page, i, lambda s: "stale" not in s)
+
+    # The first cell edited and run alone: the third reads a stale `b`.
+    type_into(page, 0, "a = 2")
+    run_cell(page, 0)
+    wait_for_state(page, 2, lambda s: "stale" in s)
+    assert state(page, 1) & {"fresh", "refresher"}, state(page, 1)
+    assert "stale" not in state(page, 0)
+    badge = cells(page).nth(2).locator(".jp-nbsight-badge")
+    why = badge.get_attribute("title") or ""
+    assert "reads `b`" in why and "updated since by cell 1" in why and "re-run cell 2" in why, why
+
+    # A stale cell looks different from a plain one.
+    colour = "el => getComputedStyle(el.querySelector('.jp-Cell-inputWrapper')).backgroundColor"
+    assert cells(page).nth(2).evaluate(colour) != cells(page).nth(0).evaluate(colour)
+    shot(page, "stale-after-edit")
+
+    # A fourth cell typed, never run, that reads `b`: stale without running.
+    cells(page).nth(2).locator(".jp-InputPrompt").click()
+    page.locator(f"{VISIBLE} > .jp-Toolbar [data-command='notebook:insert-cell-below']").click()
+    cells(page).nth(3).wait_for()
+    type_into(page, 3, "print(b * 10)")
+    wait_for_state(page, 3, lambda s: "stale" in s)
+    shot(page, "typed-cell-stale")
+
+    # The second cell re-run: nothing is stale.
+    run_cell(page, 1)
+    for i in range(4):
+        wait_for_state(page, i, lambda s: "stale" not in s)
+    shot(page, "refreshed")
+    assert not errors, errors
+    page.close()
+
+
+def test_a_kernel_without_nbsight_stays_silent(lab: tuple[str, Path], browser: Any) -> None:
+    url, root = lab
+    notebook(root / "plain.ipynb", "python3", ["a = 1", "b = a + 1", "a = 2", "print(b)"])
+    page, errors = open_notebook(browser, url, "plain.ipynb")
+    for i in range(4):
+        run_cell(page, i)
+    page.wait_for_timeout(500)
+    assert all(state(page, i) == set() for i in range(4))
+    assert not errors, errors
+    page.close()
