@@ -7,6 +7,7 @@ nbsight. Screenshots go to `target/browser-tests/`."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -65,6 +66,11 @@ def notebook(path: Path, kernel: str, sources: list[str]) -> None:
 def lab(tmp_path_factory: pytest.TempPathFactory, kernelspec: str) -> Iterator[tuple[str, Path]]:
     """A JupyterLab server on a free port, serving a temporary folder."""
     root = tmp_path_factory.mktemp("lab")
+    # The test command runs two pytest sessions side by side (two CPythons):
+    # their browsers take turns, so that neither starves on 2 cores.
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    lock = open(SHOTS / ".lock", "w")  # noqa: SIM115 (closed below)
+    fcntl.flock(lock, fcntl.LOCK_EX)
     port = free_port()
     log = open(root / "server.log", "w")  # noqa: SIM115 (closed below)
     server = subprocess.Popen(
@@ -96,6 +102,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory, kernelspec: str) -> Iterator[t
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        lock.close()
 
 
 @pytest.fixture(scope="module")
@@ -150,29 +158,42 @@ def wait_for_state(page: Any, index: int, wanted: Any) -> None:
         page.wait_for_timeout(100)
 
 
+PROMPT = (
+    "document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')[i]"
+    ".querySelector('.jp-InputPrompt').textContent"
+)
+
+
 def run_cell(page: Any, index: int) -> None:
     """Runs cell `index` as a person would: select it (click its prompt),
     choose Run > Run Selected Cell and Do not Advance, and wait for its new
-    execution count."""
+    execution count. A choice that did not start the cell (the menu not yet
+    ready on a loaded machine) is made again; a cell that started is never
+    run twice."""
     cell = cells(page).nth(index)
     prompt = cell.locator(".jp-InputPrompt")
     before = prompt.inner_text()
-    prompt.click()
-    page.wait_for_function(
-        "([i]) => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')[i]"
-        ".classList.contains('jp-mod-active')",
-        arg=[index],
-    )
-    # The Run menu, not a shortcut: a key press can land before the
-    # notebook has the keyboard's focus.
-    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-    page.locator(".lm-Menu-itemLabel", has_text="Run Selected Cell and Do not Advance").first.click()
-    page.wait_for_function(
-        "([i, before]) => { const p = document.querySelectorAll("
-        "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')[i].querySelector('.jp-InputPrompt');"
-        " return /\\[\\d+\\]/.test(p.textContent) && p.textContent !== before; }",
-        arg=[index, before],
-    )
+    started = f"([i, before]) => {{ const t = {PROMPT}; return t.includes('*') || (/\\[\\d+\\]/.test(t) && t !== before); }}"
+    done = f"([i, before]) => {{ const t = {PROMPT}; return /\\[\\d+\\]/.test(t) && t !== before; }}"
+    for attempt in range(5):
+        prompt.click()
+        page.wait_for_function(
+            "([i]) => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')[i]"
+            ".classList.contains('jp-mod-active')",
+            arg=[index],
+        )
+        # The Run menu, not a shortcut: a key press can land before the
+        # notebook has the keyboard's focus.
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run Selected Cell and Do not Advance").first.click()
+        try:
+            page.wait_for_function(started, arg=[index, before], timeout=10_000)
+            break
+        except playwright_api.TimeoutError:
+            page.keyboard.press("Escape")  # a menu left open
+            if attempt == 4:
+                raise
+    page.wait_for_function(done, arg=[index, before])
     page.wait_for_selector(f"{VISIBLE} .jp-Notebook-ExecutionIndicator[data-status='idle']")
 
 
