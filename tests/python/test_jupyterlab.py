@@ -286,3 +286,46 @@ def test_a_kernel_without_nbsight_stays_silent(lab: tuple[str, Path], browser: A
     assert all(state(page, i) == set() for i in range(4))
     assert not errors, errors
     page.close()
+
+
+def palette(page: Any, label: str) -> None:
+    """Runs the command labelled `label` from the command palette (opened
+    from the View menu)."""
+    page.locator(".lm-MenuBar-itemLabel", has_text="View").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Activate Command Palette").first.click()
+    search = page.locator(".lm-CommandPalette-input")
+    search.fill(label)
+    page.locator(".lm-CommandPalette-item", has_text=label).first.click()
+
+
+def test_the_mode_control_and_running_stale_cells(lab: tuple[str, Path], browser: Any, kernelspec: str) -> None:
+    url, root = lab
+    notebook(root / "plan.ipynb", kernelspec, ["a = 1", "b = a + 1", "c = b * 2", "print(c)"])
+    page, errors = open_notebook(browser, url, "plan.ipynb")
+    for i in range(4):
+        run_cell(page, i)
+    type_into(page, 0, "a = 5")
+    run_cell(page, 0)
+    wait_for_state(page, 3, lambda s: "stale" in s)
+
+    # "Run Stale Cells in Order" re-runs what the plans name: nothing stays
+    # stale and the last cell prints the new value.
+    palette(page, "nbsight: Run Stale Cells in Order")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')[3]"
+        ".querySelector('.jp-OutputArea').textContent.trim() === '12'"
+    )
+    for i in range(4):
+        wait_for_state(page, i, lambda s: "stale" not in s)
+
+    # The toolbar's control sets the kernel's mode: block refuses a stale read.
+    page.locator(f"{VISIBLE} .jp-nbsight-mode").select_option("block")
+    type_into(page, 0, "a = 7")
+    run_cell(page, 0)
+    wait_for_state(page, 3, lambda s: "stale" in s)
+    run_cell(page, 3)
+    output = cells(page).nth(3).locator(".jp-OutputArea").inner_text()
+    assert "(block mode) did not run this cell" in output, output
+    shot(page, "block-mode")
+    assert not errors, errors
+    page.close()
