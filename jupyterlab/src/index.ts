@@ -175,7 +175,6 @@ class Link {
   }
 
   private send(data: Record<string, unknown>): void {
-    console.debug('nbsight: sends', JSON.stringify(data));
     try {
       this.comm?.send(data as any);
     } catch {
@@ -187,7 +186,6 @@ class Link {
     if (typeof data !== 'object' || data === null) {
       return;
     }
-    console.debug('nbsight: received', JSON.stringify(data));
     const message = data as { type?: string };
     if (message.type === 'highlights') {
       this.last = data as Highlights;

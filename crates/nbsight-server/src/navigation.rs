@@ -199,13 +199,14 @@ impl Collector {
     }
 }
 
-/// The names read (loaded) in `expr`.
-fn loads(expr: &Expr) -> Vec<String> {
-    struct Loads(Vec<String>);
-    impl<'a> Visitor<'a> for Loads {
+/// The names `expr` loads (`ctx` Load: what it reads) or stores (`ctx`
+/// Store: what a target binds, `a, (b, c)`), each once, in order.
+fn names_in(expr: &Expr, ctx: ExprContext) -> Vec<String> {
+    struct Names(Vec<String>, ExprContext);
+    impl<'a> Visitor<'a> for Names {
         fn visit_expr(&mut self, expr: &'a Expr) {
             if let Expr::Name(name) = expr
-                && name.ctx == ExprContext::Load
+                && name.ctx == self.1
                 && !self.0.iter().any(|n| n == name.id.as_str())
             {
                 self.0.push(name.id.to_string());
@@ -213,15 +214,21 @@ fn loads(expr: &Expr) -> Vec<String> {
             walk_expr(self, expr);
         }
     }
-    let mut loads = Loads(Vec::new());
-    loads.visit_expr(expr);
-    loads.0
+    let mut names = Names(Vec::new(), ctx);
+    names.visit_expr(expr);
+    names.0
+}
+
+/// The names `expr` reads.
+fn loads(expr: &Expr) -> Vec<String> {
+    names_in(expr, ExprContext::Load)
 }
 
 /// The names a local scope's body binds (not descending into nested
 /// scopes, whose own names they are).
 fn bound_in(body: &[Stmt]) -> FxHashSet<String> {
-    struct Bound(FxHashSet<String>);
+    /// The names bound, and those `global` gives to the module.
+    struct Bound(FxHashSet<String>, Vec<String>);
     impl<'a> Visitor<'a> for Bound {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
             match stmt {
@@ -244,11 +251,7 @@ fn bound_in(body: &[Stmt]) -> FxHashSet<String> {
                             .insert(alias.asname.as_ref().unwrap_or(&alias.name).to_string());
                     }
                 }
-                Stmt::Global(g) => {
-                    for name in &g.names {
-                        self.0.remove(name.as_str());
-                    }
-                }
+                Stmt::Global(g) => self.1.extend(g.names.iter().map(|n| n.to_string())),
                 _ => walk_stmt(self, stmt),
             }
         }
@@ -266,21 +269,13 @@ fn bound_in(body: &[Stmt]) -> FxHashSet<String> {
             }
         }
     }
-    let mut bound = Bound(FxHashSet::default());
+    let mut bound = Bound(FxHashSet::default(), Vec::new());
     for stmt in body {
         bound.visit_stmt(stmt);
     }
     // `global x` anywhere in the body makes `x` the module's.
-    let globals: Vec<String> = body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Global(g) => Some(g.names.iter().map(|n| n.to_string()).collect::<Vec<_>>()),
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    for name in globals {
-        bound.0.remove(&name);
+    for name in &bound.1 {
+        bound.0.remove(name);
     }
     bound.0
 }
@@ -433,7 +428,7 @@ impl<'a> Visitor<'a> for Collector {
                 };
                 let mut locals = FxHashSet::default();
                 for generator in generators {
-                    for name in loads_store(&generator.target) {
+                    for name in names_in(&generator.target, ExprContext::Store) {
                         locals.insert(name);
                     }
                 }
@@ -467,22 +462,4 @@ impl<'a> Visitor<'a> for Collector {
             _ => walk_expr(self, expr),
         }
     }
-}
-
-/// The names a target binds (`a, (b, c)`).
-fn loads_store(target: &Expr) -> Vec<String> {
-    struct Stores(Vec<String>);
-    impl<'a> Visitor<'a> for Stores {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Name(name) = expr
-                && name.ctx == ExprContext::Store
-            {
-                self.0.push(name.id.to_string());
-            }
-            walk_expr(self, expr);
-        }
-    }
-    let mut stores = Stores(Vec::new());
-    stores.visit_expr(target);
-    stores.0
 }

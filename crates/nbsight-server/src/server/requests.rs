@@ -171,7 +171,9 @@ impl Server {
         let Some(position) = doc.cell_position(uri) else {
             return Vec::new();
         };
-        let diagnostics = self.diagnostics_for(uri);
+        // Everything shown, once: this cell's fixes and the notebook's action.
+        let mut shown = self.shown(doc);
+        let diagnostics = shown.get(uri).cloned().unwrap_or_default();
         let text = doc.cells[position].text.as_str();
         let mut actions = quick_fixes(
             uri,
@@ -182,19 +184,19 @@ impl Server {
             only,
             self.encoding,
         );
-        let mut shown = self.shown(doc);
-        let per_cell: Vec<(Uri, String, Vec<Diagnostic>)> = doc
+        let per_cell: Vec<(&Uri, &str, Vec<Diagnostic>)> = doc
             .cells
             .iter()
             .map(|c| {
-                let diagnostics = shown.remove(&c.uri).unwrap_or_default();
-                (c.uri.clone(), c.text.clone(), diagnostics)
+                (
+                    &c.uri,
+                    c.text.as_str(),
+                    shown.remove(&c.uri).unwrap_or_default(),
+                )
             })
             .collect();
         actions.extend(add_noqa_everywhere(
-            per_cell
-                .iter()
-                .map(|(u, t, d)| (u, t.as_str(), d.as_slice())),
+            per_cell.iter().map(|(u, t, d)| (*u, *t, d.as_slice())),
             only,
             self.encoding,
         ));
