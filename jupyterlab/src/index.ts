@@ -6,8 +6,9 @@
 // `refresher`; empty when none) from the highlights the kernel sends after
 // every execution and every sync. Stale cells get a badge whose tooltip
 // says why. A toolbar control sets the mode (warn, block, reactive, off);
-// the command "nbsight: run stale cells in order" runs the re-run plan. On a
-// kernel without nbsight it stays silent.
+// the command "nbsight: run stale cells in order" runs the re-run plan. A
+// side panel draws the cell dependency graph (panel.ts). On a kernel
+// without nbsight it stays silent.
 
 import {
   JupyterFrontEnd,
@@ -21,7 +22,11 @@ import {
   NotebookPanel
 } from '@jupyterlab/notebook';
 import { Kernel } from '@jupyterlab/services';
+import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
+
+import { GraphView } from './graph/view';
+import { GraphPanel, IGraphSource } from './panel';
 
 /** The comm target the kernel's nbsight registers. */
 const TARGET = 'nbsight';
@@ -50,11 +55,17 @@ interface Highlights {
 }
 
 /** One notebook's link to its kernel's nbsight. */
-class Link {
+class Link implements IGraphSource {
   private comm: Kernel.IComm | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private last: Highlights | null = null;
   readonly modeSelect: HTMLSelectElement;
+  /** The kernel's latest cell dependency graph (`requestGraph`). */
+  graph: GraphView | null = null;
+  readonly changed: Signal<IGraphSource, 'highlights' | 'graph' | 'closed'> = new Signal<
+    IGraphSource,
+    'highlights' | 'graph' | 'closed'
+  >(this);
 
   constructor(readonly panel: NotebookPanel) {
     this.modeSelect = document.createElement('select');
@@ -135,10 +146,20 @@ class Link {
   }
 
   private closed(): void {
+    const was = this.comm !== null;
     this.comm = null;
     this.last = null;
+    this.graph = null;
     this.modeSelect.disabled = true;
     this.apply();
+    if (was) {
+      this.changed.emit('closed');
+    }
+  }
+
+  /** Asks the kernel for its graph; `changed` says `graph` when it came. */
+  requestGraph(): void {
+    this.send({ type: 'graph' });
   }
 
   private scheduleSync(): void {
@@ -194,6 +215,13 @@ class Link {
         this.modeSelect.value = this.last.mode;
       }
       this.apply();
+      this.changed.emit('highlights');
+    } else if (message.type === 'graph') {
+      const view = (data as { view?: GraphView }).view;
+      if (view && Array.isArray(view.cells)) {
+        this.graph = view;
+        this.changed.emit('graph');
+      }
     }
   }
 
@@ -311,6 +339,7 @@ class Link {
       // Already gone.
     }
     this.comm = null;
+    Signal.clearData(this);
   }
 }
 
@@ -326,9 +355,17 @@ const plugin: JupyterFrontEndPlugin<void> = {
     palette: ICommandPalette | null
   ) => {
     const links = new WeakMap<NotebookPanel, Link>();
+    const graphPanel = new GraphPanel(tracker, panel => links.get(panel));
+    app.shell.add(graphPanel, 'right', { rank: 900 });
+    app.commands.addCommand('nbsight:show-graph', {
+      label: 'nbsight: Show Cell Dependency Graph',
+      execute: () => app.shell.activateById(graphPanel.id)
+    });
+    palette?.addItem({ command: 'nbsight:show-graph', category: 'nbsight' });
     tracker.widgetAdded.connect((_, panel) => {
       const link = new Link(panel);
       links.set(panel, link);
+      graphPanel.follow(panel === tracker.currentWidget);
       const control = new Widget({ node: link.modeSelect });
       panel.toolbar.addItem('nbsight-mode', control);
     });

@@ -16,6 +16,7 @@ from nbsight._api import (
     deps,
     forward_slice,
     gather,
+    graph,
     history_path,
     last_reactive_run,
     last_warning,
@@ -44,6 +45,7 @@ __all__ = [
     "deps",
     "forward_slice",
     "gather",
+    "graph",
     "history_path",
     "last_reactive_run",
     "last_warning",
@@ -58,6 +60,11 @@ __all__ = [
     "unload_ipython_extension",
     "why",
 ]
+
+
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    """The Jupyter server extension (the JupyterLab panel's static graph)."""
+    return [{"module": "nbsight._jupyter_server"}]
 
 
 def load_ipython_extension(ip: InteractiveShell) -> None:

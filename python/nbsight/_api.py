@@ -7,8 +7,9 @@ front ends send (a terminal run by its execution count, as a string).
 
 from __future__ import annotations
 
+import json
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from nbsight._types import Deps, Provenance, Status, Why
 
@@ -95,6 +96,16 @@ def deps(symbol: str) -> Deps:
     if result is None:
         raise KeyError(f"nbsight knows no symbol {symbol!r}")
     return result
+
+
+def graph() -> dict[str, Any]:
+    """The cell dependency graph of what has run: each code cell (`id`,
+    `label`, `code`, `inputs`, `outputs`, `states`), the `flows` between
+    cells (`from`, `to`, `symbols`), the transitive `dependencies` and each
+    cell's `slices` (docs/graph.md). What the JupyterLab panel draws."""
+    live = _current()
+    view: dict[str, Any] = json.loads(live.session.graph_json(live.notebook or "notebook"))
+    return view
 
 
 def backward_slice(cell_id: str) -> list[str]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import codeop
+import json
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -435,6 +436,10 @@ class Live:
                     raise ValueError("'mode' must be a string")
                 self.set_mode(mode)
                 self._send_highlights()
+            elif kind == "graph":
+                # The JupyterLab panel's drawing (nbsight.graph()).
+                title = self.notebook or "notebook"
+                comm.send({"type": "graph", "view": json.loads(self.session.graph_json(title))})
             elif kind == "notebook_path":
                 if not isinstance(data.get("path"), str):
                     raise ValueError("'path' must be a string")

@@ -73,6 +73,8 @@ class Session:
     def why_text(self, cell_id: str) -> str | None: ...
     def deps(self, symbol: str) -> Deps | None: ...
     def deps_text(self, symbol: str) -> str | None: ...
+    def graph_json(self, title: str) -> str:
+        """The session's cell dependency graph (`nbsight-graph`'s view, JSON)."""
     def backward_slice(self, cell_id: str) -> list[str] | None: ...
     def forward_slice(self, cell_id: str) -> list[str] | None: ...
     def gather(self, cell_id: str, notebook: bool = False) -> str | None: ...
@@ -119,6 +121,10 @@ def scan_json(
     threads: int | None,
 ) -> tuple[bytes, str, bytes]:
     """`scan_ipc` for notebooks given as nbformat JSON texts."""
+
+def static_graph_json(path: str, cells: Sequence[tuple[str, str]]) -> str:
+    """The static cell dependency graph (`nbsight flow`'s, JSON) of the
+    notebook at `path` whose cells are `(kind, source)` pairs."""
 
 def history_location(notebook: str | None = None) -> str:
     """The history a kernel writes by default: `.nbsight/<stem>.sqlite`

@@ -6,6 +6,7 @@ stays registered, block mode never asks to re-run the blocked cell."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -135,7 +136,8 @@ def test_block_mode_never_asks_to_rerun_the_blocked_cell(ip: InteractiveShell) -
         result = ip.run_cell("c = b * 2", store_history=True, cell_id="c3")
         assert result.error_before_exec is not None
         message = str(result.error_before_exec)
-        assert "re-run cell c2 first" in message and "cell c3" not in message
+        # A short id is kept, the execution count the notebook shows after it.
+        assert re.search(r"re-run cell c2 \[\d+\] first", message) and "cell c3" not in message, message
         assert ip.ast_transformers == []
         assert nbsight.why("c3")["rerun"] == ["c2"]
         # Following the advice clears it.
@@ -205,3 +207,20 @@ def test_the_answers_have_the_keys_their_types_declare(ip: InteractiveShell) -> 
     provenance = nbsight.provenance("c")
     assert set(provenance) == Provenance.__required_keys__
     assert provenance["where"] and set(provenance["where"][0]) == InputRef.__required_keys__
+
+
+def test_texts_name_a_front_end_s_long_cell_ids_by_execution_count(ip: InteractiveShell) -> None:
+    # JupyterLab's cell ids are UUIDs: the warning names the cell by the
+    # execution count shown beside it instead.
+    ids = [f"{i}f1b2c3a-0000-4000-8000-00000000000{i}" for i in range(3)]
+    run(ip, "a = 1", cell_id=ids[0])
+    counted = run(ip, "b = a + 1", cell_id=ids[1]).execution_count
+    run(ip, "a = 2", cell_id=ids[0])
+    nbsight.set_mode("block")
+    try:
+        result = ip.run_cell("print(b)", store_history=True, cell_id=ids[2])
+        message = str(result.error_before_exec)
+        assert f"re-run cell [{counted}] first" in message, message
+        assert not any(i in message for i in ids), message
+    finally:
+        nbsight.set_mode("warn")

@@ -329,3 +329,168 @@ def test_the_mode_control_and_running_stale_cells(lab: tuple[str, Path], browser
     shot(page, "block-mode")
     assert not errors, errors
     page.close()
+
+
+def nbsight_cli(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "nbsight", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def open_page(browser: Any, path: Path) -> tuple[Any, list[str]]:
+    """A page of the HTML graph, drawn; and the console's errors."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # Nothing may be fetched: the page is one file.
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if not r.url.startswith(("file:", "data:")) else None)
+    page.goto(path.as_uri())
+    page.wait_for_selector(".nbsight-graph-node")
+    assert not fetched, fetched
+    return page, errors
+
+
+def drawn_cells(page: Any, selector: str = "") -> list[str]:
+    cells: list[str] = page.locator(f".nbsight-graph-node{selector}").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.cell)"
+    )
+    return cells
+
+
+def test_the_html_graph_draws_every_code_cell_and_flow(browser: Any, tmp_path: Path) -> None:
+    nb = tmp_path / "pipeline.ipynb"
+    sources = [
+        "import math",
+        "raw = [3, 1, 2]\nscale = 10",
+        "# Cleaning",
+        "clean = sorted(raw)",
+        "scaled = [x * scale for x in clean]",
+        "total = math.fsum(scaled)",
+        "print(total, clean)",
+        "broken = (",
+    ]
+    cells = [
+        {"cell_type": "markdown" if s.startswith("#") else "code", "id": f"c{i}", "metadata": {}, "source": s}
+        | ({} if s.startswith("#") else {"outputs": [], "execution_count": None})
+        for i, s in enumerate(sources)
+    ]
+    nb.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    report = json.loads(nbsight_cli("flow", str(nb), "--format", "json"))
+    html = tmp_path / "graph.html"
+    html.write_text(nbsight_cli("flow", str(nb), "--format", "html"))
+
+    page, errors = open_page(browser, html)
+    code_cells = [str(i) for i, s in enumerate(sources) if not s.startswith("#")]
+    assert drawn_cells(page) == code_cells
+    # One arrow per pair of cells, carrying every flow between them.
+    arrows = page.eval_on_selector_all(
+        ".nbsight-graph-edge", "es => es.map(e => [e.dataset.from, e.dataset.to, e.dataset.symbols || ''])"
+    )
+    pairs = {(str(f["from"]), str(f["to"])) for f in report["flows"]}
+    assert {(a, b) for a, b, _ in arrows} == pairs and len(arrows) == len(pairs)
+    carried = sorted((a, b, s) for a, b, names in arrows for s in names.split())
+    assert carried == sorted((str(f["from"]), str(f["to"]), f["symbol"]) for f in report["flows"])
+
+    # A click shows the cell's code, inputs and outputs, and its slices.
+    page.locator(".nbsight-graph-node[data-cell='4']").click()
+    details = page.locator(".nbsight-graph-details")
+    assert "scaled = [x * scale for x in clean]" in details.locator(".nbsight-graph-code").inner_text()
+    text = details.inner_text()
+    assert "clean" in text and "scale" in text and "scaled" in text, text
+    assert drawn_cells(page, ".is-selected") == ["4"]
+    assert drawn_cells(page, ".in-backward") == ["1", "3"]
+    assert drawn_cells(page, ".in-forward") == ["5", "6"]
+    # The slices are coloured apart from the rest.
+    fill = "n => getComputedStyle(n.querySelector('rect')).fill"
+    assert page.locator(".nbsight-graph-node[data-cell='1']").evaluate(fill) != page.locator(
+        ".nbsight-graph-node[data-cell='6']"
+    ).evaluate(fill)
+
+    # The cell dependency graph: the same cells, arrows not implied by others.
+    page.locator("input[value='dependencies']").check()
+    page.wait_for_function("() => document.querySelector('.nbsight-graph-svg').getAttribute('aria-label').startsWith('Cell')")
+    assert drawn_cells(page) == code_cells
+    needed = {(str(d["from"]), str(d["to"])) for d in report["dependencies"]}
+    drawn = set(map(tuple, page.eval_on_selector_all(".nbsight-graph-edge", "es => es.map(e => [e.dataset.from, e.dataset.to])")))
+    assert drawn and drawn <= needed
+    shot(page, "graph-page")
+    assert not errors, errors
+    page.close()
+
+    # `nbsight slice --format html`: the slice asked for, highlighted.
+    sliced = json.loads(nbsight_cli("slice", str(nb), "--cell", "6", "--format", "json"))
+    html.write_text(nbsight_cli("slice", str(nb), "--cell", "6", "--format", "html"))
+    page, errors = open_page(browser, html)
+    assert drawn_cells(page, ".is-selected") == ["6"]
+    assert drawn_cells(page, ".in-backward") == [str(c) for c in sliced["cells"] if c != 6]
+    shot(page, "slice-page")
+    assert not errors, errors
+    page.close()
+
+
+def show_graph_panel(page: Any) -> Any:
+    palette(page, "nbsight: Show Cell Dependency Graph")
+    panel = page.locator(".jp-nbsight-graph-panel")
+    panel.locator(".nbsight-graph-node").first.wait_for()
+    return panel
+
+
+def test_the_graph_panel_follows_the_kernel_and_goes_to_cells(
+    lab: tuple[str, Path], browser: Any, kernelspec: str
+) -> None:
+    url, root = lab
+    notebook(root / "panel.ipynb", kernelspec, ["a = 1", "b = a + 1", "c = b * 2", "print(c)"])
+    page, errors = open_notebook(browser, url, "panel.ipynb")
+    for i in range(4):
+        run_cell(page, i)
+    panel = show_graph_panel(page)
+    panel.locator(".jp-nbsight-graph-source", has_text="kernel").wait_for()
+    page.wait_for_function("() => document.querySelectorAll('.jp-nbsight-graph-panel .nbsight-graph-edge').length === 3")
+    ids = [f"cell-{i}" for i in range(4)]
+    assert drawn_cells(panel) == ids
+    edges = panel.locator(".nbsight-graph-edge").evaluate_all("es => es.map(e => [e.dataset.from, e.dataset.to, e.dataset.symbols])")
+    assert edges == [["cell-0", "cell-1", "a"], ["cell-1", "cell-2", "b"], ["cell-2", "cell-3", "c"]]
+
+    # A click on a box goes to the cell; its slices are highlighted.
+    panel.locator(".nbsight-graph-node[data-cell='cell-2']").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')[2]"
+        ".classList.contains('jp-mod-active')"
+    )
+    assert drawn_cells(panel, ".in-backward") == ["cell-0", "cell-1"]
+    assert drawn_cells(panel, ".in-forward") == ["cell-3"]
+    # The notebook's active cell is selected in the graph.
+    cells(page).nth(1).locator(".jp-InputPrompt").click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-nbsight-graph-panel .nbsight-graph-node.is-selected')]"
+        ".map(n => n.dataset.cell).join() === 'cell-1'"
+    )
+
+    # After an edit and a run, the graph shows the stale cell.
+    type_into(page, 0, "a = 2")
+    run_cell(page, 0)
+    page.wait_for_selector(".jp-nbsight-graph-panel .nbsight-graph-node.is-stale")
+    assert "cell-2" in drawn_cells(panel, ".is-stale")
+    shot(page, "graph-panel")
+    assert not errors, errors
+    page.close()
+
+
+def test_the_graph_panel_is_static_without_nbsight(lab: tuple[str, Path], browser: Any) -> None:
+    url, root = lab
+    notebook(root / "static.ipynb", "python3", ["x = 1", "y = x + 1", "print(y)", "z = 3"])
+    page, errors = open_notebook(browser, url, "static.ipynb")
+    panel = show_graph_panel(page)
+    panel.locator(".jp-nbsight-graph-source", has_text="Static").wait_for()
+    assert drawn_cells(panel) == ["0", "1", "2", "3"]
+    assert panel.locator(".nbsight-graph-edge").count() == 2
+    # An edit redraws it.
+    type_into(page, 3, "z = y * 3")
+    page.wait_for_function("() => document.querySelectorAll('.jp-nbsight-graph-panel .nbsight-graph-edge').length === 3")
+    assert not errors, errors
+    page.close()

@@ -248,3 +248,84 @@ fn unreachable_llm_endpoint_keeps_the_static_result() {
     assert_eq!(ambiguity["resolution"], Value::Null);
     assert_eq!(stdout["cells"][1]["inputs"], serde_json::json!(["data"]));
 }
+
+/// The view embedded in an HTML page (`<script id="nbsight-graph-data">`).
+fn embedded_view(html: &str) -> Value {
+    let marker = "id=\"nbsight-graph-data\">";
+    let start = html.find(marker).expect("the page embeds its view") + marker.len();
+    let end = start
+        + html[start..]
+            .find("</script>")
+            .expect("the view's script ends");
+    serde_json::from_str(&html[start..end]).expect("the embedded view is JSON")
+}
+
+#[test]
+fn html_page_is_self_contained_and_draws_every_code_cell_and_flow() {
+    let nb = "crates/nbsight-flow/tests/fixtures/crabs_example.ipynb";
+    let (code, html, stderr) = flow(&[nb, "--format", "html"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(html.starts_with("<!DOCTYPE html>"), "{}", &html[..80]);
+    // Nothing is fetched: no external script, style sheet or image.
+    for external in ["<script src", "<link", "<img", "@import"] {
+        assert!(!html.contains(external), "the page has `{external}`");
+    }
+    assert!(html.contains("dagre"), "the layout library is inlined");
+    let view = embedded_view(&html);
+    let (_, json, _) = flow(&[nb, "--format", "json"]);
+    let json: Value = serde_json::from_str(&json).expect("JSON report");
+    let code_cells: Vec<String> = json["cells"]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .map(|c| c["index"].to_string())
+        .collect();
+    let drawn: Vec<String> = view["cells"]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .map(|c| c["id"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(drawn, code_cells);
+    // One arrow per pair of cells, carrying every flow between them.
+    let mut flows: Vec<(String, String, String)> = json["flows"]
+        .as_array()
+        .expect("flows")
+        .iter()
+        .map(|f| {
+            (
+                f["from"].to_string(),
+                f["to"].to_string(),
+                f["symbol"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    flows.sort();
+    let mut carried: Vec<(String, String, String)> = view["flows"]
+        .as_array()
+        .expect("flows")
+        .iter()
+        .flat_map(|e| {
+            let from = e["from"].as_str().unwrap_or_default().to_string();
+            let to = e["to"].as_str().unwrap_or_default().to_string();
+            e["symbols"].as_array().into_iter().flatten().map(move |s| {
+                (
+                    from.clone(),
+                    to.clone(),
+                    s.as_str().unwrap_or_default().to_string(),
+                )
+            })
+        })
+        .collect();
+    carried.sort();
+    assert_eq!(carried, flows);
+    assert_eq!(
+        view["dependencies"].as_array().map(Vec::len),
+        json["dependencies"].as_array().map(Vec::len)
+    );
+    // A cell's code, inputs and outputs are there for the click.
+    let second = &view["cells"][1];
+    assert_eq!(second["inputs"], json["cells"][1]["inputs"]);
+    assert_eq!(second["outputs"], json["cells"][1]["outputs"]);
+    assert!(!second["code"].as_str().unwrap_or_default().is_empty());
+}

@@ -341,3 +341,46 @@ fn gathered_notebook_snapshot() {
     assert_eq!(reloaded.cells.len(), 5);
     insta::assert_json_snapshot!(doc);
 }
+
+#[test]
+fn html_page_highlights_the_slice_asked_for() {
+    let assert = slice(&[SHOP, "--cell", "10", "--format", "html"]).code(0);
+    let html = stdout(&assert);
+    let marker = "id=\"nbsight-graph-data\">";
+    let start = html.find(marker).expect("the page embeds its view") + marker.len();
+    let end = start
+        + html[start..]
+            .find("</script>")
+            .expect("the view's script ends");
+    let view: Value = serde_json::from_str(&html[start..end]).expect("the view is JSON");
+    let report = json(&[SHOP, "--cell", "10"]);
+    let cells: Vec<String> = report["cells"]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    assert_eq!(view["slice"]["cell"], "10");
+    assert_eq!(view["slice"]["direction"], "backward");
+    assert_eq!(view["slice"]["cells"], serde_json::json!(cells));
+    // Every cell's slices are there for clicks, the one asked for the same.
+    assert_eq!(view["slices"]["10"]["backward"], view["slice"]["cells"]);
+}
+
+#[test]
+fn html_needs_a_notebook_not_a_history() {
+    let assert = slice(&[
+        "--history",
+        "nowhere.sqlite",
+        "--cell",
+        "x",
+        "--format",
+        "html",
+    ])
+    .code(2);
+    assert!(
+        stderr(&assert).contains("--format html"),
+        "{}",
+        stderr(&assert)
+    );
+}

@@ -24,6 +24,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("nbsight-slice", 4),
     ("nbsight-history", 4),
     ("nbsight-leakage", 5),
+    ("nbsight-graph", 5),
     ("nbsight-whatif", 6),
     ("nbsight-check", 7),
     ("nbsight-scan", 8),

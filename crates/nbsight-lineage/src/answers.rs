@@ -46,3 +46,42 @@ pub struct Deps {
     /// The symbols computed from it.
     pub children: Vec<SymbolRef>,
 }
+
+impl crate::Lineage {
+    /// `reads` with the cells named as a Jupyter user finds them, for the
+    /// texts nbsight prints: a cell whose id is not a number (a front end's
+    /// cell id) gets its latest execution count, `[5]`, as the notebook
+    /// shows it beside the cell; a long id (JupyterLab's UUIDs, which nobody
+    /// reads) is replaced by it, a short one kept before it (`c2 [5]`). Ids
+    /// that are numbers (a terminal's execution counts) and cells that never
+    /// ran keep their id alone.
+    pub fn named(&self, reads: &[StaleRead]) -> Vec<StaleRead> {
+        const LONG_ID: usize = 12;
+        let name = |id: &String| -> String {
+            if id.parse::<u64>().is_ok() {
+                return id.clone();
+            }
+            let count = self
+                .latest_execution(id)
+                .and_then(|e| self.executions().get(e as usize))
+                .and_then(|e| e.execution_count);
+            match count {
+                Some(count) if id.chars().count() > LONG_ID => format!("[{count}]"),
+                Some(count) => format!("{id} [{count}]"),
+                None => id.clone(),
+            }
+        };
+        reads
+            .iter()
+            .map(|read| StaleRead {
+                symbol: read.symbol.clone(),
+                set_by: read.set_by.as_ref().map(name),
+                ancestor: read.ancestor.as_ref().map(|a| UpdatedAncestor {
+                    cell: a.cell.as_ref().map(name),
+                    ..a.clone()
+                }),
+                rerun: read.rerun.iter().map(name).collect(),
+            })
+            .collect()
+    }
+}

@@ -139,6 +139,43 @@ impl crate::session::Lineage {
         Some(cells_of(&self.executions, &slice, &self.cell_order()))
     }
 
+    /// The cells of the notebook with their current sources: the front
+    /// end's view when it sent one, else the cells run, in the order they
+    /// first ran.
+    pub fn notebook_cells(&self) -> Vec<(String, String)> {
+        self.cells()
+    }
+
+    /// What `cell_id`'s latest execution depended on: each cell whose
+    /// execution set what it read, with the symbols read (in the order of
+    /// the dependences); empty for a cell that never ran.
+    pub fn cell_dependences(&self, cell_id: &str) -> Vec<(String, Vec<String>)> {
+        let Some(latest) = self.latest_execution(cell_id) else {
+            return Vec::new();
+        };
+        let execution = &self.executions[latest as usize];
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        for &d in &execution.depends_on {
+            let Some(setter) = self.executions.get(d as usize) else {
+                continue;
+            };
+            let symbols = execution
+                .reads
+                .iter()
+                .filter(|(read, _)| setter.writes.contains(read))
+                .map(|(read, _)| read.to_string());
+            match out.iter_mut().find(|(cell, _)| *cell == setter.cell_id) {
+                Some((_, names)) => names.extend(symbols),
+                None => out.push((setter.cell_id.clone(), symbols.collect())),
+            }
+        }
+        for (_, names) in &mut out {
+            names.sort_unstable();
+            names.dedup();
+        }
+        out
+    }
+
     /// The executions in the backward slice of `cell_id`'s latest
     /// execution, in execution order.
     pub fn backward_executions(&self, cell_id: &str) -> Option<Vec<ExecIdx>> {

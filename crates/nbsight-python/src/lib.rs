@@ -6,6 +6,8 @@
 //! holds no analysis of its own. One Rust module per area of the Python API:
 //!
 //! - [`cli`]: `cli_main`, the `nbsight` command line (the console script).
+//! - [`graph`]: `static_graph_json`, the JupyterLab panel's graph when the
+//!   kernel has no nbsight.
 //! - [`live`]: `Session`, the tracer and lineage behind `%load_ext nbsight`.
 //! - [`scan`]: `scan_ipc`, `scan_json`, behind `nbsight.scan_batch`.
 //!
@@ -17,6 +19,7 @@
 //! and must be kept in step with it.
 
 mod cli;
+mod graph;
 mod live;
 mod scan;
 
@@ -42,6 +45,9 @@ mod _nbsight {
 
     #[pymodule_export]
     use crate::live::history_location;
+
+    #[pymodule_export]
+    use crate::graph::static_graph_json;
 
     #[pymodule_export]
     use crate::scan::{scan_ipc, scan_json};

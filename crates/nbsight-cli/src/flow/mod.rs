@@ -27,6 +27,9 @@ pub enum FlowFormat {
     Json,
     Dot,
     Mermaid,
+    /// One self-contained page: the flow and dependency graphs drawn, a
+    /// cell's code, inputs, outputs and slices on click (docs/graph.md).
+    Html,
 }
 
 /// Whether unresolved ambiguities count.
@@ -103,6 +106,8 @@ pub struct Analysed {
     pub path: PathBuf,
     pub notebook: Notebook,
     pub graph: FlowGraph,
+    /// The model, kept for the HTML page (its slices).
+    pub model: Option<NotebookModel>,
     /// Messages for the user (broken cells, LLM failures).
     pub notes: Vec<String>,
 }
@@ -141,10 +146,12 @@ pub fn run(args: &FlowArgs) -> anyhow::Result<Outcome> {
                 &mut notes,
             );
         }
+        let model = (args.format == FlowFormat::Html && !evaluating).then_some(model);
         analysed.push(Analysed {
             path,
             notebook,
             graph,
+            model,
             notes,
         });
     }

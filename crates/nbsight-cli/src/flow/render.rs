@@ -1,5 +1,6 @@
 //! The reports of `nbsight flow`: text (per cell, then the flows), JSON (the
-//! issue's contract), Graphviz dot and Mermaid.
+//! issue's contract), Graphviz dot, Mermaid and the HTML page
+//! (`nbsight-graph`).
 
 use std::fmt::Write;
 
@@ -32,6 +33,19 @@ pub fn render(a: &Analysed, format: FlowFormat) -> anyhow::Result<String> {
         FlowFormat::Dot => dot(g),
         FlowFormat::Mermaid => mermaid(g),
         FlowFormat::Text => text(a),
+        FlowFormat::Html => {
+            let Some(model) = &a.model else {
+                anyhow::bail!("the HTML page needs the notebook's model");
+            };
+            let title = a.path.display().to_string();
+            nbsight_graph::page(&nbsight_graph::static_view(
+                &title,
+                &a.notebook,
+                model,
+                g,
+                None,
+            ))
+        }
     })
 }
 

@@ -8,9 +8,8 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::SliceArgs;
+use super::{SliceArgs, SliceFormat};
 use crate::Outcome;
-use crate::cells::Format;
 use crate::history::{check_session, open};
 
 /// The JSON contract of `nbsight slice --history ... --format json`.
@@ -25,6 +24,9 @@ struct HistorySliceJson<'a> {
 }
 
 pub fn run(args: &SliceArgs, db: &Path) -> anyhow::Result<Outcome> {
+    if args.format == SliceFormat::Html {
+        bail!("--format html draws a notebook's graph: give the notebook instead of --history");
+    }
     let history = open(db)?;
     let path = history.path().display().to_string();
     let cell = args.cell.as_str();
@@ -43,7 +45,7 @@ pub fn run(args: &SliceArgs, db: &Path) -> anyhow::Result<Outcome> {
     };
     let direction = if args.forward { "forward" } else { "backward" };
     match args.format {
-        Format::Json => {
+        SliceFormat::Json => {
             let report = HistorySliceJson {
                 history: path,
                 session: session.0,
@@ -54,7 +56,7 @@ pub fn run(args: &SliceArgs, db: &Path) -> anyhow::Result<Outcome> {
             let out = serde_json::to_string_pretty(&report).context("cannot write JSON")?;
             println!("{out}");
         }
-        Format::Text => {
+        SliceFormat::Text | SliceFormat::Html => {
             println!("{direction} slice of cell {cell} in session {session} of {path}");
             println!("cells: {}", cells.join(", "));
         }

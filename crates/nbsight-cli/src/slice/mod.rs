@@ -14,12 +14,23 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use clap::Args;
+use nbsight_flow::{FlowOptions, analyze_flows};
+use nbsight_model::NotebookModel;
 use nbsight_notebook::load_path;
 use nbsight_slice::{GatherFormat, Granularity, Slice, Slicer, gather};
 
 use crate::Outcome;
-use crate::cells::Format;
 use crate::effects_args::EffectsArgs;
+
+/// Output formats of `nbsight slice`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SliceFormat {
+    Text,
+    Json,
+    /// The notebook's dependency graph as one self-contained page, the
+    /// slice highlighted (docs/graph.md).
+    Html,
+}
 
 /// Arguments of `nbsight slice`.
 #[derive(Debug, Args)]
@@ -46,8 +57,8 @@ pub struct SliceArgs {
     #[arg(long, value_name = "OUT", value_parser = parse_gather, conflicts_with = "forward")]
     pub gather: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = SliceFormat::Text)]
+    pub format: SliceFormat,
     #[command(flatten)]
     pub effects: EffectsArgs,
     /// Slice the execution history a live kernel wrote instead of the
@@ -107,7 +118,8 @@ pub fn run(args: &SliceArgs) -> anyhow::Result<Outcome> {
     };
     let effects = args.effects.load()?;
     let notebook = load_path(path)?;
-    let slicer = Slicer::new(&notebook, &effects);
+    let model = NotebookModel::new(&notebook, &effects);
+    let slicer = Slicer::from_model(&model);
     let granularity = if args.statements {
         Granularity::Statements
     } else {
@@ -119,12 +131,18 @@ pub fn run(args: &SliceArgs) -> anyhow::Result<Outcome> {
         slicer.backward(cell, granularity)?
     };
     match args.format {
-        Format::Json => {
+        SliceFormat::Html => {
+            let flows = analyze_flows(&model, FlowOptions::default());
+            let title = notebook.path.display().to_string();
+            let view = nbsight_graph::static_view(&title, &notebook, &model, &flows, Some(&slice));
+            print!("{}", nbsight_graph::page(&view));
+        }
+        SliceFormat::Json => {
             let report = json::SliceReport::new(&slice, args.statements);
             let out = serde_json::to_string_pretty(&report).context("cannot write JSON")?;
             println!("{out}");
         }
-        Format::Text => print!("{}", text::render(&slice, args.statements)),
+        SliceFormat::Text => print!("{}", text::render(&slice, args.statements)),
     }
     for diagnostic in &notebook.diagnostics {
         eprintln!("{diagnostic}");

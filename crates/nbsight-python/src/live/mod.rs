@@ -264,11 +264,13 @@ impl Session {
         let (warning, blocked) = if pre.stale.is_empty() {
             (None, None)
         } else {
+            // The texts name cells as the notebook shows them.
+            let named = state.lineage.named(&pre.stale);
             (
-                Some(report::warning(&pre.stale)),
+                Some(report::warning(&named)),
                 // Block only where re-running other cells can refresh
                 // what it reads: never a dead end.
-                (!report::rerun_order(&pre.stale).is_empty()).then(|| report::blocked(&pre.stale)),
+                (!report::rerun_order(&named).is_empty()).then(|| report::blocked(&named)),
             )
         };
         out.set_item("warning", warning)?;
@@ -635,8 +637,9 @@ impl Session {
     }
 
     fn why_text(&self, cell_id: &str) -> PyResult<Option<String>> {
-        let reads = self.state()?.lineage.why(cell_id);
-        Ok(reads.map(|r| report::why(cell_id, &r)))
+        let mut state = self.state()?;
+        let reads = state.lineage.why(cell_id);
+        Ok(reads.map(|r| report::why(cell_id, &state.lineage.named(&r))))
     }
 
     /// `None` for a symbol nbsight does not know.
@@ -647,6 +650,12 @@ impl Session {
 
     fn deps_text(&self, symbol: &str) -> PyResult<Option<String>> {
         Ok(self.state()?.lineage.deps(symbol).map(|d| report::deps(&d)))
+    }
+
+    /// The cell dependency graph of the session (`nbsight-graph`'s view,
+    /// JSON), titled `title`: what the JupyterLab panel draws.
+    fn graph_json(&self, title: &str) -> PyResult<String> {
+        Ok(nbsight_graph::kernel_view(title, &mut self.state()?.lineage).to_json())
     }
 
     /// The cells in the backward slice of `cell_id`'s latest execution, in

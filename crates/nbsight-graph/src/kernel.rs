@@ -1,0 +1,99 @@
+//! The view of what a live kernel ran: the notebook's cells as the front
+//! end last synced them (else the cells run), an arrow from each cell whose
+//! execution set what a cell's latest execution read, and the dynamic
+//! slices `nbsight.backward_slice` / `forward_slice` answer.
+
+use std::collections::BTreeMap;
+
+use nbsight_lineage::Lineage;
+
+use crate::view::{GraphCell, GraphEdge, GraphView, Origin, Slices};
+
+/// The view of `lineage`'s session, titled `title`.
+pub fn kernel_view(title: &str, lineage: &mut Lineage) -> GraphView {
+    let status = lineage.status();
+    let cells = lineage.notebook_cells();
+    let has = |list: &[String], id: &str| list.iter().any(|c| c == id);
+    let mut flows = Vec::new();
+    let mut slices = BTreeMap::new();
+    let mut graph_cells = Vec::with_capacity(cells.len());
+    for (position, (id, source)) in cells.iter().enumerate() {
+        let dependences = lineage.cell_dependences(id);
+        let ran = lineage.latest_execution(id).is_some();
+        let mut inputs: Vec<String> = dependences
+            .iter()
+            .flat_map(|(_, symbols)| symbols.iter().cloned())
+            .collect();
+        inputs.sort_unstable();
+        inputs.dedup();
+        for (from, symbols) in dependences {
+            // A cell no longer in the view still drew the arrow: it is
+            // kept (the renderer shows cells it does not know as gone).
+            flows.push(GraphEdge {
+                from,
+                to: id.clone(),
+                symbols,
+            });
+        }
+        if let (Some(backward), Some(forward)) =
+            (lineage.backward_slice(id), lineage.forward_slice(id))
+        {
+            slices.insert(id.clone(), Slices { backward, forward });
+        }
+        let mut states: Vec<String> = [
+            ("stale", &status.stale_cells),
+            ("fresh", &status.fresh_cells),
+            ("refresher", &status.refresher_cells),
+        ]
+        .into_iter()
+        .filter(|(_, list)| has(list, id))
+        .map(|(name, _)| name.to_string())
+        .collect();
+        if !ran {
+            states.push("never-run".to_string());
+        }
+        graph_cells.push(GraphCell {
+            id: id.clone(),
+            label: format!("cell {}", position + 1),
+            code: source.clone(),
+            inputs,
+            outputs: Vec::new(),
+            states,
+        });
+    }
+    // A cell's outputs: what later cells read from it.
+    for edge in &flows {
+        if let Some(cell) = graph_cells.iter_mut().find(|c| c.id == edge.from) {
+            cell.outputs.extend(edge.symbols.iter().cloned());
+        }
+    }
+    for cell in &mut graph_cells {
+        cell.outputs.sort_unstable();
+        cell.outputs.dedup();
+    }
+    // The cell dependency graph: each cell needs the cells of its backward
+    // slice.
+    let dependencies = cells
+        .iter()
+        .filter_map(|(id, _)| slices.get(id).map(|s: &Slices| (id, s)))
+        .flat_map(|(id, s)| {
+            s.backward
+                .iter()
+                .filter(move |b| *b != id)
+                .map(move |b| GraphEdge {
+                    from: b.clone(),
+                    to: id.clone(),
+                    symbols: Vec::new(),
+                })
+        })
+        .collect();
+    GraphView {
+        title: title.to_string(),
+        origin: Origin::Kernel,
+        cells: graph_cells,
+        flows,
+        dependencies,
+        slices,
+        slice: None,
+    }
+}
