@@ -225,6 +225,10 @@ export class GraphDrawing {
       this.selected = null;
     }
     this.highlight();
+    if (first && view.cells.length > 0) {
+      // The notebook's first cell in sight, where reading starts.
+      this.boxes.get(view.cells[0].id)?.scrollIntoView({ block: 'nearest', inline: 'center' });
+    }
   }
 
   /** The arrows drawn, with their ends. */
