@@ -63,22 +63,42 @@ def notebook(path: Path, kernel: str, sources: list[str]) -> None:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory, kernelspec: str) -> Iterator[tuple[str, Path]]:
-    """A JupyterLab server on a free port, serving a temporary folder."""
-    root = tmp_path_factory.mktemp("lab")
-    # The test command runs two pytest sessions side by side (two CPythons):
-    # their browsers take turns, so that neither starves on 2 cores.
+def turn() -> Iterator[None]:
+    """The test command runs two pytest sessions side by side (two
+    CPythons): their browser tests take turns, so that neither starves on 2
+    cores. Held for the module's tests."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    lock = open(SHOTS / ".lock", "w")  # noqa: SIM115 (closed below)
-    fcntl.flock(lock, fcntl.LOCK_EX)
+    with open(SHOTS / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory, kernelspec: str, turn: None) -> Iterator[tuple[str, Path]]:
+    """A JupyterLab server on a free port, serving a temporary folder."""
+    yield from serve("jupyterlab", tmp_path_factory.mktemp("lab"))
+
+
+@pytest.fixture(scope="module")
+def notebook7(tmp_path_factory: pytest.TempPathFactory, kernelspec: str, turn: None) -> Iterator[tuple[str, Path]]:
+    """A Notebook 7 server on a free port, serving a temporary folder."""
+    yield from serve("notebook", tmp_path_factory.mktemp("notebook7"))
+
+
+def serve(app: str, root: Path) -> Iterator[tuple[str, Path]]:
+    """Runs `python -m APP` (jupyterlab or notebook) serving `root`."""
     port = free_port()
     log = open(root / "server.log", "w")  # noqa: SIM115 (closed below)
     server = subprocess.Popen(
         [
-            sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+            sys.executable, "-m", app, "--no-browser", f"--port={port}", "--ip=127.0.0.1",
             "--allow-root", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
-            "--ServerApp.disable_check_xsrf=True", "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--ServerApp.disable_check_xsrf=True",
+            *(["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+              if app == "jupyterlab" else []),
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -102,8 +122,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory, kernelspec: str) -> Iterator[t
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
-        fcntl.flock(lock, fcntl.LOCK_UN)
-        lock.close()
 
 
 @pytest.fixture(scope="module")
@@ -362,7 +380,7 @@ def drawn_cells(page: Any, selector: str = "") -> list[str]:
     return cells
 
 
-def test_the_html_graph_draws_every_code_cell_and_flow(browser: Any, tmp_path: Path) -> None:
+def test_the_html_graph_draws_every_code_cell_and_flow(browser: Any, tmp_path: Path, turn: None) -> None:
     nb = tmp_path / "pipeline.ipynb"
     sources = [
         "import math",
@@ -492,5 +510,49 @@ def test_the_graph_panel_is_static_without_nbsight(lab: tuple[str, Path], browse
     # An edit redraws it.
     type_into(page, 3, "z = y * 3")
     page.wait_for_function("() => document.querySelectorAll('.jp-nbsight-graph-panel .nbsight-graph-edge').length === 3")
+    assert not errors, errors
+    page.close()
+
+
+def test_notebook_7_marks_cells_and_shows_the_graph(
+    notebook7: tuple[str, Path], browser: Any, kernelspec: str
+) -> None:
+    url, root = notebook7
+    notebook(root / "seven.ipynb", kernelspec, ["a = 1", "b = a + 1", "print(b)"])
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}/notebooks/seven.ipynb?token={TOKEN}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell")
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    all_cells = page.locator(".jp-Notebook .jp-Cell")
+    for i in range(3):
+        all_cells.nth(i).locator(".jp-InputPrompt").click()
+        before = all_cells.nth(i).locator(".jp-InputPrompt").inner_text()
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run Selected Cell and Do not Advance").first.click()
+        page.wait_for_function(
+            "([i, before]) => { const t = document.querySelectorAll('.jp-Notebook .jp-Cell')[i]"
+            ".querySelector('.jp-InputPrompt').textContent; return /\\[\\d+\\]/.test(t) && t !== before; }",
+            arg=[i, before],
+        )
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    # The contract attribute is there in Notebook 7 too.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].every(c => c.hasAttribute('data-nbsight-state'))"
+    )
+    # The graph panel opens in Notebook 7's right area, from the kernel.
+    page.keyboard.press("Escape")
+    page.locator(".lm-MenuBar-itemLabel", has_text="View").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Command Palette").first.click()
+    page.locator(".lm-CommandPalette-input").fill("nbsight: Show Cell Dependency Graph")
+    page.locator(".lm-CommandPalette-item", has_text="nbsight: Show Cell Dependency Graph").first.click()
+    panel = page.locator(".jp-nbsight-graph-panel")
+    panel.locator(".jp-nbsight-graph-source", has_text="kernel").wait_for()
+    page.wait_for_function("() => document.querySelectorAll('.jp-nbsight-graph-panel .nbsight-graph-edge').length === 2")
+    assert drawn_cells(panel) == ["cell-0", "cell-1", "cell-2"]
+    shot(page, "notebook7-graph")
     assert not errors, errors
     page.close()
