@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -21,6 +22,7 @@ from typing import Any
 
 import pytest
 
+import nbsight
 from conftest import ROOT
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -250,6 +252,14 @@ def test_the_extension_is_installed_and_enabled() -> None:
     text = listed.stdout + listed.stderr
     line = next((l for l in text.splitlines() if l.strip().startswith("nbsight ")), "")
     assert "enabled" in line and "OK" in line, text
+    # The server extension answering the graph panel's static graph.
+    listed = subprocess.run(
+        [sys.executable, "-m", "jupyter_server.extension.serverextension", "list"],
+        capture_output=True, text=True, timeout=120,
+    )
+    text = re.sub(r"\x1b\[[0-9;]*m", "", listed.stdout + listed.stderr)  # colours off
+    lines = [l.split() for l in text.splitlines()]
+    assert ["nbsight", "enabled"] in lines and ["nbsight", nbsight.__version__, "OK"] in lines, text
 
 
 def test_cells_are_marked_stale_fresh_and_refresher(lab: tuple[str, Path], browser: Any, kernelspec: str) -> None:
