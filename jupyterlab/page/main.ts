@@ -7,7 +7,7 @@
 
 import { CellDetails } from '../src/graph/details';
 import { GraphDrawing } from '../src/graph/render';
-import { EdgeMode, GraphView } from '../src/graph/view';
+import { EdgeMode, GraphView, dependenciesOf } from '../src/graph/view';
 
 function main(): void {
   const data = document.getElementById('nbsight-graph-data');
@@ -26,7 +26,7 @@ function main(): void {
   const flowCount = view.flows.reduce((n, e) => n + (e.symbols?.length ?? 1), 0);
   summary.textContent =
     `${view.cells.length} code cells · ${view.flows.length} arrows carrying ${flowCount} flows · ` +
-    `${view.dependencies.length} dependencies` +
+    `${dependenciesOf(view).length} dependencies` +
     (view.slice ? ` · ${view.slice.direction} slice of ${view.slice.cell}: ${view.slice.cells.length} cells` : '');
 
   const controls = document.createElement('div');

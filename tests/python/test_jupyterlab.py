@@ -499,6 +499,17 @@ def test_the_graph_panel_follows_the_kernel_and_goes_to_cells(
         ".map(n => n.dataset.cell).join() === 'cell-1'"
     )
 
+    # The cell dependencies, from the kernel's slices: the chain, each
+    # arrow implied by no other.
+    panel.locator(".jp-nbsight-graph-mode").select_option("dependencies")
+    page.wait_for_function(
+        "() => document.querySelector('.jp-nbsight-graph-panel .nbsight-graph-svg')"
+        ".getAttribute('aria-label').startsWith('Cell')"
+    )
+    deps = panel.locator(".nbsight-graph-edge").evaluate_all("es => es.map(e => [e.dataset.from, e.dataset.to])")
+    assert sorted(deps) == [["cell-0", "cell-1"], ["cell-1", "cell-2"], ["cell-2", "cell-3"]]
+    panel.locator(".jp-nbsight-graph-mode").select_option("flows")
+
     # After an edit and a run, the graph shows the stale cell.
     type_into(page, 0, "a = 2")
     run_cell(page, 0)

@@ -1,7 +1,8 @@
 //! The view of what a live kernel ran: the notebook's cells as the front
 //! end last synced them (else the cells run), an arrow from each cell whose
 //! execution set what a cell's latest execution read, and the dynamic
-//! slices `nbsight.backward_slice` / `forward_slice` answer.
+//! slices `nbsight.backward_slice` / `forward_slice` answer (which are also
+//! the cell dependency graph: `dependencies` stays empty).
 
 use std::collections::BTreeMap;
 
@@ -15,7 +16,11 @@ pub fn kernel_view(title: &str, lineage: &mut Lineage) -> GraphView {
     let cells = lineage.notebook_cells();
     let has = |list: &[String], id: &str| list.iter().any(|c| c == id);
     let mut flows = Vec::new();
-    let mut slices = BTreeMap::new();
+    let slices: BTreeMap<String, Slices> = lineage
+        .cell_slices()
+        .into_iter()
+        .map(|(id, backward, forward)| (id, Slices { backward, forward }))
+        .collect();
     let mut graph_cells = Vec::with_capacity(cells.len());
     for (position, (id, source)) in cells.iter().enumerate() {
         let dependences = lineage.cell_dependences(id);
@@ -34,11 +39,6 @@ pub fn kernel_view(title: &str, lineage: &mut Lineage) -> GraphView {
                 to: id.clone(),
                 symbols,
             });
-        }
-        if let (Some(backward), Some(forward)) =
-            (lineage.backward_slice(id), lineage.forward_slice(id))
-        {
-            slices.insert(id.clone(), Slices { backward, forward });
         }
         let mut states: Vec<String> = [
             ("stale", &status.stale_cells),
@@ -71,28 +71,14 @@ pub fn kernel_view(title: &str, lineage: &mut Lineage) -> GraphView {
         cell.outputs.sort_unstable();
         cell.outputs.dedup();
     }
-    // The cell dependency graph: each cell needs the cells of its backward
-    // slice.
-    let dependencies = cells
-        .iter()
-        .filter_map(|(id, _)| slices.get(id).map(|s: &Slices| (id, s)))
-        .flat_map(|(id, s)| {
-            s.backward
-                .iter()
-                .filter(move |b| *b != id)
-                .map(move |b| GraphEdge {
-                    from: b.clone(),
-                    to: id.clone(),
-                    symbols: Vec::new(),
-                })
-        })
-        .collect();
     GraphView {
         title: title.to_string(),
         origin: Origin::Kernel,
         cells: graph_cells,
         flows,
-        dependencies,
+        // Each cell's backward slice is its dependencies: not sent twice
+        // (the drawing derives them, `dependenciesOf`).
+        dependencies: Vec::new(),
         slices,
         slice: None,
     }

@@ -77,7 +77,8 @@ pub struct GraphView {
     pub cells: Vec<GraphCell>,
     /// One per pair of cells a name flows between, with every such name.
     pub flows: Vec<GraphEdge>,
-    /// The cell dependency graph (transitive).
+    /// The cell dependency graph (transitive); empty in a kernel view,
+    /// whose `slices` say the same (each cell needs its backward slice).
     pub dependencies: Vec<GraphEdge>,
     /// Each cell's slices, by cell id (cells without any left out).
     pub slices: std::collections::BTreeMap<String, Slices>,

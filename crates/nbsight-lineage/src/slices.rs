@@ -7,6 +7,9 @@
 
 use std::sync::Arc;
 
+use nbsight_dataflow::symbol::root;
+use rustc_hash::FxHashMap;
+
 use crate::session::Execution;
 use crate::symbols::{ExecIdx, Ts};
 
@@ -146,9 +149,47 @@ impl crate::session::Lineage {
         self.cells()
     }
 
+    /// Every cell's backward and forward slices (what [`Self::backward_slice`]
+    /// and [`Self::forward_slice`] answer), for the cells of
+    /// [`Self::notebook_cells`] that ran, in that order: the latest
+    /// executions are found once, not once per cell and slice.
+    pub fn cell_slices(&self) -> Vec<(String, Vec<String>, Vec<String>)> {
+        let order = self.cell_order();
+        let mut latest: FxHashMap<&str, ExecIdx> = FxHashMap::default();
+        for (i, e) in self.executions.iter().enumerate() {
+            latest.insert(e.cell_id.as_str(), i as ExecIdx);
+        }
+        let placed: Vec<(&String, ExecIdx)> = order
+            .iter()
+            .filter_map(|cell| latest.get(cell.as_str()).map(|&e| (cell, e)))
+            .collect();
+        let cells_in = |slice: Vec<ExecIdx>| -> Vec<String> {
+            let mut member = vec![false; self.executions.len()];
+            for e in slice {
+                member[e as usize] = true;
+            }
+            placed
+                .iter()
+                .filter(|(_, e)| member[*e as usize])
+                .map(|(cell, _)| (*cell).clone())
+                .collect()
+        };
+        placed
+            .iter()
+            .map(|&(cell, start)| {
+                (
+                    cell.clone(),
+                    cells_in(backward(&self.executions, start)),
+                    cells_in(forward(&self.executions, start)),
+                )
+            })
+            .collect()
+    }
+
     /// What `cell_id`'s latest execution depended on: each cell whose
-    /// execution set what it read, with the symbols read (in the order of
-    /// the dependences); empty for a cell that never ran.
+    /// execution set what it read, with the names read (the roots of the
+    /// symbols: `lst` for `lst[2]`), in the order of the dependences; empty
+    /// for a cell that never ran.
     pub fn cell_dependences(&self, cell_id: &str) -> Vec<(String, Vec<String>)> {
         let Some(latest) = self.latest_execution(cell_id) else {
             return Vec::new();
@@ -159,11 +200,13 @@ impl crate::session::Lineage {
             let Some(setter) = self.executions.get(d as usize) else {
                 continue;
             };
+            let set: Vec<&str> = setter.writes.iter().map(|w| root(w)).collect();
             let symbols = execution
                 .reads
                 .iter()
-                .filter(|(read, _)| setter.writes.contains(read))
-                .map(|(read, _)| read.to_string());
+                .map(|(read, _)| root(read))
+                .filter(|read| set.contains(read))
+                .map(str::to_string);
             match out.iter_mut().find(|(cell, _)| *cell == setter.cell_id) {
                 Some((_, names)) => names.extend(symbols),
                 None => out.push((setter.cell_id.clone(), symbols.collect())),

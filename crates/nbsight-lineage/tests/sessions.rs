@@ -519,6 +519,20 @@ fn dynamic_slices_follow_field_granular_reads() {
         Some(ids(&["c1", "c2", "c3"]))
     );
     assert_eq!(k.lineage.backward_slice("nowhere"), None);
+    // All the cells' slices at once are the same answers; a cell re-run
+    // (c3's `y` after c5's) is sliced from its latest execution.
+    k.run("c3", "y = lst[2] + 7");
+    let all = k.lineage.cell_slices();
+    assert_eq!(all.len(), 5);
+    for (cell, backward, forward) in all {
+        assert_eq!(Some(backward), k.lineage.backward_slice(&cell), "{cell}");
+        assert_eq!(Some(forward), k.lineage.forward_slice(&cell), "{cell}");
+    }
+    // What each latest execution read, from which cell, by name.
+    assert_eq!(
+        k.lineage.cell_dependences("c3"),
+        [("c4".to_string(), vec!["lst".to_string()])]
+    );
 }
 
 #[test]

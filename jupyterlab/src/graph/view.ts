@@ -71,6 +71,25 @@ export function slicesOf(view: GraphView, cell: string): Slices {
 }
 
 /**
+ * The cell dependency graph: the view's, else (a kernel's view, which does
+ * not send it twice) each cell needing the cells of its backward slice.
+ */
+export function dependenciesOf(view: GraphView): GraphEdge[] {
+  if (view.dependencies.length > 0) {
+    return view.dependencies;
+  }
+  const edges: GraphEdge[] = [];
+  for (const [cell, slices] of Object.entries(view.slices)) {
+    for (const from of slices.backward) {
+      if (from !== cell) {
+        edges.push({ from, to: cell });
+      }
+    }
+  }
+  return edges;
+}
+
+/**
  * The arrows of the cell dependency graph not implied by others (its
  * transitive reduction): the full graph of a long notebook is mostly
  * arrows that say nothing new.
@@ -78,13 +97,14 @@ export function slicesOf(view: GraphView, cell: string): Slices {
 export function reducedDependencies(view: GraphView): GraphEdge[] {
   const order = new Map(view.cells.map((c, i) => [c.id, i]));
   const needs = new Map<string, Set<string>>();
-  for (const d of view.dependencies) {
+  const dependencies = dependenciesOf(view);
+  for (const d of dependencies) {
     if (!needs.has(d.to)) {
       needs.set(d.to, new Set());
     }
     needs.get(d.to)!.add(d.from);
   }
-  return view.dependencies.filter(d => {
+  return dependencies.filter(d => {
     // Implied when some other cell `to` needs itself needs `from`.
     for (const via of needs.get(d.to) ?? []) {
       if (via !== d.from && (needs.get(via)?.has(d.from) ?? false)) {
