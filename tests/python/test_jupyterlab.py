@@ -546,20 +546,10 @@ def test_notebook_7_marks_cells_and_shows_the_graph(
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{url}/notebooks/seven.ipynb?token={TOKEN}")
-    page.wait_for_selector(".jp-Notebook .jp-Cell")
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-    all_cells = page.locator(".jp-Notebook .jp-Cell")
+    page.wait_for_selector(f"{VISIBLE} .jp-Cell")
+    page.wait_for_selector(f"{VISIBLE} .jp-Notebook-ExecutionIndicator[data-status='idle']")
     for i in range(3):
-        all_cells.nth(i).locator(".jp-InputPrompt").click()
-        before = all_cells.nth(i).locator(".jp-InputPrompt").inner_text()
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run Selected Cell and Do not Advance").first.click()
-        page.wait_for_function(
-            "([i, before]) => { const t = document.querySelectorAll('.jp-Notebook .jp-Cell')[i]"
-            ".querySelector('.jp-InputPrompt').textContent; return /\\[\\d+\\]/.test(t) && t !== before; }",
-            arg=[i, before],
-        )
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        run_cell(page, i)
     # The contract attribute is there in Notebook 7 too.
     page.wait_for_function(
         "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].every(c => c.hasAttribute('data-nbsight-state'))"

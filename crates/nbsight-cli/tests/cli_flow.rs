@@ -5,7 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use common::embedded_view;
 use serde_json::Value;
+
+mod common;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -247,17 +250,6 @@ fn unreachable_llm_endpoint_keeps_the_static_result() {
     assert_eq!(ambiguity["symbol"], "count");
     assert_eq!(ambiguity["resolution"], Value::Null);
     assert_eq!(stdout["cells"][1]["inputs"], serde_json::json!(["data"]));
-}
-
-/// The view embedded in an HTML page (`<script id="nbsight-graph-data">`).
-fn embedded_view(html: &str) -> Value {
-    let marker = "id=\"nbsight-graph-data\">";
-    let start = html.find(marker).expect("the page embeds its view") + marker.len();
-    let end = start
-        + html[start..]
-            .find("</script>")
-            .expect("the view's script ends");
-    serde_json::from_str(&html[start..end]).expect("the embedded view is JSON")
 }
 
 #[test]

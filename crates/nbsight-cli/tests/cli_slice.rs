@@ -13,6 +13,8 @@ use nbsight_slice::{GatherFormat, Slicer, gather};
 use predicates::prelude::*;
 use serde_json::Value;
 
+mod common;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
@@ -345,14 +347,7 @@ fn gathered_notebook_snapshot() {
 #[test]
 fn html_page_highlights_the_slice_asked_for() {
     let assert = slice(&[SHOP, "--cell", "10", "--format", "html"]).code(0);
-    let html = stdout(&assert);
-    let marker = "id=\"nbsight-graph-data\">";
-    let start = html.find(marker).expect("the page embeds its view") + marker.len();
-    let end = start
-        + html[start..]
-            .find("</script>")
-            .expect("the view's script ends");
-    let view: Value = serde_json::from_str(&html[start..end]).expect("the view is JSON");
+    let view = common::embedded_view(&stdout(&assert));
     let report = json(&[SHOP, "--cell", "10"]);
     let cells: Vec<String> = report["cells"]
         .as_array()

@@ -79,6 +79,11 @@ mod tests {
             parsed["cells"][0]["code"],
             "s = '</script><script>alert(1)</script>'"
         );
-        assert!(!html.contains("https://"), "the page fetches nothing");
+        for external in ["<script src", "<link", "<img", "@import"] {
+            assert!(
+                !html.contains(external),
+                "the page fetches nothing: {external}"
+            );
+        }
     }
 }

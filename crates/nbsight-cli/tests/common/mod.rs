@@ -24,3 +24,14 @@ pub fn nbsight_in(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
         .args(args)
         .assert()
 }
+
+/// The view an HTML graph page embeds (`<script id="nbsight-graph-data">`).
+pub fn embedded_view(html: &str) -> serde_json::Value {
+    let marker = "id=\"nbsight-graph-data\">";
+    let start = html.find(marker).expect("the page embeds its view") + marker.len();
+    let end = start
+        + html[start..]
+            .find("</script>")
+            .expect("the view's script ends");
+    serde_json::from_str(&html[start..end]).expect("the embedded view is JSON")
+}
