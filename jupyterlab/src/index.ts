@@ -62,6 +62,7 @@ class Link implements IGraphSource {
   readonly modeSelect: HTMLSelectElement;
   /** The kernel's latest cell dependency graph (`requestGraph`). */
   graph: GraphView | null = null;
+  private graphRefused = false;
   readonly changed: Signal<IGraphSource, 'highlights' | 'graph' | 'closed'> = new Signal<
     IGraphSource,
     'highlights' | 'graph' | 'closed'
@@ -102,8 +103,15 @@ class Link implements IGraphSource {
     panel.disposed.connect(() => this.dispose());
   }
 
+  /** The kernel's nbsight answered (its highlights arrived). */
   get connected(): boolean {
-    return this.comm !== null;
+    return this.comm !== null && this.last !== null;
+  }
+
+  /** The kernel's nbsight draws graphs (an older one answers `graph` with
+   * an error). */
+  get graphing(): boolean {
+    return this.connected && !this.graphRefused;
   }
 
   /** Opens the comm; a kernel without the target closes it at once. */
@@ -118,7 +126,12 @@ class Link implements IGraphSource {
     } catch {
       return;
     }
-    comm.onMsg = msg => this.received(msg.content.data as unknown);
+    comm.onMsg = msg => {
+      // A late message of a comm since replaced is not this kernel's.
+      if (this.comm === comm) {
+        this.received(msg.content.data as unknown);
+      }
+    };
     comm.onClose = () => {
       if (this.comm === comm) {
         this.closed();
@@ -150,6 +163,7 @@ class Link implements IGraphSource {
     this.comm = null;
     this.last = null;
     this.graph = null;
+    this.graphRefused = false;
     this.modeSelect.disabled = true;
     this.apply();
     if (was) {
@@ -222,6 +236,10 @@ class Link implements IGraphSource {
         this.graph = view;
         this.changed.emit('graph');
       }
+    } else if (message.type === 'error' && !this.graphRefused && this.graph === null) {
+      // A kernel whose nbsight predates `graph`: the static graph instead.
+      this.graphRefused = true;
+      this.changed.emit('closed');
     }
   }
 

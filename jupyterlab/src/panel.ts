@@ -21,7 +21,8 @@ import { EdgeMode, GraphView } from './graph/view';
 
 /** What the panel needs of a notebook's link to its kernel's nbsight. */
 export interface IGraphSource {
-  readonly connected: boolean;
+  /** The kernel's nbsight answers `graph` (else the static graph is drawn). */
+  readonly graphing: boolean;
   /** The kernel's latest graph (after `requestGraph`). */
   readonly graph: GraphView | null;
   /** Emitted with `highlights` after every execution and sync, and with
@@ -51,6 +52,8 @@ export class GraphPanel extends Widget {
   private source: IGraphSource | null = null;
   private view: GraphView | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Counts the static graphs asked for: only the latest answer is drawn. */
+  private staticAsked = 0;
 
   constructor(
     private readonly tracker: INotebookTracker,
@@ -101,9 +104,10 @@ export class GraphPanel extends Widget {
     return this.view.origin === 'kernel' ? widget.model.id : String(index);
   }
 
-  private indexOf(cell: string): number {
+  /** The notebook index of the graph's `cell` (in a view from `origin`). */
+  private indexOf(cell: string, origin = this.view?.origin): number {
     const widgets = this.notebook?.content.widgets ?? [];
-    if (this.view?.origin === 'kernel') {
+    if (origin === 'kernel') {
       return widgets.findIndex(w => w.model.id === cell);
     }
     const index = Number(cell);
@@ -144,7 +148,12 @@ export class GraphPanel extends Widget {
     }
     this.notebook = notebook;
     this.source = notebook ? (this.sources(notebook) ?? null) : null;
+    // Nothing of the notebook followed before stays on screen.
     this.view = null;
+    this.staticAsked += 1;
+    this.drawing.clear();
+    this.details.clear();
+    this.sourceLabel.textContent = notebook ? 'Loading…' : '';
     this.source?.changed.connect(this.onSourceChanged, this);
     if (notebook) {
       notebook.content.activeCellChanged.connect(this.onActiveCell, this);
@@ -175,7 +184,7 @@ export class GraphPanel extends Widget {
   }
 
   private onEdited(): void {
-    if (this.source?.connected) {
+    if (this.source?.graphing) {
       return; // The kernel's graph follows its highlights.
     }
     if (this.timer !== null) {
@@ -199,7 +208,7 @@ export class GraphPanel extends Widget {
       this.details.clear();
       return;
     }
-    if (this.source?.connected) {
+    if (this.source?.graphing) {
       this.source.requestGraph();
     } else {
       void this.fetchStatic();
@@ -217,6 +226,8 @@ export class GraphPanel extends Widget {
       const cell = model.cells.get(i);
       cells.push([cell.type, cell.sharedModel.getSource()]);
     }
+    const asked = ++this.staticAsked;
+    const current = () => notebook === this.notebook && asked === this.staticAsked;
     const settings = ServerConnection.makeSettings();
     const url = URLExt.join(settings.baseUrl, 'nbsight', 'graph');
     let view: GraphView;
@@ -227,19 +238,30 @@ export class GraphPanel extends Widget {
         settings
       );
       if (!response.ok) {
-        this.sourceLabel.textContent = 'No graph: the Jupyter server has no nbsight';
+        if (current()) {
+          this.sourceLabel.textContent = 'No graph: the Jupyter server has no nbsight';
+        }
         return;
       }
       view = (await response.json()) as GraphView;
     } catch {
       return; // The server went away; the next edit asks again.
     }
-    if (notebook === this.notebook && !this.source?.connected) {
+    if (current() && !this.source?.graphing) {
       this.render(view);
     }
   }
 
   private render(view: GraphView): void {
+    // A kernel's view of another notebook (two notebooks on one kernel
+    // share its synced cells) is not this one's.
+    if (
+      view.origin === 'kernel' &&
+      view.cells.length > 0 &&
+      !view.cells.some(c => this.indexOf(c.id, 'kernel') >= 0)
+    ) {
+      return;
+    }
     this.view = view;
     // Cells are named as the badges name them: 1-based positions in the
     // notebook, markdown included.
@@ -254,6 +276,10 @@ export class GraphPanel extends Widget {
         ? "From the kernel's executions"
         : 'Static: the notebook run top to bottom';
     this.drawing.draw(view, this.mode);
+    const active = this.idOf(this.notebook?.content.activeCellIndex ?? -1);
+    if (active === null || !view.cells.some(c => c.id === active)) {
+      this.showCell(null);
+    }
     this.onActiveCell();
   }
 }

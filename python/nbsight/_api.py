@@ -101,8 +101,10 @@ def deps(symbol: str) -> Deps:
 def graph() -> dict[str, Any]:
     """The cell dependency graph of what has run: each code cell (`id`,
     `label`, `code`, `inputs`, `outputs`, `states`), the `flows` between
-    cells (`from`, `to`, `symbols`), the transitive `dependencies` and each
-    cell's `slices` (docs/graph.md). What the JupyterLab panel draws."""
+    cells (`from`, `to`, `symbols`, `superseded` when read from a run its
+    cell has made again since) and each cell's `slices` (`backward`,
+    `forward`; a cell depends on its backward slice, so `dependencies` is
+    empty) (docs/graph.md). What the JupyterLab panel draws."""
     live = _current()
     view: dict[str, Any] = json.loads(live.session.graph_json(live.notebook or "notebook"))
     return view

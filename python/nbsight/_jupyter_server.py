@@ -7,6 +7,7 @@ wheel installs; the analysis is the native module's (`static_graph_json`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -36,9 +37,12 @@ def _load_jupyter_server_extension(server_app: Any) -> None:
 
     class GraphHandler(APIHandler):
         @web.authenticated
-        def post(self) -> None:
+        async def post(self) -> None:
+            # The analysis runs beside the server's event loop (the native
+            # code releases the GIL): other requests are not held up.
             try:
-                answer = graph_of(json.loads(self.request.body or b"null"))
+                body = json.loads(self.request.body or b"null")
+                answer = await asyncio.get_running_loop().run_in_executor(None, graph_of, body)
             except ValueError as error:
                 self.set_status(400)
                 self.finish(json.dumps({"message": f"nbsight: {error}"}))

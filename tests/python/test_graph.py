@@ -46,10 +46,15 @@ def test_the_kernel_graph_follows_what_ran(ip: InteractiveShell) -> None:
     # The dependencies are the backward slices (not sent twice).
     assert view["dependencies"] == [] and "c1" in view["slices"]["c4"]["backward"]
 
-    # A stale read shows in the states.
+    # A stale read shows in the states, and the arrow into c2 now comes
+    # from a run c1 has made again since: superseded, outside the slices.
     run(ip, "a = 2", cell_id="c1")
-    states = {c["id"]: c["states"] for c in nbsight.graph()["cells"]}
+    view = nbsight.graph()
+    states = {c["id"]: c["states"] for c in view["cells"]}
     assert "stale" in states["c3"], states
+    arrows = {(e["from"], e["to"]): e.get("superseded", False) for e in view["flows"]}
+    assert arrows[("c1", "c2")] is True and arrows[("c2", "c3")] is False
+    assert view["slices"]["c2"]["backward"] == ["c2"]
 
 
 def test_the_server_answers_the_static_graph() -> None:

@@ -531,6 +531,17 @@ def test_the_graph_panel_is_static_without_nbsight(lab: tuple[str, Path], browse
     # An edit redraws it.
     type_into(page, 3, "z = y * 3")
     page.wait_for_function("() => document.querySelectorAll('.jp-nbsight-graph-panel .nbsight-graph-edge').length === 3")
+
+    # Another notebook opened: its graph, nothing of the first one's.
+    notebook(root / "other.ipynb", "python3", ["# no flows here", "q = 1"])
+    page.locator(".jp-DirListing-itemText", has_text="other.ipynb").first.dblclick()
+    page.wait_for_function(
+        "() => { const n = [...document.querySelectorAll('.jp-nbsight-graph-panel .nbsight-graph-node')];"
+        " return n.length === 2 && n.every(e => !e.classList.contains('is-selected') || e.dataset.cell !== '3'); }"
+    )
+    assert drawn_cells(panel) == ["0", "1"]
+    assert panel.locator(".nbsight-graph-edge").count() == 0
+    assert "z = y * 3" not in panel.locator(".nbsight-graph-details").inner_text()
     assert not errors, errors
     page.close()
 

@@ -27,17 +27,17 @@ pub fn kernel_view(title: &str, lineage: &mut Lineage) -> GraphView {
         let ran = lineage.latest_execution(id).is_some();
         let mut inputs: Vec<String> = dependences
             .iter()
-            .flat_map(|(_, symbols)| symbols.iter().cloned())
+            .flat_map(|d| d.names.iter().cloned())
             .collect();
         inputs.sort_unstable();
         inputs.dedup();
-        for (from, symbols) in dependences {
-            // A cell no longer in the view still drew the arrow: it is
-            // kept (the renderer shows cells it does not know as gone).
+        for d in dependences {
+            // An arrow from a cell no longer in the view is not drawn.
             flows.push(GraphEdge {
-                from,
+                from: d.cell,
                 to: id.clone(),
-                symbols,
+                symbols: d.names,
+                superseded: !d.current,
             });
         }
         let mut states: Vec<String> = [
@@ -61,8 +61,8 @@ pub fn kernel_view(title: &str, lineage: &mut Lineage) -> GraphView {
             states,
         });
     }
-    // A cell's outputs: what later cells read from it.
-    for edge in &flows {
+    // A cell's outputs: what later cells read from its latest run.
+    for edge in flows.iter().filter(|e| !e.superseded) {
         if let Some(cell) = graph_cells.iter_mut().find(|c| c.id == edge.from) {
             cell.outputs.extend(edge.symbols.iter().cloned());
         }

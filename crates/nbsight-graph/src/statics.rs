@@ -74,6 +74,7 @@ pub fn static_view(
                 from: id(from),
                 to: id(to),
                 symbols,
+                superseded: false,
             }
         })
         .collect();
@@ -84,6 +85,7 @@ pub fn static_view(
             from: id(d.from),
             to: id(d.to),
             symbols: Vec::new(),
+            superseded: false,
         })
         .collect();
 

@@ -49,6 +49,11 @@ pub struct GraphEdge {
     pub to: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub symbols: Vec<String>,
+    /// A kernel view's arrow from a run its cell has made again since:
+    /// `to` read a value that cell no longer holds (drawn dashed, outside
+    /// every slice).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub superseded: bool,
 }
 
 /// A cell's slices: the cells its result needs (backward, the cell

@@ -48,6 +48,23 @@ pub struct Deps {
 }
 
 impl crate::Lineage {
+    /// A cell as the texts nbsight prints name it (see [`Self::named`]).
+    pub fn cell_name(&self, id: &str) -> String {
+        const LONG_ID: usize = 12;
+        if id.parse::<u64>().is_ok() {
+            return id.to_string();
+        }
+        let count = self
+            .latest_execution(id)
+            .and_then(|e| self.executions().get(e as usize))
+            .and_then(|e| e.execution_count);
+        match count {
+            Some(count) if id.chars().count() > LONG_ID => format!("[{count}]"),
+            Some(count) => format!("{id} [{count}]"),
+            None => id.to_string(),
+        }
+    }
+
     /// `reads` with the cells named as a Jupyter user finds them, for the
     /// texts nbsight prints: a cell whose id is not a number (a front end's
     /// cell id) gets its latest execution count, `[5]`, as the notebook
@@ -56,21 +73,7 @@ impl crate::Lineage {
     /// that are numbers (a terminal's execution counts) and cells that never
     /// ran keep their id alone.
     pub fn named(&self, reads: &[StaleRead]) -> Vec<StaleRead> {
-        const LONG_ID: usize = 12;
-        let name = |id: &String| -> String {
-            if id.parse::<u64>().is_ok() {
-                return id.clone();
-            }
-            let count = self
-                .latest_execution(id)
-                .and_then(|e| self.executions().get(e as usize))
-                .and_then(|e| e.execution_count);
-            match count {
-                Some(count) if id.chars().count() > LONG_ID => format!("[{count}]"),
-                Some(count) => format!("{id} [{count}]"),
-                None => id.clone(),
-            }
-        };
+        let name = |id: &String| self.cell_name(id);
         reads
             .iter()
             .map(|read| StaleRead {

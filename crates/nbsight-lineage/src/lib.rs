@@ -42,5 +42,5 @@ pub use provenance::{
 };
 pub use run::{CallFact, FunctionRef, RunFacts};
 pub use session::{Execution, Lineage, PreRun, Status};
-pub use slices::slice_history;
+pub use slices::{CellDependence, slice_history};
 pub use symbols::{ExecIdx, Ts};

@@ -39,10 +39,17 @@ fn explain_line(read: &StaleRead) -> String {
                 .as_ref()
                 .map(|c| format!(" by cell {c}"))
                 .unwrap_or_default();
+            // A cell named by its execution count (`cell [3]`) already
+            // says when.
+            let when = if by.ends_with(']') {
+                String::new()
+            } else {
+                format!(" [{}]", a.counter)
+            };
             let _ = write!(
                 line,
-                " was computed from `{}`, updated since{by} [{}]",
-                a.symbol, a.counter
+                " was computed from `{}`, updated since{by}{when}",
+                a.symbol
             );
         }
         None => line.push_str(" was computed from values updated since"),

@@ -33,6 +33,16 @@ impl Execution {
     }
 }
 
+/// A cell a latest execution read from ([`crate::Lineage::cell_dependences`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellDependence {
+    pub cell: String,
+    /// The names read (roots of the symbols).
+    pub names: Vec<String>,
+    /// The execution read from is still its cell's latest.
+    pub current: bool,
+}
+
 /// The cells in the backward (or, with `forward`, the forward) slice of
 /// `cell_id`'s latest execution in `executions` (a log, as
 /// [`crate::Lineage::executions`] keeps it), in `order` (the notebook's
@@ -188,33 +198,47 @@ impl crate::session::Lineage {
 
     /// What `cell_id`'s latest execution depended on: each cell whose
     /// execution set what it read, with the names read (the roots of the
-    /// symbols: `lst` for `lst[2]`), in the order of the dependences; empty
-    /// for a cell that never ran.
-    pub fn cell_dependences(&self, cell_id: &str) -> Vec<(String, Vec<String>)> {
+    /// symbols: `lst` for `lst[2]`) and whether that execution is still the
+    /// cell's latest (`false`: the cell ran again since, so the value read
+    /// is from a superseded run), in the order of the dependences. Failed
+    /// executions are left out, as slices leave them out; empty for a cell
+    /// that never ran.
+    pub fn cell_dependences(&self, cell_id: &str) -> Vec<CellDependence> {
         let Some(latest) = self.latest_execution(cell_id) else {
             return Vec::new();
         };
         let execution = &self.executions[latest as usize];
-        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        let mut out: Vec<CellDependence> = Vec::new();
         for &d in &execution.depends_on {
             let Some(setter) = self.executions.get(d as usize) else {
                 continue;
             };
+            if setter.failed {
+                continue;
+            }
+            let current = self.latest_execution(&setter.cell_id) == Some(d);
             let set: Vec<&str> = setter.writes.iter().map(|w| root(w)).collect();
-            let symbols = execution
+            let names = execution
                 .reads
                 .iter()
                 .map(|(read, _)| root(read))
                 .filter(|read| set.contains(read))
                 .map(str::to_string);
-            match out.iter_mut().find(|(cell, _)| *cell == setter.cell_id) {
-                Some((_, names)) => names.extend(symbols),
-                None => out.push((setter.cell_id.clone(), symbols.collect())),
+            match out
+                .iter_mut()
+                .find(|o| o.cell == setter.cell_id && o.current == current)
+            {
+                Some(o) => o.names.extend(names),
+                None => out.push(CellDependence {
+                    cell: setter.cell_id.clone(),
+                    names: names.collect(),
+                    current,
+                }),
             }
         }
-        for (_, names) in &mut out {
-            names.sort_unstable();
-            names.dedup();
+        for o in &mut out {
+            o.names.sort_unstable();
+            o.names.dedup();
         }
         out
     }

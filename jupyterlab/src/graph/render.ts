@@ -9,6 +9,7 @@ import dagre from '@dagrejs/dagre';
 
 import {
   EdgeMode,
+  GraphCell,
   GraphEdge,
   GraphView,
   Slices,
@@ -53,6 +54,8 @@ export class GraphDrawing {
   onSelect: (cell: string) => void = () => undefined;
 
   private view: GraphView | null = null;
+  /** What the current layout was made for (see `draw`). */
+  private layoutKey = '';
   private mode: EdgeMode = 'flows';
   private selected: string | null = null;
   private scale = 1;
@@ -76,11 +79,40 @@ export class GraphDrawing {
     );
   }
 
+  /** Forgets the drawing (another notebook). */
+  clear(): void {
+    this.view = null;
+    this.layoutKey = '';
+    this.selected = null;
+    this.svgRoot = null;
+    this.boxes = new Map();
+    this.arrows = [];
+    this.node.classList.remove('has-selection');
+    this.node.replaceChildren();
+  }
+
   /** Draws `view` with the arrows of `mode`; the selection is kept when
-   * the cell is still there. */
+   * the cell is still there. When the cells and arrows are those drawn,
+   * only the boxes' texts and states change: no new layout (a long
+   * notebook's takes a second). */
   draw(view: GraphView, mode: EdgeMode = this.mode): void {
+    const edgesNow = edgesOf(view, mode);
+    const key = JSON.stringify([
+      mode,
+      view.cells.map(c => c.id),
+      edgesNow.map(e => [e.from, e.to, e.symbols ?? [], e.superseded ?? false])
+    ]);
     this.view = view;
     this.mode = mode;
+    if (key === this.layoutKey && this.svgRoot) {
+      this.relabel(view);
+      if (this.selected !== null && !this.boxes.has(this.selected)) {
+        this.selected = null;
+      }
+      this.highlight();
+      return;
+    }
+    this.layoutKey = key;
     const graph = new dagre.graphlib.Graph({ multigraph: false });
     graph.setGraph({
       rankdir: 'TB',
@@ -95,7 +127,7 @@ export class GraphDrawing {
     for (const cell of view.cells) {
       graph.setNode(cell.id, { width: NODE_WIDTH, height: NODE_HEIGHT });
     }
-    const edges = edgesOf(view, mode).filter(
+    const edges = edgesNow.filter(
       e => known.has(e.from) && known.has(e.to) && e.from !== e.to
     );
     for (const e of edges) {
@@ -139,7 +171,7 @@ export class GraphDrawing {
     for (const e of edges) {
       const points = graph.edge(e.from, e.to)?.points ?? [];
       const group = svg('g', {
-        class: 'nbsight-graph-edge',
+        class: e.superseded ? 'nbsight-graph-edge is-superseded' : 'nbsight-graph-edge',
         'data-from': e.from,
         'data-to': e.to
       });
@@ -153,7 +185,8 @@ export class GraphDrawing {
       const title = svg('title');
       title.textContent =
         e.symbols && e.symbols.length > 0
-          ? `${e.symbols.join(', ')}: from ${this.labelOf(e.from)} to ${this.labelOf(e.to)}`
+          ? `${e.symbols.join(', ')}: from ${this.labelOf(e.from)} to ${this.labelOf(e.to)}` +
+            (e.superseded ? ` (read from a run ${this.labelOf(e.from)} has made again since)` : '')
           : `${this.labelOf(e.to)} needs ${this.labelOf(e.from)}`;
       group.appendChild(title);
       if (e.symbols && e.symbols.length > 0 && points.length > 0) {
@@ -184,15 +217,10 @@ export class GraphDrawing {
         role: 'button'
       });
       group.appendChild(svg('rect', { width: NODE_WIDTH, height: NODE_HEIGHT, rx: 5 }));
-      const name = svg('text', { x: 10, y: 18, class: 'nbsight-graph-node-label' });
-      name.textContent = cell.label + (cell.states.length > 0 ? ` · ${cell.states.join(', ')}` : '');
-      group.appendChild(name);
-      const code = svg('text', { x: 10, y: 36, class: 'nbsight-graph-node-code' });
-      code.textContent = firstLine(cell.code);
-      group.appendChild(code);
-      const title = svg('title');
-      title.textContent = cell.code;
-      group.appendChild(title);
+      group.appendChild(svg('text', { x: 10, y: 18, class: 'nbsight-graph-node-label' }));
+      group.appendChild(svg('text', { x: 10, y: 36, class: 'nbsight-graph-node-code' }));
+      group.appendChild(svg('title'));
+      this.label(group, cell);
       const select = () => {
         this.select(cell.id);
         this.onSelect(cell.id);
@@ -228,6 +256,31 @@ export class GraphDrawing {
     if (first && view.cells.length > 0) {
       // The notebook's first cell in sight, where reading starts.
       this.boxes.get(view.cells[0].id)?.scrollIntoView({ block: 'nearest', inline: 'center' });
+    }
+  }
+
+  /** A box's texts and state classes from `cell`. */
+  private label(group: SVGGElement, cell: GraphCell): void {
+    const [name, code, title] = Array.from(group.children).slice(1) as SVGElement[];
+    name.textContent = cell.label + (cell.states.length > 0 ? ` · ${cell.states.join(', ')}` : '');
+    code.textContent = firstLine(cell.code);
+    title.textContent = cell.code;
+    const keep = ['nbsight-graph-node', 'is-selected', 'in-backward', 'in-forward'];
+    group.setAttribute(
+      'class',
+      [
+        ...keep.filter(k => k === 'nbsight-graph-node' || group.classList.contains(k)),
+        ...cell.states.map(s => `is-${s}`)
+      ].join(' ')
+    );
+  }
+
+  private relabel(view: GraphView): void {
+    for (const cell of view.cells) {
+      const group = this.boxes.get(cell.id);
+      if (group) {
+        this.label(group, cell);
+      }
     }
   }
 

@@ -19,6 +19,8 @@ export interface GraphEdge {
   from: string;
   to: string;
   symbols?: string[];
+  /** A kernel view's arrow from a run its cell has made again since. */
+  superseded?: boolean;
 }
 
 export interface Slices {

@@ -639,7 +639,8 @@ impl Session {
     fn why_text(&self, cell_id: &str) -> PyResult<Option<String>> {
         let mut state = self.state()?;
         let reads = state.lineage.why(cell_id);
-        Ok(reads.map(|r| report::why(cell_id, &state.lineage.named(&r))))
+        let name = state.lineage.cell_name(cell_id);
+        Ok(reads.map(|r| report::why(&name, &state.lineage.named(&r))))
     }
 
     /// `None` for a symbol nbsight does not know.
