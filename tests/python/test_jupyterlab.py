@@ -143,13 +143,20 @@ def browser() -> Iterator[Any]:
             browser.close()
 
 
-def open_notebook(browser: Any, url: str, name: str) -> tuple[Any, list[str]]:
-    """The page of notebook `name`, its kernel idle; and the console's errors."""
+def watched_page(browser: Any) -> tuple[Any, list[str]]:
+    """A new page, and the list its console errors and uncaught exceptions
+    go to."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, errors
+
+
+def open_notebook(browser: Any, url: str, name: str) -> tuple[Any, list[str]]:
+    """The page of notebook `name`, its kernel idle; and the console's errors."""
+    page, errors = watched_page(browser)
     # A workspace of its own, reset: no other notebook is restored.
     page.goto(f"{url}/lab/workspaces/{name.replace('.', '-')}/tree/{name}?reset&token={TOKEN}")
     page.wait_for_selector(f"{VISIBLE} .jp-Cell")
@@ -369,11 +376,7 @@ def nbsight_cli(*args: str) -> str:
 
 def open_page(browser: Any, path: Path) -> tuple[Any, list[str]]:
     """A page of the HTML graph, drawn; and the console's errors."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = watched_page(browser)
     # Nothing may be fetched: the page is one file.
     fetched: list[str] = []
     page.on("request", lambda r: fetched.append(r.url) if not r.url.startswith(("file:", "data:")) else None)
@@ -551,11 +554,7 @@ def test_notebook_7_marks_cells_and_shows_the_graph(
 ) -> None:
     url, root = notebook7
     notebook(root / "seven.ipynb", kernelspec, ["a = 1", "b = a + 1", "print(b)"])
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = watched_page(browser)
     page.goto(f"{url}/notebooks/seven.ipynb?token={TOKEN}")
     page.wait_for_selector(f"{VISIBLE} .jp-Cell")
     page.wait_for_selector(f"{VISIBLE} .jp-Notebook-ExecutionIndicator[data-status='idle']")
