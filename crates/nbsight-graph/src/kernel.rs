@@ -4,7 +4,7 @@
 //! slices `nbsight.backward_slice` / `forward_slice` answer (which are also
 //! the cell dependency graph: `dependencies` stays empty).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use nbsight_lineage::Lineage;
 
@@ -62,9 +62,14 @@ pub fn kernel_view(title: &str, lineage: &mut Lineage) -> GraphView {
         });
     }
     // A cell's outputs: what later cells read from its latest run.
+    let position: HashMap<&str, usize> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (id.as_str(), i))
+        .collect();
     for edge in flows.iter().filter(|e| !e.superseded) {
-        if let Some(cell) = graph_cells.iter_mut().find(|c| c.id == edge.from) {
-            cell.outputs.extend(edge.symbols.iter().cloned());
+        if let Some(&i) = position.get(edge.from.as_str()) {
+            graph_cells[i].outputs.extend(edge.symbols.iter().cloned());
         }
     }
     for cell in &mut graph_cells {
