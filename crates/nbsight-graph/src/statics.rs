@@ -18,20 +18,30 @@ use crate::view::{Direction, GraphCell, GraphEdge, GraphView, Origin, SliceView,
 pub fn notebook_view(title: &str, notebook: &Notebook, effects: &Effects) -> GraphView {
     let model = NotebookModel::new(notebook, effects);
     let flows = analyze_flows(&model, FlowOptions::default());
-    static_view(title, notebook, &model, &flows, None)
+    static_view(
+        title,
+        notebook,
+        &model,
+        &Slicer::from_model(&model),
+        &flows,
+        None,
+    )
 }
 
-/// The view of `notebook` (whose model is `model` and flows `flows`),
-/// titled `title`; `slice` is shown first when given.
+/// The view of `notebook` (whose model is `model`, slicer `slicer` and
+/// flows `flows`), titled `title`; `slice` is shown first when given.
 pub fn static_view(
     title: &str,
     notebook: &Notebook,
     model: &NotebookModel,
+    slicer: &Slicer,
     flows: &FlowGraph,
     slice: Option<&Slice>,
 ) -> GraphView {
     let id = |index: CellIndex| index.index().to_string();
-    let flow_of = |index: usize| flows.cells.iter().find(|c| c.index.index() == index);
+    let by_index: BTreeMap<usize, &nbsight_flow::CellFlow> =
+        flows.cells.iter().map(|c| (c.index.index(), c)).collect();
+    let flow_of = |index: usize| by_index.get(&index).copied();
     let cells = notebook
         .cells
         .iter()
@@ -89,7 +99,6 @@ pub fn static_view(
         })
         .collect();
 
-    let slicer = Slicer::from_model(model);
     let cells_of = |s: Result<Slice, _>| -> Vec<String> {
         s.map(|s| s.cells.iter().map(|&c| id(c)).collect())
             .unwrap_or_default()

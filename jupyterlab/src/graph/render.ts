@@ -265,14 +265,8 @@ export class GraphDrawing {
     name.textContent = cell.label + (cell.states.length > 0 ? ` · ${cell.states.join(', ')}` : '');
     code.textContent = firstLine(cell.code);
     title.textContent = cell.code;
-    const keep = ['nbsight-graph-node', 'is-selected', 'in-backward', 'in-forward'];
-    group.setAttribute(
-      'class',
-      [
-        ...keep.filter(k => k === 'nbsight-graph-node' || group.classList.contains(k)),
-        ...cell.states.map(s => `is-${s}`)
-      ].join(' ')
-    );
+    // The selection's classes are set again by `highlight`, which follows.
+    group.setAttribute('class', ['nbsight-graph-node', ...cell.states.map(s => `is-${s}`)].join(' '));
   }
 
   private relabel(view: GraphView): void {

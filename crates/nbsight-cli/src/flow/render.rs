@@ -42,6 +42,7 @@ pub fn render(a: &Analysed, format: FlowFormat) -> anyhow::Result<String> {
                 &title,
                 &a.notebook,
                 model,
+                &nbsight_slice::Slicer::from_model(model),
                 g,
                 None,
             ))

@@ -134,7 +134,14 @@ pub fn run(args: &SliceArgs) -> anyhow::Result<Outcome> {
         SliceFormat::Html => {
             let flows = analyze_flows(&model, FlowOptions::default());
             let title = notebook.path.display().to_string();
-            let view = nbsight_graph::static_view(&title, &notebook, &model, &flows, Some(&slice));
+            let view = nbsight_graph::static_view(
+                &title,
+                &notebook,
+                &model,
+                &slicer,
+                &flows,
+                Some(&slice),
+            );
             print!("{}", nbsight_graph::page(&view));
         }
         SliceFormat::Json => {
