@@ -29,6 +29,22 @@ pub struct Alarm {
     /// The cells whose code the problem involves (besides the alarm's own):
     /// positions in the model's cell list.
     pub involved: Vec<usize>,
+    /// Alarms of one kind with the same key, along one order of runs, are
+    /// one problem: see [`Joins`]. `None` for an alarm that stands alone.
+    pub joins: Option<Joins>,
+}
+
+/// How an alarm belongs to one problem raised along one order of runs (a
+/// third model scored on a test set already used to choose among two): the
+/// first alarm that opens it is reported, and each later alarm of the same
+/// kind and key adds its cells to that one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Joins {
+    /// What the problem is about (a split's site).
+    pub key: u32,
+    /// Whether this alarm opens the problem when none is open yet; an
+    /// alarm that does not is dropped then.
+    pub opens: bool,
 }
 
 /// Collects alarms when `on` (the final pass after a fixpoint).

@@ -13,7 +13,7 @@ mod domain;
 mod memo;
 mod transformer;
 
-pub use alarm::{Alarm, AlarmKind, Alarms};
+pub use alarm::{Alarm, AlarmKind, Alarms, Joins};
 pub use domain::{Domain, Growth, StmtCtx, join_result};
 pub use memo::CellMemo;
 pub use transformer::run_cell;

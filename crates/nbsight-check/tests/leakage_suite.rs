@@ -74,6 +74,27 @@ fn every_leakage_case_gives_exactly_its_findings() {
             c.fp += g.difference(&w).count();
             c.fn_ += w.difference(&g).count();
         }
+        // Cells an expected finding must name in its path.
+        for e in case["expect"].as_array().into_iter().flatten() {
+            let Some(names) = e["names"].as_array() else {
+                continue;
+            };
+            let (name, cell) = (e["name"].as_str(), e["cell"].as_u64());
+            let path = findings
+                .iter()
+                .find(|f| Some(f.name()) == name && Some(f.cell.index() as u64) == cell)
+                .map(|f| f.path.iter().map(|c| c.index() as u64).collect::<Vec<_>>());
+            let missing: Vec<_> = names
+                .iter()
+                .filter_map(Value::as_u64)
+                .filter(|n| !path.as_ref().is_some_and(|p| p.contains(n)))
+                .collect();
+            if !missing.is_empty() {
+                failures.push(format!(
+                    "{file}: the finding of {name:?} at cell {cell:?} does not name cells {missing:?} (path {path:?})"
+                ));
+            }
+        }
         if got != want {
             failures.push(format!(
                 "{file}: expected {want:?}, got {got:?} ({})\n{}",

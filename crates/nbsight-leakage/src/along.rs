@@ -50,22 +50,47 @@ pub fn run_along(model: &NotebookModel, order: &[usize]) -> Along {
             None => (state.clone(), Vec::new()),
         };
         for alarm in alarms {
-            let mut path = Vec::new();
-            for &i in &order[..=position] {
-                if (alarm.involved.contains(&i) || i == c) && !path.contains(&i) {
-                    path.push(i);
-                }
-            }
-            along.alarms.push(AlarmAlong {
-                cell: c,
-                alarm,
-                path,
+            let ran = &order[..=position];
+            // A later alarm of a problem already raised adds its cells to
+            // the first one, and its message, which counts them all.
+            let first = alarm.joins.and_then(|joins| {
+                along.alarms.iter_mut().find(|a| {
+                    a.alarm.kind == alarm.kind && a.alarm.joins.is_some_and(|j| j.key == joins.key)
+                })
             });
+            match first {
+                Some(first) => {
+                    let mut involved = std::mem::take(&mut first.path);
+                    involved.extend(alarm.involved);
+                    involved.push(c);
+                    first.alarm.involved.push(c);
+                    first.alarm.message = alarm.message;
+                    first.path = path_of(ran, |i| involved.contains(&i));
+                }
+                None if alarm.joins.is_some_and(|j| !j.opens) => {}
+                None => along.alarms.push(AlarmAlong {
+                    cell: c,
+                    path: path_of(ran, |i| alarm.involved.contains(&i) || i == c),
+                    alarm,
+                }),
+            }
         }
         along.states.push(std::mem::replace(&mut state, after));
     }
     along.states.push(state);
     along
+}
+
+/// The cells of `ran` that `involved` says, in the order they ran, each
+/// where it first ran.
+fn path_of(ran: &[usize], involved: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut path = Vec::new();
+    for &i in ran {
+        if involved(i) && !path.contains(&i) {
+            path.push(i);
+        }
+    }
+    path
 }
 
 /// The alarms of running `order` (positions in the model's cell list) on
@@ -128,6 +153,32 @@ mod tests {
         assert!(found.contains(&(4, AlarmKind::MultiTestLeakage, vec![2, 3, 4])));
         // Cells out of the order are not run: no model, no alarm.
         assert!(alarms_along(&m, &[0, 1, 2]).is_empty());
+    }
+
+    /// A third model scored on a test set already used to choose joins the
+    /// one alarm: raised at the second evaluation, its path names every
+    /// evaluation, in the order they ran, and its message counts them.
+    #[test]
+    fn further_models_join_the_multi_test_alarm() {
+        let m = model(&[
+            "import pandas as pd\nfrom sklearn.model_selection import train_test_split\nfrom sklearn.linear_model import LogisticRegression\nfrom sklearn.tree import DecisionTreeClassifier\nfrom sklearn.svm import SVC",
+            "df = pd.read_csv('data.csv')\ny = df.pop('label')\nX_train, X_test, y_train, y_test = train_test_split(df, y)",
+            "a = LogisticRegression().fit(X_train, y_train)\na.score(X_test, y_test)",
+            "b = DecisionTreeClassifier().fit(X_train, y_train)\nb.score(X_test, y_test)",
+            "c = SVC().fit(X_train, y_train)\nc.score(X_test, y_test)",
+        ]);
+        let found = alarms_along(&m, &[0, 1, 2, 3, 4]);
+        assert_eq!(
+            kinds(&found),
+            vec![(3, AlarmKind::MultiTestLeakage, vec![1, 2, 3, 4])]
+        );
+        assert!(found[0].alarm.message.contains("3 different models"));
+        // Run in another order, the path follows it.
+        let found = alarms_along(&m, &[0, 1, 4, 2, 3]);
+        assert_eq!(
+            kinds(&found),
+            vec![(2, AlarmKind::MultiTestLeakage, vec![1, 4, 2, 3])]
+        );
     }
 
     /// A notebook without ML calls is not interpreted at all.

@@ -4,7 +4,7 @@
 //! candidate for the same choice (a model of the same labels), or a model
 //! trained in a loop, is the alarm. Here are that detector and its message.
 
-use nbsight_absint::{Alarm, AlarmKind, Alarms, StmtCtx};
+use nbsight_absint::{Alarm, AlarmKind, Alarms, Joins, StmtCtx};
 use nbsight_dataflow::effects::Role;
 use nbsight_model::NotebookModel;
 use nbsight_model::program::{Call, Op, WriteKind};
@@ -57,8 +57,11 @@ pub(crate) fn at_evaluation(
         // state joins runs that happen in either order: the evaluation
         // meets another model when it is new since the exploration
         // started and another model is there.
+        // Along one order, each further model is raised too, to join the
+        // alarm of the second: one finding naming every cell that
+        // evaluates a candidate.
         let second = match baseline {
-            None => new && count == 2,
+            None => new && count >= 2,
             Some(baseline) => count >= 2 && !evaluated_in(baseline, split, model),
         };
         // A loop that makes another target of each iteration (`for col in
@@ -84,6 +87,13 @@ pub(crate) fn at_evaluation(
                     same_rows_text(ctx.model, split, data),
                 ),
                 involved: evals_entry(evals, split).into_iter().flatten().map(|&m| ctx.model.sites.cell(m)).chain([ctx.model.sites.cell(split)]).collect(),
+                // A choice among different models is one problem per
+                // split, opened by the second model: later models join it.
+                // A loop that tunes a model is a problem of its own.
+                joins: (second && !tuned_in_loop && !ctx.in_loop).then(|| Joins {
+                    key: split.as_u32(),
+                    opens: count == 2,
+                }),
             });
         }
     }
@@ -103,6 +113,7 @@ pub(crate) fn stopped_early_on(model: Site, call: &Call, split: Site, ctx: &Stmt
             site_text(ctx.model, model),
         ),
         involved: vec![ctx.model.sites.cell(split), ctx.model.sites.cell(model)],
+        joins: None,
     }
 }
 

@@ -60,6 +60,7 @@ pub(crate) fn cross_validated(
         column,
         message: cross_validates(name, &resampled_text(ctx.model, resample)),
         involved: vec![site_of(ctx.model, Tag::Resampled(resample))],
+        joins: None,
     }
 }
 
@@ -128,6 +129,7 @@ pub(crate) fn held_out_rows(
                 .into_iter()
                 .chain([ctx.model.sites.cell(split), ctx.model.sites.cell(model)])
                 .collect(),
+            joins: None,
         });
     }
 }

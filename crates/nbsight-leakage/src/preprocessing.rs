@@ -49,6 +49,7 @@ pub(crate) fn evaluated_through(
             .into_iter()
             .chain([ctx.model.sites.cell(split), ctx.model.sites.cell(model)])
             .collect(),
+        joins: None,
     }
 }
 
@@ -103,6 +104,7 @@ pub(crate) fn cross_validated_through(
         involved: functions::definition_cell(ctx.model, ctx.cell, f)
             .into_iter()
             .collect(),
+        joins: None,
     }
 }
 
@@ -126,6 +128,7 @@ pub(crate) fn cross_validated(
         column,
         message: cross_validates(name, &what),
         involved: vec![site_of(ctx.model, tag)],
+        joins: None,
     })
 }
 

@@ -109,6 +109,7 @@ pub(crate) fn evaluation_alarm(
             ctx.model.sites.cell(split),
             ctx.model.sites.cell(model),
         ],
+        joins: None,
     }
 }
 

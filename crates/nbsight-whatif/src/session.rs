@@ -743,6 +743,7 @@ fn stale_risks(
             column,
             message: String::new(),
             involved: vec![via],
+            joins: None,
         };
         findings.push((
             finding(query, visit.cell, &visit.path, &alarm),

@@ -15,7 +15,9 @@
 //! early_stopping_rounds=10)`, an early-stopping callback) chooses the
 //! model on it too, when the model is then scored there. Reported at the
 //! evaluation that makes the test set a chooser (the second model's, or
-//! the one inside the loop). An evaluation is a `score`, a metric, or
+//! the one inside the loop); every later model scored on the same split
+//! joins that finding, whose path names each evaluating cell and whose
+//! message counts the models. An evaluation is a `score`, a metric, or
 //! predictions compared with the labels (`np.mean(pred != y_test)`), also
 //! in a user function called with the test split.
 //!
