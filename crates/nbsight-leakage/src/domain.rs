@@ -640,9 +640,9 @@ impl Leak {
         Some([val(&a), val(&b)])
     }
 
-    /// `X = df[features]` selects columns by name: statistics stored in a
-    /// column it leaves out (`df["age_mean"] = df.age.mean()`), or in
-    /// columns made from it only, do not reach `X`.
+    /// `X = df[features]` or `X = df.drop(columns=[...])` selects columns
+    /// by name: statistics stored in a column it leaves out (`df["age_mean"]
+    /// = df.age.mean()`), and in columns made from it only, do not reach `X`.
     fn selected_columns(&self, stmt: &Stmt, ctx: &StmtCtx<'_>, value: &mut Val) {
         if !value.tags.iter().any(|t| matches!(t, Tag::Fitted(_))) {
             return;
@@ -668,9 +668,15 @@ impl Leak {
             else {
                 return false;
             };
-            !columns
-                .iter()
-                .any(|c| *c == stored || syntax::derives_column(ctx.model, c, &stored))
+            let derived = syntax::columns_derived_from(ctx.model, &stored);
+            match &columns {
+                syntax::Columns::Kept(kept) => {
+                    !kept.iter().any(|c| *c == stored || derived.contains(c))
+                }
+                syntax::Columns::Dropped(dropped) => {
+                    dropped.contains(&stored) && derived.iter().all(|c| dropped.contains(c))
+                }
+            }
         };
         value.tags = value.tags.filtered(|t| match t {
             Tag::Fitted(s) => !left_out(s),

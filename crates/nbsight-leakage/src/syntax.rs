@@ -336,23 +336,70 @@ pub(crate) fn binds_early_stopping(parsed: &ParsedCell, names: &[&str]) -> bool 
     found
 }
 
-/// The columns the single-name assignment spanning `at` selects from one
-/// name, when it selects them by name: `y = df["target"]`, `X = df[["a",
-/// "b"]]`, or `X =
-/// df[features]` with `features` bound (once, in the notebook) to a list of
-/// strings. The name and the columns.
+/// The columns a selection keeps or drops.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Columns {
+    /// `df[["a", "b"]]`, `df["a"]`, `df[features]`: these, no others.
+    Kept(Vec<String>),
+    /// `df.drop(["y", "a"], axis=1)`, `df.drop(columns=...)`: all but these.
+    Dropped(Vec<String>),
+}
+
+/// The frame and the columns of the single-name assignment spanning `at`
+/// when its value selects columns by name: a subscript (`X = df[features]`)
+/// or a `drop` of columns (`X = df.drop(columns=["y"])`); the names are
+/// literal strings, or a name bound once in the notebook to a list of them.
 pub(crate) fn selected_columns_at(
     model: &NotebookModel,
     parsed: &ParsedCell,
     at: (OneIndexed, OneIndexed),
-) -> Option<(String, Vec<String>)> {
-    let Expr::Subscript(sub) = assigned_at(parsed, &parsed.module.body, at)? else {
-        return None;
-    };
-    let base = name_of(&sub.value)?;
-    let columns = match &*sub.slice {
-        Expr::StringLiteral(one) => vec![one.value.to_str().to_string()],
-        Expr::List(list) => strings(&list.elts)?,
+) -> Option<(String, Columns)> {
+    match assigned_at(parsed, &parsed.module.body, at)? {
+        Expr::Subscript(sub) => Some((
+            name_of(&sub.value)?,
+            Columns::Kept(column_names(model, &sub.slice)?),
+        )),
+        Expr::Call(call) => {
+            let Expr::Attribute(attr) = &*call.func else {
+                return None;
+            };
+            if attr.attr.as_str() != "drop" {
+                return None;
+            }
+            let keyword = |name: &str| {
+                call.arguments
+                    .keywords
+                    .iter()
+                    .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name))
+                    .map(|k| &k.value)
+            };
+            let along_columns = keyword("axis").is_some_and(|axis| match axis {
+                Expr::NumberLiteral(n) => {
+                    matches!(n.value, ast::Number::Int(ref i) if i.as_u8() == Some(1))
+                }
+                Expr::StringLiteral(s) => s.value.to_str() == "columns",
+                _ => false,
+            });
+            let dropped = match (keyword("columns"), call.arguments.args.first()) {
+                (Some(columns), _) => columns,
+                (None, Some(labels)) if along_columns => labels,
+                _ => return None,
+            };
+            Some((
+                name_of(&attr.value)?,
+                Columns::Dropped(column_names(model, dropped)?),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Column names written as a string, a list of strings, or a name the
+/// notebook binds once, to a list of strings.
+fn column_names(model: &NotebookModel, names: &Expr) -> Option<Vec<String>> {
+    match names {
+        Expr::StringLiteral(one) => Some(vec![one.value.to_str().to_string()]),
+        Expr::List(list) => strings(&list.elts),
         Expr::Name(n) => {
             let mut found: Vec<Option<Vec<String>>> = Vec::new();
             for cell in model.code_cells() {
@@ -369,13 +416,12 @@ pub(crate) fn selected_columns_at(
                 });
             }
             match found.as_slice() {
-                [Some(columns)] => columns.clone(),
-                _ => return None,
+                [Some(columns)] => Some(columns.clone()),
+                _ => None,
             }
         }
-        _ => return None,
-    };
-    Some((base, columns))
+        _ => None,
+    }
 }
 
 /// The column a statement stores into (`df["age_mean"] = ...`) when the
@@ -396,37 +442,37 @@ pub(crate) fn stored_column_at(
     }
 }
 
-/// Some assignment in the notebook stores into column `target` a value
-/// whose code names the column `source` (`df["above"] = df.age >
-/// df["age_mean"]`).
-pub(crate) fn derives_column(model: &NotebookModel, target: &str, source: &str) -> bool {
-    model
-        .code_cells()
-        .filter_map(|c| c.parsed.as_deref())
-        .any(|p| {
-            let mut found = false;
-            let text = p.source();
-            let mut each = |s: &Stmt| {
-                if let Stmt::Assign(a) = s
-                    && let [Expr::Subscript(t)] = a.targets.as_slice()
-                    && let Expr::StringLiteral(lit) = &*t.slice
-                    && lit.value.to_str() == target
+/// The columns some assignment of the notebook stores a value into whose
+/// code names the column `source` (`df["above"] = df.age > df["age_mean"]`
+/// for `age_mean`).
+pub(crate) fn columns_derived_from(model: &NotebookModel, source: &str) -> Vec<String> {
+    let forms = [
+        format!("\"{source}\""),
+        format!("'{source}'"),
+        format!(".{source}"),
+    ];
+    let mut derived = Vec::new();
+    for p in model.code_cells().filter_map(|c| c.parsed.as_deref()) {
+        let text = p.source();
+        each_stmt(&p.module.body, &mut |s: &Stmt| {
+            if let Stmt::Assign(a) = s
+                && let [Expr::Subscript(t)] = a.targets.as_slice()
+                && let Expr::StringLiteral(lit) = &*t.slice
+            {
+                let value = text
+                    .get(usize::from(a.value.start())..usize::from(a.value.end()))
+                    .unwrap_or_default();
+                let target = lit.value.to_str();
+                if target != source
+                    && forms.iter().any(|form| value.contains(form.as_str()))
+                    && !derived.iter().any(|d| d == target)
                 {
-                    let value = text
-                        .get(usize::from(a.value.start())..usize::from(a.value.end()))
-                        .unwrap_or_default();
-                    found |= [
-                        format!("\"{source}\""),
-                        format!("'{source}'"),
-                        format!(".{source}"),
-                    ]
-                    .iter()
-                    .any(|form| value.contains(form.as_str()));
+                    derived.push(target.to_string());
                 }
-            };
-            each_stmt(&p.module.body, &mut each);
-            found
-        })
+            }
+        });
+    }
+    derived
 }
 
 fn strings(elts: &[Expr]) -> Option<Vec<String>> {

@@ -22,10 +22,12 @@ pub fn content_id(kind: CellKind, source: &str) -> String {
     hasher.update([0u8]);
     hasher.update(source.as_bytes());
     let digest = hasher.finalize();
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut id = String::with_capacity(11);
     id.push('h');
     for byte in digest.iter().take(5) {
-        id.push_str(&format!("{byte:02x}"));
+        id.push(char::from(HEX[usize::from(byte >> 4)]));
+        id.push(char::from(HEX[usize::from(byte & 0xf)]));
     }
     id
 }

@@ -18,7 +18,7 @@ use crate::finding::Finding;
 use crate::registry::Rule;
 use crate::rules::leakage_with_cells_skipped;
 use crate::selection::RuleSet;
-use nbsight_leakage::run_along;
+use nbsight_leakage::{Along, run_along};
 use nbsight_model::NotebookModel;
 
 pub(crate) const DRIVER: Driver = Driver::told_rules("leakage_orders", along_orders);
@@ -35,7 +35,12 @@ fn along_orders(model: &NotebookModel, rules: RuleSet, findings: &mut Vec<Findin
         Vec::new()
     };
     let notebook = run_along(model, &notebook_order);
-    let saved = run_along(model, &saved_order);
+    // A notebook run top to bottom once saved notebook order: no second run.
+    let saved = if saved_order == notebook_order {
+        Along::default()
+    } else {
+        run_along(model, &saved_order)
+    };
     for found in notebook.alarms.iter().chain(&saved.alarms) {
         findings.push(Finding::from_alarm(
             model,
