@@ -15,7 +15,7 @@ use std::rc::Rc;
 use crate::calls::positional;
 use crate::models::{Evals, evals_entry, evaluated_in, record_evaluation};
 use crate::splits::equivalent_split;
-use crate::text::{callee_at, short, site_text, split_text};
+use crate::text::{callee_at, short, site_text, split_cell, split_text};
 use crate::value::{Side, Site, Tag, Val};
 
 /// The model trained at `model` (in a loop when `trained_in_loop`) is
@@ -86,7 +86,7 @@ pub(crate) fn at_evaluation(
                     split_text(ctx.model, split),
                     same_rows_text(ctx.model, split, data),
                 ),
-                involved: evals_entry(evals, split).into_iter().flatten().map(|&m| ctx.model.sites.cell(m)).chain([ctx.model.sites.cell(split)]).collect(),
+                involved: evals_entry(evals, split).into_iter().flatten().map(|&m| ctx.model.sites.cell(m)).chain([split_cell(ctx.model, split)]).collect(),
                 // A choice among different models is one problem per
                 // split, opened by the second model: later models join it.
                 // A loop that tunes a model is a problem of its own.
@@ -112,7 +112,7 @@ pub(crate) fn stopped_early_on(model: Site, call: &Call, split: Site, ctx: &Stmt
             short(&callee_at(ctx.model, model)),
             site_text(ctx.model, model),
         ),
-        involved: vec![ctx.model.sites.cell(split), ctx.model.sites.cell(model)],
+        involved: vec![split_cell(ctx.model, split), ctx.model.sites.cell(model)],
         joins: None,
     }
 }

@@ -15,8 +15,8 @@ use crate::calls::call_at;
 use crate::models::Trained;
 use crate::splits::{equivalent_split, scored};
 use crate::text::{
-    callee_at, cross_validates, evaluation_alarm, short, site_of, site_text, split_text,
-    test_data_name,
+    callee_at, cross_validates, evaluation_alarm, short, site_of, site_text, split_cell,
+    split_text, test_data_name,
 };
 use crate::value::{Side, Site, Tag, Val};
 
@@ -127,7 +127,7 @@ pub(crate) fn held_out_rows(
             ),
             involved: source
                 .into_iter()
-                .chain([ctx.model.sites.cell(split), ctx.model.sites.cell(model)])
+                .chain([split_cell(ctx.model, split), ctx.model.sites.cell(model)])
                 .collect(),
             joins: None,
         });

@@ -13,7 +13,8 @@ use nbsight_notebook::OneIndexed;
 
 use crate::functions;
 use crate::text::{
-    callee_at, cross_validates, evaluates, evaluation_alarm, site_of, site_text, split_text,
+    callee_at, cross_validates, evaluates, evaluation_alarm, site_of, site_text, split_cell,
+    split_text,
 };
 use crate::value::{Site, Tag};
 
@@ -47,7 +48,7 @@ pub(crate) fn evaluated_through(
         ),
         involved: functions::definition_cell(ctx.model, ctx.cell, f)
             .into_iter()
-            .chain([ctx.model.sites.cell(split), ctx.model.sites.cell(model)])
+            .chain([split_cell(ctx.model, split), ctx.model.sites.cell(model)])
             .collect(),
         joins: None,
     }

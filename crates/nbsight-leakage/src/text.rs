@@ -6,8 +6,10 @@ use nbsight_absint::{Alarm, AlarmKind, StmtCtx};
 use nbsight_dataflow::effects::Role;
 use nbsight_model::NotebookModel;
 use nbsight_model::program::{Call, Op};
+use nbsight_notebook::OneIndexed;
 
 use crate::calls::call_at;
+use crate::syntax;
 use crate::value::{Site, Tag};
 
 /// `(cell N, line L)` for a call site.
@@ -24,17 +26,56 @@ pub(crate) fn site_text(model: &NotebookModel, s: Site) -> String {
 
 /// `the split (cell N, line L)`, or for a split made by slicing or
 /// sampling data in separate statements (named by where its rows were
-/// read), `the split by slicing or sampling of the rows read (cell N, line L)`.
+/// read), `the split by slicing or sampling (cell N, line L)` at the
+/// statement that holds the rows out ([`held_out_at`]).
 pub(crate) fn split_text(model: &NotebookModel, s: Site) -> String {
     let read = call_at(model, s).is_some_and(|c| c.has(Role::ReadFile));
-    if read {
-        format!(
+    if !read {
+        return format!("the split {}", site_text(model, s));
+    }
+    match held_out_at(model, s) {
+        Some((cell, line)) => {
+            format!("the split by slicing or sampling (cell {cell}, line {line})")
+        }
+        None => format!(
             "the split by slicing or sampling of the rows read {}",
             site_text(model, s)
-        )
-    } else {
-        format!("the split {}", site_text(model, s))
+        ),
     }
+}
+
+/// The cell where the split `s` is made: the split call's, or the cell of
+/// the statement holding the rows out of a split by slicing or sampling.
+pub(crate) fn split_cell(model: &NotebookModel, s: Site) -> usize {
+    let read = call_at(model, s).is_some_and(|c| c.has(Role::ReadFile));
+    read.then(|| held_out_at(model, s))
+        .flatten()
+        .map_or_else(|| model.sites.cell(s), |(cell, _)| cell)
+}
+
+/// For a split by slicing or sampling of the rows read at `read`, the
+/// first statement after the read, in notebook order, that binds a
+/// held-out part with a complement (`X_test = X[n:]`, `test =
+/// df.drop(train.index)`): its cell and line.
+fn held_out_at(model: &NotebookModel, read: Site) -> Option<(usize, OneIndexed)> {
+    let (read_cell, read_line) = (model.sites.cell(read), call_at(model, read)?.line);
+    model
+        .code_cells()
+        .filter(|c| c.index >= read_cell)
+        .find_map(|cell| {
+            let (program, parsed) = (cell.program()?, cell.parsed.as_deref()?);
+            program
+                .stmts
+                .iter()
+                .filter(|st| cell.index > read_cell || st.line > read_line)
+                .find(|st| {
+                    syntax::part_at(parsed, st.line, st.column).is_some_and(|part| {
+                        matches!(part, syntax::Part::Tail { .. } | syntax::Part::Rest { .. })
+                            && syntax::has_complement(model, &part)
+                    })
+                })
+                .map(|st| (cell.index, st.line))
+        })
 }
 
 /// The last part of a dotted name.
@@ -106,7 +147,7 @@ pub(crate) fn evaluation_alarm(
         message: evaluates(call, model, what, fix, ctx),
         involved: vec![
             site_of(ctx.model, tag),
-            ctx.model.sites.cell(split),
+            split_cell(ctx.model, split),
             ctx.model.sites.cell(model),
         ],
         joins: None,
