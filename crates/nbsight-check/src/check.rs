@@ -71,9 +71,24 @@ pub fn check_model(model: &NotebookModel, rules: RuleSet) -> Vec<Finding> {
         ))
     });
     // One finding per rule and cell for rules whose several alarms in a cell
-    // tell the same story (a leak seen by `predict` is seen by the metric).
-    findings.dedup_by(|b, a| {
-        a.cell == b.cell && a.rule == b.rule && (a.message == b.message || b.rule.one_per_cell())
-    });
+    // tell the same story (a leak seen by `predict` is seen by the metric),
+    // the first in the cell; for the others, one per message and cell.
+    // Other rules' findings may sit between two of them.
+    let mut kept: Vec<&Finding> = Vec::with_capacity(findings.len());
+    let mut keep = vec![true; findings.len()];
+    for (i, f) in findings.iter().enumerate() {
+        let repeats = kept
+            .iter()
+            .rev()
+            .take_while(|k| k.cell == f.cell)
+            .any(|k| k.rule == f.rule && (f.rule.one_per_cell() || k.message == f.message));
+        if repeats {
+            keep[i] = false;
+        } else {
+            kept.push(f);
+        }
+    }
+    let mut keep = keep.into_iter();
+    findings.retain(|_| keep.next().unwrap_or(true));
     findings
 }

@@ -60,6 +60,14 @@ fn every_leakage_case_gives_exactly_its_findings() {
         let notebook = load_path(&suite().join(file)).expect("case loads");
         let findings = check_notebook(&notebook, &effects, rules).findings;
         let got = common::found(&findings);
+        // One finding per rule and cell, whatever other findings sit
+        // between two alarms of a rule in a cell.
+        if got.len() != findings.len() {
+            failures.push(format!(
+                "{file}: more than one finding of a rule in a cell\n{}",
+                common::describe(&findings)
+            ));
+        }
         let want = common::expected(case);
         for rule in RULES {
             let c = counts.get_mut(rule).expect("rule counted");
