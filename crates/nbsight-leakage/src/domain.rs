@@ -19,7 +19,7 @@ use crate::text::short;
 use crate::value::{Side, Site, Tag, Val, kind};
 use crate::{functions, multi_test, overlap, preprocessing, syntax};
 use nbsight_absint::{Alarm, Alarms, Domain, StmtCtx};
-use nbsight_model::program::{Call, Op, Stmt, WriteKind};
+use nbsight_model::program::{Call, Op, Stmt, UNPACKED, WriteKind};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, NotebookModel};
 use nbsight_notebook::OneIndexed;
@@ -1172,10 +1172,21 @@ impl Leak {
             let mut data = Val::default();
             let mut monitored = Val::default();
             let fit = call.has(Role::Fit);
+            // `fit(X, y, **fit_params)` with `fit_params = {"eval_set":
+            // [(X_val, y_val)], ...}` passes the set it monitors that way.
+            let unpacks_monitored = fit
+                && call.keywords.iter().any(|k| k == UNPACKED)
+                && unpacked_entries(call, ctx.cell, ctx.model)
+                    .iter()
+                    .any(|(k, _)| names_monitored_set(k));
             for (i, arg) in call.args.iter().enumerate() {
                 // `fit(X, y, eval_set=[(X_val, y_val)])` trains on `X`: the
                 // set it monitors is not training data.
-                if fit && keyword(call, i).is_some_and(names_monitored_set) {
+                if fit
+                    && keyword(call, i).is_some_and(|k| {
+                        names_monitored_set(k) || (k == UNPACKED && unpacks_monitored)
+                    })
+                {
                     self.join_value_of(arg, &results, stmt.calls.start, &mut monitored);
                     continue;
                 }
@@ -1427,11 +1438,16 @@ fn is_statistic(call: &Call) -> bool {
 /// passed only to be logged (`callbacks=[lgb.log_evaluation()]`) chooses
 /// nothing.
 fn stops_early(call: &Call, cell: usize, model: &NotebookModel) -> bool {
-    let asked = |k: &str| matches!(k, "early_stopping_rounds" | "early_stopping" | "callbacks");
+    let asked = |k: &str| {
+        matches!(
+            k,
+            "early_stopping_rounds" | "early_stopping" | "callbacks" | UNPACKED
+        )
+    };
     if !call.keywords.iter().any(|k| asked(k)) {
         return false;
     }
-    let Some(keywords) = model
+    let Some(mut keywords) = model
         .cells
         .get(cell)
         .and_then(|c| c.parsed.as_deref())
@@ -1439,6 +1455,10 @@ fn stops_early(call: &Call, cell: usize, model: &NotebookModel) -> bool {
     else {
         return false;
     };
+    // The entries of a `**fit_params` dict are keywords too.
+    if call.keywords.iter().any(|k| k == UNPACKED) {
+        keywords.extend(unpacked_entries(call, cell, model));
+    }
     // `early_stopping_rounds=None` (or `False`, `0`) stops nothing.
     if keywords.iter().any(|(k, v)| {
         matches!(k.as_str(), "early_stopping_rounds" | "early_stopping")
@@ -1465,12 +1485,23 @@ fn stops_early(call: &Call, cell: usize, model: &NotebookModel) -> bool {
 }
 
 /// The keyword arguments of a `fit` that pass data it monitors, not data it
-/// trains on (early stopping, validation curves).
+/// trains on (early stopping, validation curves, `xgb.train`'s watch
+/// list `evals=`).
 fn names_monitored_set(keyword: &str) -> bool {
     matches!(
         keyword,
-        "eval_set" | "validation_data" | "valid_sets" | "eval_sample_weight"
+        "eval_set" | "validation_data" | "valid_sets" | "eval_sample_weight" | "evals"
     )
+}
+
+/// The entries of the dicts `call` (in cell `cell`) unpacks with `**`.
+fn unpacked_entries(call: &Call, cell: usize, model: &NotebookModel) -> Vec<(String, String)> {
+    model
+        .cells
+        .get(cell)
+        .and_then(|c| c.parsed.as_deref())
+        .map(|p| syntax::unpacked_entries_at(model, p, call.line, call.column))
+        .unwrap_or_default()
 }
 
 /// `name` is bound by an import somewhere in the notebook (a module or a

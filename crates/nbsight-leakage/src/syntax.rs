@@ -179,6 +179,82 @@ pub(crate) fn keywords_at(
     Some(out)
 }
 
+/// The entries (key, value text) of the dicts the `**name` arguments of
+/// the call at `line`, `column` unpack, where the notebook binds `name`
+/// only to dict literals with string keys or `dict(key=value)` calls
+/// (`fit_params = {"eval_set": [(X_test, y_test)]}`; `fit(X, y,
+/// **fit_params)`).
+pub(crate) fn unpacked_entries_at(
+    model: &NotebookModel,
+    parsed: &ParsedCell,
+    line: OneIndexed,
+    column: OneIndexed,
+) -> Vec<(String, String)> {
+    let mut found = None;
+    find_call(parsed, &parsed.module.body, (line, column), &mut found);
+    let Some(call) = found else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for keyword in &call.arguments.keywords {
+        let (None, Expr::Name(name)) = (&keyword.arg, &keyword.value) else {
+            continue;
+        };
+        let mut entries: Vec<(String, String)> = Vec::new();
+        let mut only_dicts = true;
+        for p in model.code_cells().filter_map(|c| c.parsed.as_deref()) {
+            let text = p.source();
+            let text_of = |e: &Expr| {
+                text.get(usize::from(e.start())..usize::from(e.end()))
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            each_assignment(&p.module.body, &mut |target, value| {
+                if target != name.id.as_str() {
+                    return;
+                }
+                match value {
+                    Expr::Dict(d) => {
+                        for item in &d.items {
+                            match &item.key {
+                                Some(Expr::StringLiteral(k)) => {
+                                    entries
+                                        .push((k.value.to_str().to_string(), text_of(&item.value)));
+                                }
+                                _ => only_dicts = false,
+                            }
+                        }
+                    }
+                    Expr::Call(c)
+                        if name_of(&c.func).as_deref() == Some("dict")
+                            && c.arguments.args.is_empty() =>
+                    {
+                        for k in &c.arguments.keywords {
+                            match &k.arg {
+                                Some(arg) => entries.push((arg.to_string(), text_of(&k.value))),
+                                None => only_dicts = false,
+                            }
+                        }
+                    }
+                    _ => only_dicts = false,
+                }
+            });
+        }
+        if only_dicts {
+            out.extend(entries);
+        }
+    }
+    out
+}
+
+/// The text of the simple statement of `parsed` spanning `at`.
+pub(crate) fn statement_text_at(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> Option<&str> {
+    let stmt = simple_statement_at(parsed, &parsed.module.body, at)?;
+    parsed
+        .source()
+        .get(usize::from(stmt.start())..usize::from(stmt.end()))
+}
+
 fn starts_at(parsed: &ParsedCell, node: &impl Ranged, at: (OneIndexed, OneIndexed)) -> bool {
     parsed.line_column(node.start()) == at
 }

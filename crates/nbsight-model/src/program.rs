@@ -44,6 +44,9 @@ pub enum Op {
     Reads(SmallVec<[Var; 2]>),
 }
 
+/// The keyword [`Call::keywords`] holds for a `**kwargs` argument.
+pub const UNPACKED: &str = "**";
+
 /// A call with an ML or I/O role.
 #[derive(Debug, Clone)]
 pub struct Call {
@@ -60,7 +63,8 @@ pub struct Call {
     /// How many of `args` are positional (the first ones); the rest are
     /// keyword values, `**kwargs` included.
     pub positional: u32,
-    /// `random_state=` / `inplace=`... passed (keyword names).
+    /// `random_state=` / `inplace=`... passed (keyword names), one per
+    /// keyword argument, in order: [`UNPACKED`] for a `**kwargs`.
     pub keywords: SmallVec<[CompactString; 1]>,
     pub first_str: Option<CompactString>,
     /// The result is an operand of a later call of the statement.
@@ -474,7 +478,7 @@ impl StmtCompiler<'_> {
             keywords: site
                 .keywords
                 .iter()
-                .filter_map(|(k, _)| k.clone())
+                .map(|(k, _)| k.clone().unwrap_or_else(|| UNPACKED.into()))
                 .collect(),
             first_str: site.first_str.clone(),
             consumed: false,
