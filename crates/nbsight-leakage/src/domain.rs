@@ -592,6 +592,9 @@ impl Leak {
             return data;
         };
         let leak = self.function_leak(ctx, f);
+        if leak.evaluates_passed() {
+            return self.passed_model_evaluated(call, leak, (results, first_call), ctx, alarms);
+        }
         if !leak.evaluates() {
             return data;
         }
@@ -616,6 +619,45 @@ impl Leak {
             .collect();
         evaluation.positional = evaluation.args.len() as u32;
         self.check_evaluation(here, &evaluation, &test, true, ctx, alarms);
+        Val::default()
+    }
+
+    /// A call of a user function that evaluates a model passed to it
+    /// (`show(X_test, y_test, model)`, [`functions::FunctionLeak::
+    /// evaluates_passed`]): each model the model arguments hold is
+    /// evaluated on the other arguments the body tests on, as the same code
+    /// written inline would be. Its result is a score.
+    fn passed_model_evaluated(
+        &mut self,
+        call: &Call,
+        leak: functions::FunctionLeak,
+        (results, first_call): (&[Val], u32),
+        ctx: &StmtCtx<'_>,
+        alarms: &mut Alarms,
+    ) -> Val {
+        let (mut models, mut test) = (Val::default(), Val::default());
+        let tested = leak.tested() & !leak.models;
+        for (i, arg) in call.args[..positional(call)].iter().enumerate().take(32) {
+            if leak.models & (1 << i) != 0 {
+                self.join_value_of(arg, results, first_call, &mut models);
+            } else if tested & (1 << i) != 0 {
+                self.join_value_of(arg, results, first_call, &mut test);
+            }
+        }
+        let mut evaluation = call.clone();
+        evaluation.roles = SmallVec::from_slice(&[Role::Evaluate]);
+        evaluation.keywords.clear();
+        evaluation.args = call.args[..positional(call)]
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i < 32 && tested & (1 << i) != 0)
+            .map(|(_, arg)| arg.clone())
+            .collect();
+        evaluation.positional = evaluation.args.len() as u32;
+        let trained: SmallVec<[Site; 2]> = models.models().collect();
+        for m in trained {
+            self.check_evaluation(m, &evaluation, &test, true, ctx, alarms);
+        }
         Val::default()
     }
 

@@ -37,11 +37,21 @@ pub(crate) struct FunctionLeak {
     /// The parameters it predicts on (`model.predict(X_te)`): test data
     /// once its predictions are scored (`tests` not empty).
     pub predicts: u32,
+    /// The parameters whose `predict` or `score` it calls (`def show(X, y,
+    /// fitted_model): fitted_model.score(X, y)`): models passed to it.
+    pub models: u32,
 }
 
 impl FunctionLeak {
     pub(crate) fn is_none(self) -> bool {
-        !self.fits && !self.cross_validates && !self.evaluates()
+        !self.fits && !self.cross_validates && !self.evaluates() && !self.evaluates_passed()
+    }
+
+    /// It fits no model but evaluates (a metric or `score`) a model passed
+    /// to it on other arguments: a helper that reports a trained model's
+    /// test score.
+    pub(crate) fn evaluates_passed(self) -> bool {
+        self.trains == 0 && self.models != 0 && self.tests & !self.models != 0
     }
 
     /// It fits a model on some of its arguments and evaluates it (a
@@ -166,6 +176,7 @@ fn defined_leak(model: &NotebookModel, def_cell: usize, var: Var) -> FunctionLea
         trains: 0,
         tests: 0,
         predicts: 0,
+        models: 0,
     };
     for stmt in &def.body {
         reader.visit_stmt(stmt);
@@ -177,6 +188,7 @@ fn defined_leak(model: &NotebookModel, def_cell: usize, var: Var) -> FunctionLea
         trains: reader.trains,
         tests: reader.tests,
         predicts: reader.predicts,
+        models: reader.models,
     }
 }
 
@@ -216,11 +228,12 @@ struct BodyReader<'m> {
     scores: bool,
     /// The positional parameters' names.
     params: Vec<String>,
-    /// See [`FunctionLeak::trains`], [`FunctionLeak::tests`] and
-    /// [`FunctionLeak::predicts`].
+    /// See [`FunctionLeak::trains`], [`FunctionLeak::tests`],
+    /// [`FunctionLeak::predicts`] and [`FunctionLeak::models`].
     trains: u32,
     tests: u32,
     predicts: u32,
+    models: u32,
 }
 
 impl BodyReader<'_> {
@@ -332,13 +345,24 @@ impl<'a> Visitor<'a> for BodyReader<'_> {
                     }
                     if roles.contains(&Role::Predict) || roles.contains(&Role::Evaluate) {
                         self.scores = true;
+                        if let Expr::Name(receiver) = &*method.value
+                            && let Some(i) =
+                                self.params.iter().position(|p| p == receiver.id.as_str())
+                            && i < 32
+                        {
+                            self.models |= 1 << i;
+                        }
                     }
                     if roles.contains(&Role::Evaluate) {
                         self.tests |= self.params_read(call);
                     } else if roles.contains(&Role::Predict) {
                         self.predicts |= self.params_read(call);
                     }
+                    // `metrics.accuracy_score(y, p)`: a module's function.
                     let qualified = self.function_roles(&call.func);
+                    if qualified.contains(&Role::Evaluate) && !roles.contains(&Role::Evaluate) {
+                        self.tests |= self.params_read(call);
+                    }
                     self.note_function(&qualified);
                 }
                 func => {

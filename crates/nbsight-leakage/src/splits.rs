@@ -5,7 +5,7 @@
 use nbsight_dataflow::effects::Role;
 use nbsight_model::NotebookModel;
 use nbsight_model::program::{Call, WriteKind};
-use nbsight_model::vars::Var;
+use nbsight_model::vars::{Var, VarSet};
 use nbsight_notebook::OneIndexed;
 
 use smallvec::SmallVec;
@@ -78,10 +78,11 @@ pub(crate) fn equivalent_split(model: &NotebookModel, site: Site) -> Option<Site
 /// notebook order binds one of `data` to other data: a binding that does
 /// not read the variable itself (`X = X.drop(columns=...)` keeps its rows),
 /// whose text is not that of a binding of the variable before `from` (the
-/// same code run again makes the same data), and that reads none of the
-/// data an earlier binding read, or reads some that was itself bound to
-/// other data in between (`X = pd.read_csv("b.csv")`, not `X = df.loc[:,
-/// cols]` after `X = df.loc[:, other_cols]`: the same rows of `df`).
+/// same code run again makes the same data), and whose data comes from
+/// none of the data the earlier bindings came from, or from some that was
+/// itself bound to other data in between (`X = pd.read_csv("b.csv")`, not
+/// `X = df2.loc[:, cols]` after `X = df.loc[:, other_cols]` with `df2 =
+/// df.copy()`: the same rows of `df`).
 fn rebound_between(
     model: &NotebookModel,
     from: (usize, OneIndexed),
@@ -89,39 +90,28 @@ fn rebound_between(
     data: &[&[Var]],
 ) -> bool {
     let vars: SmallVec<[Var; 4]> = data.iter().flat_map(|d| d.iter().copied()).collect();
-    other_data_between(model, from, to, &vars, 3)
+    other_data_between(&bindings(model), from, to, &vars, 3)
 }
 
 /// A binding of a variable: where (cell, line), the variable, the
 /// statement's text and the data it reads (not imported names).
 type Binding<'a> = ((usize, OneIndexed), Var, &'a str, SmallVec<[Var; 4]>);
 
-fn other_data_between(
-    model: &NotebookModel,
-    from: (usize, OneIndexed),
-    to: (usize, OneIndexed),
-    vars: &[Var],
-    depth: usize,
-) -> bool {
-    if depth == 0 {
-        return false;
-    }
-    let imported = |v: Var| {
-        model.code_cells().any(|c| {
-            c.compiled
-                .as_deref()
-                .is_some_and(|x| x.imports.iter().any(|(w, _)| *w == v))
-        })
-    };
-    // (position, variable, text, the data it reads) of every binding.
-    let mut bindings: Vec<Binding<'_>> = Vec::new();
+/// Every strong binding of a variable in the notebook's top-level code.
+fn bindings(model: &NotebookModel) -> Vec<Binding<'_>> {
+    let imported: VarSet = model
+        .code_cells()
+        .filter_map(|c| c.compiled.as_deref())
+        .flat_map(|x| x.imports.iter().map(|(v, _)| *v))
+        .collect();
+    let mut found = Vec::new();
     for cell in model.code_cells() {
         let (Some(program), Some(parsed)) = (cell.program(), cell.parsed.as_deref()) else {
             continue;
         };
         for stmt in &program.stmts {
             for &(v, kind) in &stmt.writes {
-                if kind != WriteKind::Strong || !vars.contains(&v) {
+                if kind != WriteKind::Strong {
                     continue;
                 }
                 let text =
@@ -130,19 +120,59 @@ fn other_data_between(
                     .reads
                     .iter()
                     .copied()
-                    .filter(|&r| !imported(r))
+                    .filter(|&r| !imported.contains(r))
                     .collect();
-                bindings.push(((cell.index, stmt.line), v, text, reads));
+                found.push(((cell.index, stmt.line), v, text, reads));
             }
         }
     }
+    found
+}
+
+/// The data `start` comes from before `before`: the variables themselves
+/// and, transitively, what their earlier bindings read.
+fn origins(bindings: &[Binding<'_>], start: &[Var], before: (usize, OneIndexed)) -> Vec<Var> {
+    let mut seen: Vec<Var> = start.to_vec();
+    let mut i = 0;
+    while let Some(&v) = seen.get(i) {
+        for (at, w, _, reads) in bindings {
+            if *w == v && *at < before {
+                for &r in reads {
+                    if !seen.contains(&r) {
+                        seen.push(r);
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    seen
+}
+
+fn other_data_between(
+    bindings: &[Binding<'_>],
+    from: (usize, OneIndexed),
+    to: (usize, OneIndexed),
+    vars: &[Var],
+    depth: usize,
+) -> bool {
+    if depth == 0 {
+        return false;
+    }
     bindings.iter().any(|(at, v, text, reads)| {
+        if !(vars.contains(v) && from < *at && *at < to && !reads.contains(v)) {
+            return false;
+        }
         let earlier = || bindings.iter().filter(|(b, w, ..)| *b <= from && w == v);
-        from < *at
-            && *at < to
-            && !reads.contains(v)
-            && !earlier().any(|(_, _, t, _)| t == text)
-            && (!earlier().any(|(.., r)| r.iter().any(|x| reads.contains(x)))
-                || other_data_between(model, from, *at, reads, depth - 1))
+        if earlier().any(|(_, _, t, _)| t == text) {
+            return false;
+        }
+        let before: Vec<Var> = earlier().flat_map(|(.., r)| r.iter().copied()).collect();
+        let theirs = origins(bindings, &before, from);
+        let shared: Vec<Var> = origins(bindings, reads, *at)
+            .into_iter()
+            .filter(|x| theirs.contains(x))
+            .collect();
+        shared.is_empty() || other_data_between(bindings, from, *at, &shared, depth - 1)
     })
 }
