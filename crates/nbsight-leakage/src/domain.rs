@@ -548,7 +548,14 @@ impl Leak {
                     data.join(x);
                 }
             }
-            if leak.fits && !data.is_split() {
+            // A helper taking a statistic of one element at a time (a
+            // document's mean word vector) makes a feature of that element.
+            let per_element = || {
+                parsed_cell(ctx).is_some_and(|p| {
+                    syntax::called_per_element(p, (stmt.line, stmt.column), ctx.model.vars.name(f))
+                })
+            };
+            if leak.fits && !data.is_split() && !per_element() {
                 // Named by the call that applies it to the whole data (its
                 // cell is the one to fix), else by the function.
                 match user_call_site(stmt, ctx, f) {

@@ -255,6 +255,114 @@ pub(crate) fn statement_text_at(parsed: &ParsedCell, at: (OneIndexed, OneIndexed
         .get(usize::from(stmt.start())..usize::from(stmt.end()))
 }
 
+/// Whether every call of the function `name` in the statement of `parsed`
+/// spanning `at` applies it to one element of data at a time: each
+/// positional argument is the target of an enclosing `for` or of a
+/// comprehension (`for doc in docs: f(doc)`, `[f(d) for d in docs]`), or
+/// an element indexed by one (`for i in range(n): f(docs[i])`). A
+/// statistic such a function takes is one element's, not all rows'.
+pub(crate) fn called_per_element(
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+    name: &str,
+) -> bool {
+    struct Calls<'n> {
+        name: &'n str,
+        /// Loop and comprehension targets: elements.
+        targets: Vec<String>,
+        /// Those over a `range(...)`: positions (`docs[i]` is an element;
+        /// `df[col]` over column names is a column of all rows).
+        positions: Vec<String>,
+        calls: usize,
+        per_element: usize,
+    }
+    impl Calls<'_> {
+        fn element(&self, arg: &Expr) -> bool {
+            let named = |e: &Expr, names: &[String]| matches!(e, Expr::Name(n) if names.iter().any(|t| t == n.id.as_str()));
+            match arg {
+                Expr::Subscript(sub) => named(&sub.slice, &self.positions),
+                e => named(e, &self.targets),
+            }
+        }
+
+        fn bind(&mut self, target: &Expr, iter: &Expr) {
+            names_in(target, &mut self.targets);
+            // `range(n)`, `trange(n)`, or a progress bar over one
+            // (`tqdm(range(n))`).
+            let range = |e: &Expr| matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if matches!(f.id.as_str(), "range" | "trange")));
+            let over_range = range(iter)
+                || matches!(iter, Expr::Call(c) if c.arguments.args.first().is_some_and(range));
+            if over_range {
+                names_in(target, &mut self.positions);
+            }
+        }
+    }
+    impl<'a> ruff_python_ast::visitor::Visitor<'a> for Calls<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::ListComp(ast::ExprListComp { generators, .. })
+                | Expr::SetComp(ast::ExprSetComp { generators, .. })
+                | Expr::Generator(ast::ExprGenerator { generators, .. })
+                | Expr::DictComp(ast::ExprDictComp { generators, .. }) => {
+                    for g in generators {
+                        self.bind(&g.target, &g.iter);
+                    }
+                }
+                Expr::Call(call) if matches!(&*call.func, Expr::Name(f) if f.id.as_str() == self.name) =>
+                {
+                    self.calls += 1;
+                    if !call.arguments.args.is_empty()
+                        && call.arguments.args.iter().all(|a| self.element(a))
+                    {
+                        self.per_element += 1;
+                    }
+                }
+                _ => {}
+            }
+            ruff_python_ast::visitor::walk_expr(self, expr);
+        }
+    }
+    // The targets of the `for` loops enclosing the statement.
+    fn enclosing(
+        parsed: &ParsedCell,
+        body: &[Stmt],
+        at: (OneIndexed, OneIndexed),
+        calls: &mut Calls<'_>,
+    ) {
+        for stmt in body {
+            if !spans(parsed, stmt, at) {
+                continue;
+            }
+            if let Stmt::For(f) = stmt {
+                calls.bind(&f.target, &f.iter);
+            }
+            for inner in children(stmt) {
+                enclosing(parsed, inner, at, calls);
+            }
+        }
+    }
+    let mut calls = Calls {
+        name,
+        targets: Vec::new(),
+        positions: Vec::new(),
+        calls: 0,
+        per_element: 0,
+    };
+    enclosing(parsed, &parsed.module.body, at, &mut calls);
+    walk_simple_statement_at(parsed, at, &mut calls);
+    calls.calls > 0 && calls.per_element == calls.calls
+}
+
+/// The names a binding target binds (`x`, `(i, row)`).
+fn names_in(target: &Expr, out: &mut Vec<String>) {
+    match target {
+        Expr::Name(n) => out.push(n.id.to_string()),
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| names_in(e, out)),
+        Expr::List(l) => l.elts.iter().for_each(|e| names_in(e, out)),
+        _ => {}
+    }
+}
+
 fn starts_at(parsed: &ParsedCell, node: &impl Ranged, at: (OneIndexed, OneIndexed)) -> bool {
     parsed.line_column(node.start()) == at
 }
