@@ -37,7 +37,8 @@
 //! - A cell that writes or deletes files (`to_csv`, `savefig`, `os.remove`,
 //!   `open(path, "w")`): a later cell may read them by their path; and a
 //!   cell that names a file such a cell names (`open("my_df.csv")` after
-//!   `df.to_csv("my_df.csv")`).
+//!   `df.to_csv("my_df.csv")`), also inside a longer text (`HTML('<iframe
+//!   src=map.html>')` after `m.save("map.html")`).
 //! - A cell that changes library or interpreter state the cells after it
 //!   rely on: configuration calls (`pd.set_option`, `plt.style.use`,
 //!   `sns.set()`, `warnings.filterwarnings`, `sys.path.append`), global
@@ -167,48 +168,66 @@ fn program_has(compiled: &nbsight_model::Compiled, role: Role) -> bool {
     compiled.program.calls.iter().any(|c| c.has(role))
 }
 
-/// The cell names a file (a string literal that looks like a path:
-/// `"my_df.csv"`) that a cell writing files names too: it may read what
-/// that cell wrote (`to_csv("my_df.csv")` then `open("my_df.csv")`).
+/// The cell names a file that a cell writing files names too (a string
+/// literal that looks like a path there: `"my_df.csv"`), in a string
+/// literal of its own, alone or inside a longer text (`HTML('<iframe
+/// src=plot.html>')`): it may read what that cell wrote (`to_csv("my_df.csv")`
+/// then `open("my_df.csv")`).
 fn reads_a_file_another_writes(model: &NotebookModel, cell: &nbsight_model::CellInfo) -> bool {
     let Some(parsed) = cell.parsed.as_deref() else {
         return false;
     };
-    let own: Vec<&str> = path_literals(parsed.source()).collect();
+    let own: Vec<&str> = string_literals(parsed.source()).collect();
     !own.is_empty()
         && model.code_cells().any(|c| {
             c.index != cell.index
                 && writes_files(c)
-                && c.parsed
-                    .as_deref()
-                    .is_some_and(|p| path_literals(p.source()).any(|l| own.contains(&l)))
+                && c.parsed.as_deref().is_some_and(|p| {
+                    path_literals(p.source())
+                        .any(|path| own.iter().any(|literal| names_path(literal, path)))
+                })
         })
+}
+
+/// `literal` is `path`, or holds it as a whole word of a longer text
+/// (`<iframe src=plot.html width=700>` holds `plot.html`, not `a.html`
+/// `xplot.html`).
+fn names_path(literal: &str, path: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '\\');
+    literal.match_indices(path).any(|(at, _)| {
+        let before = literal[..at].chars().next_back();
+        let after = literal[at + path.len()..].chars().next();
+        before.is_none_or(|c| !part(c)) && after.is_none_or(|c| !part(c))
+    })
 }
 
 /// The string literals of `source` that look like file paths: no spaces, a
 /// `.` or a `/` (`"my_df.csv"`, `'data/train.json'`).
 fn path_literals(source: &str) -> impl Iterator<Item = &str> {
+    string_literals(source).filter(|literal| {
+        !literal.is_empty()
+            && literal.len() <= 260
+            && !literal.contains(char::is_whitespace)
+            && literal.contains(['.', '/'])
+            && literal.chars().any(char::is_alphabetic)
+    })
+}
+
+/// The one-line string literals of `source` (what is between two equal
+/// quotes on a line).
+fn string_literals(source: &str) -> impl Iterator<Item = &str> {
     let mut rest = source;
     std::iter::from_fn(move || {
-        loop {
-            let open = rest.find(['\'', '"'])?;
-            let quote = rest.as_bytes()[open] as char;
-            let after = &rest[open + 1..];
-            let Some(close) = after.find([quote, '\n']) else {
-                rest = "";
-                return None;
-            };
-            let literal = &after[..close];
-            rest = &after[(close + 1).min(after.len())..];
-            let path_like = !literal.is_empty()
-                && literal.len() <= 260
-                && !literal.contains(char::is_whitespace)
-                && literal.contains(['.', '/'])
-                && literal.chars().any(char::is_alphabetic);
-            if path_like {
-                return Some(literal);
-            }
-        }
+        let open = rest.find(['\'', '"'])?;
+        let quote = rest.as_bytes()[open] as char;
+        let after = &rest[open + 1..];
+        let Some(close) = after.find([quote, '\n']) else {
+            rest = "";
+            return None;
+        };
+        let literal = &after[..close];
+        rest = &after[(close + 1).min(after.len())..];
+        Some(literal)
     })
 }
 
@@ -299,6 +318,25 @@ mod tests {
         ]);
         // Cell 1 may read `rate`; `expression` is read but defined nowhere.
         assert_eq!(found, [4, 5]);
+    }
+
+    /// A file name inside a longer text (an HTML `<iframe>` showing the
+    /// map a cell saved) links the two cells; a longer name that only
+    /// contains it does not.
+    #[test]
+    fn a_file_named_inside_a_text_links_its_writer() {
+        let found = isolated(&[
+            "import folium
+m = folium.Map()
+m.save('plot_data.html')",
+            "from IPython.display import HTML
+HTML('<iframe src=plot_data.html width=700></iframe>')",
+            "from IPython.display import HTML
+HTML('<iframe src=old_plot_data.html width=700></iframe>')",
+        ]);
+        assert_eq!(found, [2]);
+        assert!(names_path("<img src='a/plot.png'>", "a/plot.png"));
+        assert!(!names_path("xplot.png", "plot.png"));
     }
 
     #[test]
