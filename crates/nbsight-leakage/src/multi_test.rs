@@ -15,6 +15,7 @@ use std::rc::Rc;
 use crate::calls::positional;
 use crate::models::{Evals, evals_entry, evaluated_in, record_evaluation};
 use crate::splits::equivalent_split;
+use crate::syntax;
 use crate::text::{callee_at, short, site_text, split_cell, split_text};
 use crate::value::{Side, Site, Tag, Val};
 
@@ -67,8 +68,14 @@ pub(crate) fn at_evaluation(
         // A loop that makes another target of each iteration (`for col in
         // targets: y = df[col]; split; fit; score`) answers other
         // questions: no choice among its models.
-        let tuned_in_loop = trained_in_loop && !target_varies_in_loop(ctx.model, split);
-        if alarms.on && (second || tuned_in_loop || (ctx.in_loop && count >= 2)) {
+        // A split drawn again at each iteration (in the loop, unseeded:
+        // `for i in range(100): split; fit; score` to average the score)
+        // gives each candidate its own test set.
+        let redrawn = ctx.in_loop
+            && redrawn_in_loop(ctx.model, split)
+            && !model_made_in_loop(ctx.model, model);
+        let tuned_in_loop = trained_in_loop && !redrawn && !target_varies_in_loop(ctx.model, split);
+        if alarms.on && (second || tuned_in_loop || (ctx.in_loop && !redrawn && count >= 2)) {
             let why = if count >= 2 {
                 format!("{count} different models are evaluated on it")
             } else {
@@ -155,6 +162,62 @@ fn target_varies_in_loop(model: &NotebookModel, split: Site) -> bool {
             .iter()
             .enumerate()
             .any(|(i, st)| in_loop(i) && st.writes.contains(&(labels, WriteKind::Strong)))
+}
+
+/// The split made at `split` is made in a loop without a fixed seed (no
+/// `random_state`, or one that is not a number): each iteration draws
+/// other test rows.
+fn redrawn_in_loop(model: &NotebookModel, split: Site) -> bool {
+    let Some(cell) = model.cells.get(model.sites.cell(split)) else {
+        return false;
+    };
+    let (Some(program), Some(parsed)) = (cell.program(), cell.parsed.as_deref()) else {
+        return false;
+    };
+    let call = model.sites.call(split);
+    let Some(at) = program.stmts.iter().position(|st| st.calls.contains(&call)) else {
+        return false;
+    };
+    let in_loop = program
+        .blocks
+        .iter()
+        .any(|b| b.in_loop && b.stmts.contains(&(at as u32)));
+    let Some(c) = program.calls.get(call as usize) else {
+        return false;
+    };
+    let seeded = syntax::keywords_at(parsed, c.line, c.column).is_some_and(|keywords| {
+        keywords
+            .iter()
+            .any(|(k, v)| k == "random_state" && v.parse::<i64>().is_ok())
+    });
+    in_loop && !seeded
+}
+
+/// The model fitted at `site` is made again in a loop of its cell (`for k
+/// in ks: knn = KNeighborsClassifier(k)`): each iteration another
+/// candidate. `knn.fit` in a loop on a `knn` made before is one model.
+fn model_made_in_loop(model: &NotebookModel, site: Site) -> bool {
+    let Some(program) = model
+        .cells
+        .get(model.sites.cell(site))
+        .and_then(|c| c.program())
+    else {
+        return false;
+    };
+    let Some(fit) = program.calls.get(model.sites.call(site) as usize) else {
+        return false;
+    };
+    let Op::Var(receiver) = fit.receiver else {
+        // `Model(k).fit(X, y)`: made where it is fitted.
+        return true;
+    };
+    program.stmts.iter().enumerate().any(|(i, st)| {
+        program
+            .blocks
+            .iter()
+            .any(|b| b.in_loop && b.stmts.contains(&(i as u32)))
+            && st.writes.contains(&(receiver, WriteKind::Strong))
+    })
 }
 
 /// The variable holding the labels a model was fitted on (`y_train` in

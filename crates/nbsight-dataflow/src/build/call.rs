@@ -52,7 +52,18 @@ impl<'c> ScopeBuilder<'c> {
                         }
                     }
                 }
-                match (self.ctx.effects.method(attr.attr.as_str()), receiver) {
+                // `groupby(k)[c].transform("mean")`, `.agg("median")`: the
+                // statistic named is what the call takes.
+                let named_statistic = match attr.attr.as_str() {
+                    "transform" | "agg" | "aggregate" => args
+                        .first_str
+                        .and_then(|l| self.ctx.effects.method(l.value.to_str()))
+                        .filter(|e| e.has_role(Role::FitTransform)),
+                    _ => None,
+                };
+                let effect =
+                    named_statistic.or_else(|| self.ctx.effects.method(attr.attr.as_str()));
+                match (effect, receiver) {
                     (Some(effect), receiver) => {
                         if receiver.is_none() && changes_receiver(effect, &args) {
                             self.note_param_change(&attr.value);
