@@ -336,6 +336,10 @@ impl Leak {
             // stays training data, an overlap once a later split (or
             // cross-validation's folds) puts neighbours on both sides.
             let mut res = data.data();
+            // `rows.sample(n, replace=True)` draws from its receiver.
+            if call.method {
+                res.join(&recv.data());
+            }
             res.add(Tag::Resampled(here));
             return res;
         }

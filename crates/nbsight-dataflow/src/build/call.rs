@@ -61,8 +61,19 @@ impl<'c> ScopeBuilder<'c> {
                         .filter(|e| e.has_role(Role::FitTransform)),
                     _ => None,
                 };
-                let effect =
-                    named_statistic.or_else(|| self.ctx.effects.method(attr.attr.as_str()));
+                // `minority.sample(n, replace=True)`: rows drawn with
+                // replacement, repeated: a resampling (bootstrap,
+                // oversampling), as `sklearn.utils.resample` is.
+                let with_replacement = (attr.attr.as_str() == "sample"
+                    && args
+                        .keywords
+                        .iter()
+                        .any(|k| k.name == Some("replace") && k.truthy))
+                .then(|| self.ctx.effects.function("sklearn.utils.resample"))
+                .flatten();
+                let effect = named_statistic
+                    .or(with_replacement)
+                    .or_else(|| self.ctx.effects.method(attr.attr.as_str()));
                 match (effect, receiver) {
                     (Some(effect), receiver) => {
                         if receiver.is_none() && changes_receiver(effect, &args) {
