@@ -2,7 +2,7 @@
 //! arguments and its keywords.
 
 use nbsight_model::NotebookModel;
-use nbsight_model::program::Call;
+use nbsight_model::program::{Call, Program};
 
 use crate::value::Site;
 
@@ -14,6 +14,11 @@ pub(crate) fn call_at(model: &NotebookModel, s: Site) -> Option<&Call> {
         .program()?
         .calls
         .get(model.sites.call(s) as usize)
+}
+
+/// The program of the cell holding call site `s`.
+pub(crate) fn program_at(model: &NotebookModel, s: Site) -> Option<&Program> {
+    model.cells.get(model.sites.cell(s))?.program()
 }
 
 /// The number of positional arguments of a call (its arguments end with

@@ -618,17 +618,7 @@ impl Leak {
             }
         }
         self.train(here, train.data(), ctx.in_loop);
-        // Named in messages by the arguments it evaluates on.
-        let mut evaluation = call.clone();
-        evaluation.roles = SmallVec::from_slice(&[Role::Evaluate]);
-        evaluation.keywords.clear();
-        evaluation.args = call.args[..positional(call)]
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i < 32 && leak.tested() & (1 << i) != 0)
-            .map(|(_, arg)| arg.clone())
-            .collect();
-        evaluation.positional = evaluation.args.len() as u32;
+        let evaluation = evaluation_of(call, leak.tested());
         self.check_evaluation(here, &evaluation, &test, true, ctx, alarms);
         Val::default()
     }
@@ -655,21 +645,40 @@ impl Leak {
                 self.join_value_of(arg, results, first_call, &mut test);
             }
         }
-        let mut evaluation = call.clone();
-        evaluation.roles = SmallVec::from_slice(&[Role::Evaluate]);
-        evaluation.keywords.clear();
-        evaluation.args = call.args[..positional(call)]
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i < 32 && tested & (1 << i) != 0)
-            .map(|(_, arg)| arg.clone())
-            .collect();
-        evaluation.positional = evaluation.args.len() as u32;
+        let evaluation = evaluation_of(call, tested);
         let trained: SmallVec<[Site; 2]> = models.models().collect();
         for m in trained {
             self.check_evaluation(m, &evaluation, &test, true, ctx, alarms);
         }
         Val::default()
+    }
+
+    /// The value of each element of the tuple display `stmt` assigns to as
+    /// many names (`a, b = x[...], y[...]`), in the order of the targets.
+    fn tuple_elements(&self, stmt: &Stmt, ctx: &StmtCtx<'_>) -> Option<Vec<Val>> {
+        let strong = stmt
+            .writes
+            .iter()
+            .filter(|(_, k)| *k == WriteKind::Strong)
+            .count();
+        let elements = syntax::tuple_display_at(parsed_cell(ctx)?, (stmt.line, stmt.column))?;
+        if elements.len() != strong || strong < 2 {
+            return None;
+        }
+        Some(
+            elements
+                .iter()
+                .map(|names| {
+                    let mut val = Val::default();
+                    for name in names {
+                        if let Some(x) = read_named(stmt, ctx, name).and_then(|v| self.get(v)) {
+                            val.join(x);
+                        }
+                    }
+                    val
+                })
+                .collect(),
+        )
     }
 
     /// The values of the two frames `stmt` aligns (`a2, b2 = a.align(b)`),
@@ -1349,6 +1358,11 @@ impl Leak {
         }
         // `a, b = a.align(b, axis=1)`: each keeps its own rows.
         let aligned = self.aligned(stmt, ctx);
+        // `X_train, X_test = train["text"], test["text"]`: each target
+        // its own element's value, not the statement's.
+        let elements = (calls.is_empty() && split.is_none() && aligned.is_none())
+            .then(|| self.tuple_elements(stmt, ctx))
+            .flatten();
         let mut position = 0;
         for &(v, kind) in &stmt.writes {
             match kind {
@@ -1356,6 +1370,12 @@ impl Leak {
                     let own = aligned.as_ref().and_then(|a| a.get(position)).cloned();
                     position += 1;
                     self.set(v, own.flatten().unwrap_or_default());
+                    self.bind(v);
+                }
+                WriteKind::Strong if elements.is_some() => {
+                    let own = elements.as_ref().and_then(|e| e.get(position)).cloned();
+                    position += 1;
+                    self.set(v, own.unwrap_or_default());
                     self.bind(v);
                 }
                 WriteKind::Strong => {
@@ -1565,6 +1585,23 @@ fn is_imported(model: &NotebookModel, name: &str) -> bool {
             .as_deref()
             .is_some_and(|c| c.imports.iter().any(|(v, _)| model.vars.name(*v) == name))
     })
+}
+
+/// A user function's call seen as the evaluation its body makes: an
+/// `Evaluate` call of the positional arguments in `tested` (bit `i` for the
+/// `i`-th), which name the test data in messages.
+fn evaluation_of(call: &Call, tested: u32) -> Call {
+    let mut evaluation = call.clone();
+    evaluation.roles = SmallVec::from_slice(&[Role::Evaluate]);
+    evaluation.keywords.clear();
+    evaluation.args = call.args[..positional(call)]
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i < 32 && tested & (1 << i) != 0)
+        .map(|(_, arg)| arg.clone())
+        .collect();
+    evaluation.positional = evaluation.args.len() as u32;
+    evaluation
 }
 
 /// The site of `stmt`'s call of the user function `f`, when the dataflow

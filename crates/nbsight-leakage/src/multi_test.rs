@@ -12,7 +12,7 @@ use nbsight_model::vars::Var;
 
 use std::rc::Rc;
 
-use crate::calls::positional;
+use crate::calls::{positional, program_at};
 use crate::models::{Evals, evals_entry, evaluated_in, record_evaluation};
 use crate::splits::equivalent_split;
 use crate::syntax;
@@ -74,7 +74,10 @@ pub(crate) fn at_evaluation(
         let redrawn = ctx.in_loop
             && redrawn_in_loop(ctx.model, split)
             && !model_made_in_loop(ctx.model, model);
-        let tuned_in_loop = trained_in_loop && !redrawn && !target_varies_in_loop(ctx.model, split);
+        let tuned_in_loop = trained_in_loop
+            && !redrawn
+            && !target_varies_in_loop(ctx.model, split)
+            && !labels_vary_in_loop(ctx.model, model);
         if alarms.on && (second || tuned_in_loop || (ctx.in_loop && !redrawn && count >= 2)) {
             let why = if count >= 2 {
                 format!("{count} different models are evaluated on it")
@@ -128,11 +131,7 @@ pub(crate) fn stopped_early_on(model: Site, call: &Call, split: Site, ctx: &Stmt
 /// labels it splits (its second argument): each iteration splits another
 /// target.
 fn target_varies_in_loop(model: &NotebookModel, split: Site) -> bool {
-    let Some(program) = model
-        .cells
-        .get(model.sites.cell(split))
-        .and_then(|c| c.program())
-    else {
+    let Some(program) = program_at(model, split) else {
         return false;
     };
     let Some(labels) = program
@@ -193,15 +192,30 @@ fn redrawn_in_loop(model: &NotebookModel, split: Site) -> bool {
     in_loop && !seeded
 }
 
+/// The model trained at `site` is fitted, in a loop, on the column of
+/// labels the loop's target names (`for c in categories: pipe.fit(X,
+/// train[c])`): one model per target, each scored on its own labels.
+fn labels_vary_in_loop(model: &NotebookModel, site: Site) -> bool {
+    let (Some(program), Some(parsed)) = (
+        program_at(model, site),
+        model
+            .cells
+            .get(model.sites.cell(site))
+            .and_then(|c| c.parsed.as_deref()),
+    ) else {
+        return false;
+    };
+    program
+        .calls
+        .get(model.sites.call(site) as usize)
+        .is_some_and(|fit| syntax::labels_chosen_by_loop(parsed, (fit.line, fit.column)))
+}
+
 /// The model fitted at `site` is made again in a loop of its cell (`for k
 /// in ks: knn = KNeighborsClassifier(k)`): each iteration another
 /// candidate. `knn.fit` in a loop on a `knn` made before is one model.
 fn model_made_in_loop(model: &NotebookModel, site: Site) -> bool {
-    let Some(program) = model
-        .cells
-        .get(model.sites.cell(site))
-        .and_then(|c| c.program())
-    else {
+    let Some(program) = program_at(model, site) else {
         return false;
     };
     let Some(fit) = program.calls.get(model.sites.call(site) as usize) else {

@@ -353,6 +353,39 @@ pub(crate) fn called_per_element(
     calls.calls > 0 && calls.per_element == calls.calls
 }
 
+/// The call at `at` (a `fit`) takes as its labels, its second positional
+/// argument, a column chosen by the target of a `for` loop enclosing it
+/// (`for category in categories: pipe.fit(X_train, train[category])`):
+/// each iteration another target.
+pub(crate) fn labels_chosen_by_loop(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> bool {
+    let mut found = None;
+    find_call(parsed, &parsed.module.body, at, &mut found);
+    let Some(Expr::Subscript(labels)) = found.and_then(|c| c.arguments.args.get(1)) else {
+        return false;
+    };
+    let Expr::Name(index) = &*labels.slice else {
+        return false;
+    };
+    fn targets(
+        parsed: &ParsedCell,
+        body: &[Stmt],
+        at: (OneIndexed, OneIndexed),
+        out: &mut Vec<String>,
+    ) {
+        for stmt in body.iter().filter(|s| spans(parsed, *s, at)) {
+            if let Stmt::For(f) = stmt {
+                names_in(&f.target, out);
+            }
+            for inner in children(stmt) {
+                targets(parsed, inner, at, out);
+            }
+        }
+    }
+    let mut names = Vec::new();
+    targets(parsed, &parsed.module.body, at, &mut names);
+    names.iter().any(|n| n == index.id.as_str())
+}
+
 /// The names a binding target binds (`x`, `(i, row)`).
 fn names_in(target: &Expr, out: &mut Vec<String>) {
     match target {
@@ -468,6 +501,53 @@ pub(crate) fn calls_compared_at(
     };
     walk_simple_statement_at(parsed, at, &mut visitor);
     visitor.found
+}
+
+/// `a, b = x[...], y[...]` spanning `at`: a tuple of names bound to a
+/// tuple display of as many elements, none starred: the names each element
+/// reads, in the order of the targets. Each target gets its own element.
+pub(crate) fn tuple_display_at(
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+) -> Option<Vec<Vec<String>>> {
+    let Stmt::Assign(a) = simple_statement_at(parsed, &parsed.module.body, at)? else {
+        return None;
+    };
+    let targets = match a.targets.as_slice() {
+        [Expr::Tuple(t)] => &t.elts,
+        [Expr::List(l)] => &l.elts,
+        _ => return None,
+    };
+    let values = match &*a.value {
+        Expr::Tuple(t) => &t.elts,
+        Expr::List(l) => &l.elts,
+        _ => return None,
+    };
+    if targets.len() != values.len()
+        || !targets.iter().all(|t| matches!(t, Expr::Name(_)))
+        || values.iter().any(|v| matches!(v, Expr::Starred(_)))
+    {
+        return None;
+    }
+    struct Names(Vec<String>);
+    impl<'a> ruff_python_ast::visitor::Visitor<'a> for Names {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Name(n) = expr {
+                self.0.push(n.id.to_string());
+            }
+            ruff_python_ast::visitor::walk_expr(self, expr);
+        }
+    }
+    Some(
+        values
+            .iter()
+            .map(|v| {
+                let mut names = Names(Vec::new());
+                ruff_python_ast::visitor::Visitor::visit_expr(&mut names, v);
+                names.0
+            })
+            .collect(),
+    )
 }
 
 /// `a2, b2 = a.align(b, ...)` spanning `at`: the two frames aligned, in
