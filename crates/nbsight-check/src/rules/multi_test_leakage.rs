@@ -69,7 +69,16 @@
 //! - Predictions no metric compares with the labels (`rf.predict(X_test)`
 //!   counted or plotted).
 //! - A loop that splits another target in each iteration (`for col in
-//!   targets: y = df[col]; ...`): its models answer different questions.
+//!   targets: y = df[col]; ...`), or fits one model to each label column
+//!   (`for c in labels: pipe.fit(X_train, train[c])`): its models answer
+//!   different questions.
+//! - One model made before a loop, refit on a split drawn again, unseeded,
+//!   at each iteration (`for i in range(100): split; fit; score`, to
+//!   average the score): each test set scores one fit. A model made in the
+//!   loop (`for k in ks: knn = KNN(k)`) is a candidate each time and is
+//!   reported.
+//! - Two seeded splits of names bound to other data in between
+//!   (`X = pd.read_csv("b.csv")`): other rows, not the same test set.
 //! - One object holding one of several models chosen by cross-validation
 //!   (`best = a if a.best_score_ > b.best_score_ else b`), scored once.
 //! - Several metrics of one model (accuracy, F1, a confusion matrix of the

@@ -2,7 +2,8 @@
 //! A model evaluated on the held-out side of a split whose rows (or copies
 //! of them) are also in its training data:
 //! - over-sampling or resampling before the split (`SMOTE().fit_resample`,
-//!   `RandomOverSampler`, `sklearn.utils.resample`), or augmentation that
+//!   `RandomOverSampler`, `sklearn.utils.resample`, rows drawn with
+//!   replacement `minority.sample(n, replace=True)`), or augmentation that
 //!   stacks altered copies of the rows onto them (`np.vstack([X, X +
 //!   noise])`, `pd.concat([df, df.sample(frac=0.3)])`, along rows);
 //! - the test rows put back into the training data (`pd.concat([X_train,
@@ -73,8 +74,11 @@
 //! - A model trained on the training side of a split, scored on the
 //!   held-out side of another split of the same data with the same
 //!   `random_state`: the same rows are held out.
-//! - Monitoring sets passed to `fit` (`eval_set=`, `validation_data=`):
-//!   they are not training rows.
+//! - Monitoring sets passed to `fit` (`eval_set=`, `validation_data=`,
+//!   also through a `**fit_params` dict) or watched by `xgb.train(...,
+//!   evals=watchlist)`: they are not training rows.
+//! - Names bound together from a tuple (`X_train, X_test = train["text"],
+//!   test["text"]`): each holds its own element's rows.
 //! - A leak that only another execution order shows: notebook order with
 //!   some cells skipped is `leakage-with-cells-skipped` (NBS104); other
 //!   orders, `nbsight whatif`.

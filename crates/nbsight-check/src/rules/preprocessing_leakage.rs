@@ -9,7 +9,8 @@
 //! - gaps filled or columns rescaled with a statistic of all rows
 //!   (`df["age"].fillna(df["age"].mean())`, `df.fillna(df.median())`,
 //!   `(X - X.mean()) / X.std()`: `mean`, `median`, `mode`, `std`, `var`,
-//!   `quantile` of the data);
+//!   `quantile` of the data, also named as a string: target encoding by
+//!   `df.groupby("city")["target"].transform("mean")`, `.agg("median")`);
 //! - a user function whose body does either, called on the whole data
 //!   (`def prep(d): return StandardScaler().fit_transform(d)`, then
 //!   `X = prep(X)` before the split).
@@ -17,8 +18,9 @@
 //! An evaluation is a `score`, a metric, or predictions compared with the
 //! labels of the same rows (`np.mean(pred != y_test)`, `y_test - pred`),
 //! also inside a user function that fits a model on some of its arguments
-//! and scores it on others (`def log_reg(X_tr, y_tr, X_te, y_te)`), where
-//! it is called.
+//! and scores it on others (`def log_reg(X_tr, y_tr, X_te, y_te)`), or
+//! that scores a model passed to it (`def report(model, X, y):
+//! print(model.score(X, y))`), where it is called.
 //!
 //! Also cross-validation (`cross_val_score`, `learning_curve`,
 //! `GridSearchCV.fit`, `LassoCV.fit`, or a user function that splits into
@@ -83,7 +85,11 @@
 //! - A statistic of all rows that only decides which rows are kept
 //!   (`df[df.x < df.x.quantile(0.99)]`), or is stored in a column that the
 //!   features, selected by name, leave out (`df["m"] = df.age.mean()`, then
-//!   `X = df[["age", "income"]]`).
+//!   `X = df[["age", "income"]]` or `X = df.drop(columns=["m", "y"])`).
+//! - A user function taking a statistic of one element at a time, called on
+//!   a loop's or a comprehension's element (`[avg_vector(doc) for doc in
+//!   docs]`, `for i in range(n): avg_vector(docs[i])`): a feature of that
+//!   row. Called on columns (`for c in cols: fill(X[c])`) it is reported.
 //! - Stateless transformers (`PolynomialFeatures`, `HashingVectorizer`;
 //!   another library's class of the same name, such as
 //!   `category_encoders.OneHotEncoder`, is taken for what it is), and
