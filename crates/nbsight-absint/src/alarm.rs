@@ -42,6 +42,9 @@ pub struct Alarm {
 pub struct Joins {
     /// What the problem is about (a split's site).
     pub key: u32,
+    /// How much of the problem the alarm sees (the models it counts): the
+    /// one finding keeps the message of the alarm that sees the most.
+    pub weight: u32,
     /// Whether this alarm opens the problem when none is open yet; an
     /// alarm that does not is dropped then.
     pub opens: bool,

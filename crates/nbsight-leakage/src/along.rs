@@ -64,7 +64,13 @@ pub fn run_along(model: &NotebookModel, order: &[usize]) -> Along {
                     involved.extend(alarm.involved);
                     involved.push(c);
                     first.alarm.involved.push(c);
-                    first.alarm.message = alarm.message;
+                    // The message of the alarm that sees the most models.
+                    let weight =
+                        |joins: Option<nbsight_absint::Joins>| joins.map_or(0, |j| j.weight);
+                    if weight(alarm.joins) >= weight(first.alarm.joins) {
+                        first.alarm.joins = alarm.joins;
+                        first.alarm.message = alarm.message;
+                    }
                     first.path = path_of(ran, |i| involved.contains(&i));
                 }
                 None if alarm.joins.is_some_and(|j| !j.opens) => {}

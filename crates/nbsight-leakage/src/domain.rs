@@ -661,8 +661,11 @@ impl Leak {
             .iter()
             .filter(|(_, k)| *k == WriteKind::Strong)
             .count();
+        if strong < 2 {
+            return None;
+        }
         let elements = syntax::tuple_display_at(parsed_cell(ctx)?, (stmt.line, stmt.column))?;
-        if elements.len() != strong || strong < 2 {
+        if elements.len() != strong {
             return None;
         }
         Some(
@@ -735,8 +738,27 @@ impl Leak {
                 syntax::Columns::Kept(kept) => {
                     !kept.iter().any(|c| *c == stored || derived.contains(c))
                 }
+                // Dropped, the column leaves every other column as it
+                // was only when no other statement uses it (an in-place
+                // `fillna(df["m"])` or `.loc[...] =` may have) than the
+                // ones storing it, the columns made from it (dropped too)
+                // and this selection.
                 syntax::Columns::Dropped(dropped) => {
-                    dropped.contains(&stored) && derived.iter().all(|c| dropped.contains(c))
+                    if !(dropped.contains(&stored) && derived.iter().all(|c| dropped.contains(c))) {
+                        return false;
+                    }
+                    let (cell, line) = (ctx.model.sites.cell(site), call.line);
+                    let making: Vec<(usize, OneIndexed)> = derived
+                        .iter()
+                        .flat_map(|c| syntax::statements_naming_column(ctx.model, c))
+                        .collect();
+                    syntax::statements_naming_column(ctx.model, &stored)
+                        .iter()
+                        .all(|&(c, l)| {
+                            (c == cell && l == line)
+                                || (c == ctx.cell && l == stmt.line)
+                                || making.contains(&(c, l))
+                        })
                 }
             }
         };

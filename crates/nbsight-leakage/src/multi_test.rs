@@ -102,6 +102,7 @@ pub(crate) fn at_evaluation(
                 // A loop that tunes a model is a problem of its own.
                 joins: (second && !tuned_in_loop && !ctx.in_loop).then(|| Joins {
                     key: split.as_u32(),
+                    weight: count as u32,
                     opens: count == 2,
                 }),
             });
@@ -164,8 +165,8 @@ fn target_varies_in_loop(model: &NotebookModel, split: Site) -> bool {
 }
 
 /// The split made at `split` is made in a loop without a fixed seed (no
-/// `random_state`, or one that is not a number): each iteration draws
-/// other test rows.
+/// `random_state`, or the loop's own variable as one, and no
+/// `shuffle=False`): each iteration draws other test rows.
 fn redrawn_in_loop(model: &NotebookModel, split: Site) -> bool {
     let Some(cell) = model.cells.get(model.sites.cell(split)) else {
         return false;
@@ -184,10 +185,15 @@ fn redrawn_in_loop(model: &NotebookModel, split: Site) -> bool {
     let Some(c) = program.calls.get(call as usize) else {
         return false;
     };
+    // A seed that is not the loop's own variable (`random_state=42`,
+    // `random_state=SEED`), or `shuffle=False`, holds out the same rows at
+    // every iteration.
+    let varying = syntax::enclosing_loop_targets(parsed, (c.line, c.column));
     let seeded = syntax::keywords_at(parsed, c.line, c.column).is_some_and(|keywords| {
-        keywords
-            .iter()
-            .any(|(k, v)| k == "random_state" && v.parse::<i64>().is_ok())
+        keywords.iter().any(|(k, v)| {
+            k == "random_state" && v != "None" && !varying.iter().any(|n| n == v)
+                || k == "shuffle" && v == "False"
+        })
     });
     in_loop && !seeded
 }

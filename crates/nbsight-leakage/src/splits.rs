@@ -76,7 +76,9 @@ pub(crate) fn equivalent_split(model: &NotebookModel, site: Site) -> Option<Site
 
 /// Whether a statement placed after `from` and before `to` (cell, line) in
 /// notebook order binds one of `data` to other data: a binding that does
-/// not read the variable itself (`X = X.drop(columns=...)` keeps its rows),
+/// not read the variable itself (one that does, `X = X.drop(columns=...)`,
+/// is taken to keep its rows; a row filter `X = X[X.a > 0]` does not, a
+/// known imprecision),
 /// whose text is not that of a binding of the variable before `from` (the
 /// same code run again makes the same data), and whose data comes from
 /// none of the data the earlier bindings came from, or from some that was
@@ -93,9 +95,23 @@ fn rebound_between(
     other_data_between(&bindings(model), from, to, &vars, 3)
 }
 
-/// A binding of a variable: where (cell, line), the variable, the
-/// statement's text and the data it reads (not imported names).
-type Binding<'a> = ((usize, OneIndexed), Var, &'a str, SmallVec<[Var; 4]>);
+/// A binding of a variable: where (cell, line), the variable, where the
+/// statement is (its text is read only when compared) and the data it
+/// reads (not imported names).
+type Binding<'a> = ((usize, OneIndexed), Var, Place<'a>, SmallVec<[Var; 4]>);
+
+/// A statement of a parsed cell: its text on demand.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    parsed: &'a nbsight_notebook::ParsedCell,
+    at: (OneIndexed, OneIndexed),
+}
+
+impl<'a> Place<'a> {
+    fn text(self) -> &'a str {
+        syntax::statement_text_at(self.parsed, self.at).unwrap_or("")
+    }
+}
 
 /// Every strong binding of a variable in the notebook's top-level code.
 fn bindings(model: &NotebookModel) -> Vec<Binding<'_>> {
@@ -114,19 +130,34 @@ fn bindings(model: &NotebookModel) -> Vec<Binding<'_>> {
                 if kind != WriteKind::Strong {
                     continue;
                 }
-                let text =
-                    syntax::statement_text_at(parsed, (stmt.line, stmt.column)).unwrap_or("");
+                let place = Place {
+                    parsed,
+                    at: (stmt.line, stmt.column),
+                };
                 let reads = stmt
                     .reads
                     .iter()
                     .copied()
                     .filter(|&r| !imported.contains(r))
                     .collect();
-                found.push(((cell.index, stmt.line), v, text, reads));
+                found.push(((cell.index, stmt.line), v, place, reads));
             }
         }
     }
     found
+}
+
+/// `var`, as bound before `before`, comes from the data of one of `sources`
+/// (is one, or its bindings read one, transitively).
+pub(crate) fn comes_from(
+    model: &NotebookModel,
+    var: Var,
+    sources: &[Var],
+    before: (usize, OneIndexed),
+) -> bool {
+    origins(&bindings(model), &[var], before)
+        .iter()
+        .any(|v| sources.contains(v))
 }
 
 /// The data `start` comes from before `before`: the variables themselves
@@ -159,12 +190,13 @@ fn other_data_between(
     if depth == 0 {
         return false;
     }
-    bindings.iter().any(|(at, v, text, reads)| {
+    bindings.iter().any(|(at, v, place, reads)| {
         if !(vars.contains(v) && from < *at && *at < to && !reads.contains(v)) {
             return false;
         }
         let earlier = || bindings.iter().filter(|(b, w, ..)| *b <= from && w == v);
-        if earlier().any(|(_, _, t, _)| t == text) {
+        let text = place.text();
+        if earlier().any(|(_, _, p, _)| p.text() == text) {
             return false;
         }
         let before: Vec<Var> = earlier().flat_map(|(.., r)| r.iter().copied()).collect();

@@ -197,7 +197,23 @@ pub(crate) fn unpacked_entries_at(
     };
     let mut out = Vec::new();
     for keyword in &call.arguments.keywords {
-        let (None, Expr::Name(name)) = (&keyword.arg, &keyword.value) else {
+        if keyword.arg.is_some() {
+            continue;
+        }
+        // `**{"eval_set": [...]}` written in the call.
+        if let Expr::Dict(d) = &keyword.value {
+            let text = parsed.source();
+            for item in &d.items {
+                if let Some(Expr::StringLiteral(k)) = &item.key {
+                    let value = text
+                        .get(usize::from(item.value.start())..usize::from(item.value.end()))
+                        .unwrap_or_default();
+                    out.push((k.value.to_str().to_string(), value.to_string()));
+                }
+            }
+            continue;
+        }
+        let Expr::Name(name) = &keyword.value else {
             continue;
         };
         let mut entries: Vec<(String, String)> = Vec::new();
@@ -286,7 +302,20 @@ pub(crate) fn called_per_element(
         }
 
         fn bind(&mut self, target: &Expr, iter: &Expr) {
-            names_in(target, &mut self.targets);
+            // Over a frame's columns (`X.items()`, `X.columns`, `X.T`) or
+            // a literal list (of column names), the elements are columns
+            // of all rows.
+            let over_columns = match iter {
+                Expr::Call(c) => {
+                    matches!(&*c.func, Expr::Attribute(a) if matches!(a.attr.as_str(), "items" | "iteritems" | "keys"))
+                }
+                Expr::Attribute(a) => matches!(a.attr.as_str(), "columns" | "T"),
+                Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) => true,
+                _ => false,
+            };
+            if !over_columns {
+                names_in(target, &mut self.targets);
+            }
             // `range(n)`, `trange(n)`, or a progress bar over one
             // (`tqdm(range(n))`).
             let range = |e: &Expr| matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if matches!(f.id.as_str(), "range" | "trange")));
@@ -366,6 +395,17 @@ pub(crate) fn labels_chosen_by_loop(parsed: &ParsedCell, at: (OneIndexed, OneInd
     let Expr::Name(index) = &*labels.slice else {
         return false;
     };
+    enclosing_loop_targets(parsed, at)
+        .iter()
+        .any(|n| n == index.id.as_str())
+}
+
+/// The names the `for` loops enclosing the statement of `parsed` spanning
+/// `at` bind.
+pub(crate) fn enclosing_loop_targets(
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+) -> Vec<String> {
     fn targets(
         parsed: &ParsedCell,
         body: &[Stmt],
@@ -383,7 +423,7 @@ pub(crate) fn labels_chosen_by_loop(parsed: &ParsedCell, at: (OneIndexed, OneInd
     }
     let mut names = Vec::new();
     targets(parsed, &parsed.module.body, at, &mut names);
-    names.iter().any(|n| n == index.id.as_str())
+    names
 }
 
 /// The names a binding target binds (`x`, `(i, row)`).
@@ -704,6 +744,46 @@ pub(crate) fn stored_column_at(
         },
         _ => None,
     }
+}
+
+/// The statements of the notebook (cell, first line) whose code names the
+/// column `column` (`"c"`, `'c'`, `.c`).
+pub(crate) fn statements_naming_column(
+    model: &NotebookModel,
+    column: &str,
+) -> Vec<(usize, OneIndexed)> {
+    let forms = [
+        format!("\"{column}\""),
+        format!("'{column}'"),
+        format!(".{column}"),
+    ];
+    let named = |text: &str| {
+        forms.iter().any(|form| {
+            text.match_indices(form.as_str()).any(|(at, _)| {
+                // `.c` is an attribute only when no letter follows.
+                !form.starts_with('.')
+                    || !text[at + form.len()..]
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        })
+    };
+    let mut found = Vec::new();
+    for cell in model.code_cells() {
+        let (Some(program), Some(parsed)) = (cell.program(), cell.parsed.as_deref()) else {
+            continue;
+        };
+        if !named(parsed.source()) {
+            continue;
+        }
+        for stmt in &program.stmts {
+            if statement_text_at(parsed, (stmt.line, stmt.column)).is_some_and(named) {
+                found.push((cell.index, stmt.line));
+            }
+        }
+    }
+    found
 }
 
 /// The columns some assignment of the notebook stores a value into whose

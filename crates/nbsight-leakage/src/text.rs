@@ -5,10 +5,12 @@
 use nbsight_absint::{Alarm, AlarmKind, StmtCtx};
 use nbsight_dataflow::effects::Role;
 use nbsight_model::NotebookModel;
-use nbsight_model::program::{Call, Op};
+use nbsight_model::program::{Call, Op, WriteKind};
+use nbsight_model::vars::Var;
 use nbsight_notebook::OneIndexed;
 
 use crate::calls::call_at;
+use crate::splits::comes_from;
 use crate::syntax;
 use crate::value::{Site, Tag};
 
@@ -59,6 +61,20 @@ pub(crate) fn split_cell(model: &NotebookModel, s: Site) -> usize {
 /// df.drop(train.index)`): its cell and line.
 fn held_out_at(model: &NotebookModel, read: Site) -> Option<(usize, OneIndexed)> {
     let (read_cell, read_line) = (model.sites.cell(read), call_at(model, read)?.line);
+    // The variables the read binds (`df = pd.read_csv(...)`).
+    let call = model.sites.call(read);
+    let read_into: Vec<Var> = model
+        .cells
+        .get(read_cell)?
+        .program()?
+        .stmts
+        .iter()
+        .find(|st| st.calls.contains(&call))?
+        .writes
+        .iter()
+        .filter(|(_, kind)| *kind == WriteKind::Strong)
+        .map(|(v, _)| *v)
+        .collect();
     model
         .code_cells()
         .filter(|c| c.index >= read_cell)
@@ -72,6 +88,10 @@ fn held_out_at(model: &NotebookModel, read: Site) -> Option<(usize, OneIndexed)>
                     syntax::part_at(parsed, st.line, st.column).is_some_and(|part| {
                         matches!(part, syntax::Part::Tail { .. } | syntax::Part::Rest { .. })
                             && syntax::has_complement(model, &part)
+                            // Rows of this read, not of other data.
+                            && model.vars.get(part.base()).is_some_and(|base| {
+                                comes_from(model, base, &read_into, (cell.index, st.line))
+                            })
                     })
                 })
                 .map(|st| (cell.index, st.line))

@@ -183,10 +183,27 @@ fn reads_a_file_another_writes(model: &NotebookModel, cell: &nbsight_model::Cell
             c.index != cell.index
                 && writes_files(c)
                 && c.parsed.as_deref().is_some_and(|p| {
-                    path_literals(p.source())
-                        .any(|path| own.iter().any(|literal| names_path(literal, path)))
+                    path_literals(p.source()).any(|path| {
+                        own.iter().any(|literal| {
+                            *literal == path || looks_like_a_file(path) && names_path(literal, path)
+                        })
+                    })
                 })
         })
+}
+
+/// A file name with an extension (`plot.html`, `out/a.csv`), not a format
+/// (`%.3f`, `{:.2f}`): what a longer text may name.
+fn looks_like_a_file(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    name.rsplit_once('.').is_some_and(|(stem, extension)| {
+        !stem.is_empty()
+            && stem
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+            && (1..=5).contains(&extension.len())
+            && extension.chars().all(|c| c.is_ascii_alphanumeric())
+    })
 }
 
 /// `literal` is `path`, or holds it as a whole word of a longer text
@@ -337,6 +354,9 @@ HTML('<iframe src=old_plot_data.html width=700></iframe>')",
         assert_eq!(found, [2]);
         assert!(names_path("<img src='a/plot.png'>", "a/plot.png"));
         assert!(!names_path("xplot.png", "plot.png"));
+        assert!(looks_like_a_file("out/plot_data.html"));
+        assert!(!looks_like_a_file("%.3f"));
+        assert!(!looks_like_a_file("{:.2f}"));
     }
 
     #[test]
