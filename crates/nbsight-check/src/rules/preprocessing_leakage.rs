@@ -10,7 +10,8 @@
 //!   (`df["age"].fillna(df["age"].mean())`, `df.fillna(df.median())`,
 //!   `(X - X.mean()) / X.std()`: `mean`, `median`, `mode`, `std`, `var`,
 //!   `quantile` of the data, also named as a string: target encoding by
-//!   `df.groupby("city")["target"].transform("mean")`, `.agg("median")`);
+//!   `df.groupby("city")["target"].transform("mean")`, `.agg("median")`;
+//!   not a row's own statistic, `df[cols].mean(axis=1)`);
 //! - a user function whose body does either, called on the whole data
 //!   (`def prep(d): return StandardScaler().fit_transform(d)`, then
 //!   `X = prep(X)` before the split).

@@ -74,6 +74,25 @@ impl<'c> ScopeBuilder<'c> {
                 let effect = named_statistic
                     .or(with_replacement)
                     .or_else(|| self.ctx.effects.method(attr.attr.as_str()));
+                // `df.mean(axis=1)`: a statistic of each row's own values,
+                // not of all rows (no role).
+                let per_row;
+                let effect = match effect {
+                    Some(e)
+                        if e.has_role(Role::FitTransform)
+                            && args
+                                .keywords
+                                .iter()
+                                .any(|k| k.name == Some("axis") && (k.truthy || k.columns)) =>
+                    {
+                        per_row = Effect {
+                            roles: Vec::new(),
+                            ..e.clone()
+                        };
+                        Some(&per_row)
+                    }
+                    other => other,
+                };
                 match (effect, receiver) {
                     (Some(effect), receiver) => {
                         if receiver.is_none() && changes_receiver(effect, &args) {
@@ -320,12 +339,15 @@ impl<'c> ScopeBuilder<'c> {
             let name = keyword.arg.as_ref().map(|a| a.as_str());
             let truthy = is_true_constant(&keyword.value);
             let none = keyword.value.is_none_literal_expr();
+            let columns =
+                matches!(&keyword.value, Expr::StringLiteral(s) if s.value.to_str() == "columns");
             let pending = self.pending(&keyword.value);
             args.keywords.push(KeywordArg {
                 name,
                 symbol,
                 truthy,
                 none,
+                columns,
                 pending,
             });
         }
@@ -479,6 +501,8 @@ struct KeywordArg<'a> {
     truthy: bool,
     /// The value is the constant `None` (a parameter's usual default).
     none: bool,
+    /// The value is the string `"columns"` (`axis="columns"`).
+    columns: bool,
     pending: PendingOperand,
 }
 
