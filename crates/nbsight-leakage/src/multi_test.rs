@@ -147,21 +147,13 @@ fn target_varies_in_loop(model: &NotebookModel, split: Site) -> bool {
         return false;
     };
     let call = model.sites.call(split);
-    let in_loop = |stmt: usize| {
-        program
-            .blocks
-            .iter()
-            .any(|b| b.in_loop && b.stmts.contains(&(stmt as u32)))
-    };
     let Some(at) = program.stmts.iter().position(|st| st.calls.contains(&call)) else {
         return false;
     };
-    in_loop(at)
-        && program
-            .stmts
-            .iter()
-            .enumerate()
-            .any(|(i, st)| in_loop(i) && st.writes.contains(&(labels, WriteKind::Strong)))
+    program.stmt_in_loop(at)
+        && program.stmts.iter().enumerate().any(|(i, st)| {
+            program.stmt_in_loop(i) && st.writes.contains(&(labels, WriteKind::Strong))
+        })
 }
 
 /// The split made at `split` is made in a loop without a fixed seed (no
@@ -178,10 +170,7 @@ fn redrawn_in_loop(model: &NotebookModel, split: Site) -> bool {
     let Some(at) = program.stmts.iter().position(|st| st.calls.contains(&call)) else {
         return false;
     };
-    let in_loop = program
-        .blocks
-        .iter()
-        .any(|b| b.in_loop && b.stmts.contains(&(at as u32)));
+    let in_loop = program.stmt_in_loop(at);
     let Some(c) = program.calls.get(call as usize) else {
         return false;
     };
@@ -232,11 +221,7 @@ fn model_made_in_loop(model: &NotebookModel, site: Site) -> bool {
         return true;
     };
     program.stmts.iter().enumerate().any(|(i, st)| {
-        program
-            .blocks
-            .iter()
-            .any(|b| b.in_loop && b.stmts.contains(&(i as u32)))
-            && st.writes.contains(&(receiver, WriteKind::Strong))
+        program.stmt_in_loop(i) && st.writes.contains(&(receiver, WriteKind::Strong))
     })
 }
 

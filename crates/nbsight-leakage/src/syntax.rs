@@ -351,25 +351,6 @@ pub(crate) fn called_per_element(
             ruff_python_ast::visitor::walk_expr(self, expr);
         }
     }
-    // The targets of the `for` loops enclosing the statement.
-    fn enclosing(
-        parsed: &ParsedCell,
-        body: &[Stmt],
-        at: (OneIndexed, OneIndexed),
-        calls: &mut Calls<'_>,
-    ) {
-        for stmt in body {
-            if !spans(parsed, stmt, at) {
-                continue;
-            }
-            if let Stmt::For(f) = stmt {
-                calls.bind(&f.target, &f.iter);
-            }
-            for inner in children(stmt) {
-                enclosing(parsed, inner, at, calls);
-            }
-        }
-    }
     let mut calls = Calls {
         name,
         targets: Vec::new(),
@@ -377,7 +358,9 @@ pub(crate) fn called_per_element(
         calls: 0,
         per_element: 0,
     };
-    enclosing(parsed, &parsed.module.body, at, &mut calls);
+    for f in enclosing_loops(parsed, at) {
+        calls.bind(&f.target, &f.iter);
+    }
     walk_simple_statement_at(parsed, at, &mut calls);
     calls.calls > 0 && calls.per_element == calls.calls
 }
@@ -406,24 +389,34 @@ pub(crate) fn enclosing_loop_targets(
     parsed: &ParsedCell,
     at: (OneIndexed, OneIndexed),
 ) -> Vec<String> {
-    fn targets(
+    let mut names = Vec::new();
+    for f in enclosing_loops(parsed, at) {
+        names_in(&f.target, &mut names);
+    }
+    names
+}
+
+/// The `for` loops of `parsed` enclosing the statement spanning `at`,
+/// outermost first.
+fn enclosing_loops(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> Vec<&ast::StmtFor> {
+    fn walk<'a>(
         parsed: &ParsedCell,
-        body: &[Stmt],
+        body: &'a [Stmt],
         at: (OneIndexed, OneIndexed),
-        out: &mut Vec<String>,
+        out: &mut Vec<&'a ast::StmtFor>,
     ) {
         for stmt in body.iter().filter(|s| spans(parsed, *s, at)) {
             if let Stmt::For(f) = stmt {
-                names_in(&f.target, out);
+                out.push(f);
             }
             for inner in children(stmt) {
-                targets(parsed, inner, at, out);
+                walk(parsed, inner, at, out);
             }
         }
     }
-    let mut names = Vec::new();
-    targets(parsed, &parsed.module.body, at, &mut names);
-    names
+    let mut loops = Vec::new();
+    walk(parsed, &parsed.module.body, at, &mut loops);
+    loops
 }
 
 /// The names a binding target binds (`x`, `(i, row)`).

@@ -142,6 +142,13 @@ pub struct Program {
 }
 
 impl Program {
+    /// Statement `stmt` (an index into [`Program::stmts`]) is in a loop.
+    pub fn stmt_in_loop(&self, stmt: usize) -> bool {
+        self.blocks
+            .iter()
+            .any(|b| b.in_loop && b.stmts.contains(&(stmt as u32)))
+    }
+
     /// The block whose state a run ends in: the normal exit, else the
     /// exceptional one (`None`: the run changes nothing).
     pub fn end(&self) -> Option<u32> {
