@@ -110,10 +110,40 @@ pub(crate) struct RawMetadata {
 }
 
 impl RawMetadata {
-    /// `kernelspec.language`, else `language_info.name`.
+    /// `kernelspec.language`, else `language_info.name`, else the language
+    /// of a well-known kernel that `kernelspec` names (Colab writes only
+    /// `{"name": "ir", "display_name": "R"}` for an R notebook).
     pub(super) fn language(&self) -> Option<&str> {
         string_field(&self.kernelspec, "language")
             .or_else(|| string_field(&self.language_info, "name"))
+            .or_else(|| {
+                kernel_language(
+                    string_field(&self.kernelspec, "name").unwrap_or(""),
+                    string_field(&self.kernelspec, "display_name").unwrap_or(""),
+                )
+            })
+    }
+}
+
+/// The language of a well-known kernel other than Python's, from its
+/// kernelspec `name` or `display_name`; `None` for any other kernel (a
+/// notebook is taken for Python unless it says otherwise).
+fn kernel_language(name: &str, display_name: &str) -> Option<&'static str> {
+    let name = name.trim().to_ascii_lowercase();
+    let display = display_name.trim().to_ascii_lowercase();
+    let starts = |prefix: &str| name.starts_with(prefix) || display.starts_with(prefix);
+    if name == "ir" || display == "r" || display.starts_with("r ") {
+        Some("R")
+    } else if starts("julia") {
+        Some("julia")
+    } else if starts("scala") || starts("spylon") {
+        Some("scala")
+    } else if name == "bash" || display == "bash" {
+        Some("bash")
+    } else if starts("javascript") || starts("deno") || starts("tslab") {
+        Some("javascript")
+    } else {
+        None
     }
 }
 
@@ -246,5 +276,20 @@ impl Lenient for RawNotebook {
             }
         }
         Ok(Some(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kernel_language;
+
+    #[test]
+    fn well_known_kernels_name_their_language() {
+        assert_eq!(kernel_language("ir", "R"), Some("R"));
+        assert_eq!(kernel_language("", "R"), Some("R"));
+        assert_eq!(kernel_language("julia-1.9", "Julia 1.9.3"), Some("julia"));
+        assert_eq!(kernel_language("python3", "Python 3"), None);
+        assert_eq!(kernel_language("conda-env-ml-py", "Python [conda env:ml]"), None);
+        assert_eq!(kernel_language("", ""), None);
     }
 }

@@ -196,6 +196,11 @@ fn kernel_language_from_metadata() {
     );
     let py = r#"{"nbformat": 4, "metadata": {"kernelspec": {"language": "python"}, "language_info": {"name": "julia"}}, "cells": []}"#;
     assert_eq!(load(py).unwrap().language, Language::Python);
+    // Colab's R notebooks name the kernel only.
+    let colab_r = r#"{"nbformat": 4, "metadata": {"kernelspec": {"name": "ir", "display_name": "R"}}, "cells": []}"#;
+    assert_eq!(load(colab_r).unwrap().language, Language::Other("R".into()));
+    let colab_py = r#"{"nbformat": 4, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}}, "cells": []}"#;
+    assert_eq!(load(colab_py).unwrap().language, Language::Python);
     let bad = r#"{"nbformat": 4, "metadata": [], "cells": []}"#;
     let nb = load(bad).unwrap();
     assert_eq!(nb.language, Language::Python);
