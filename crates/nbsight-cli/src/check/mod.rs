@@ -104,6 +104,11 @@ impl CheckArgs {
 }
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
+    // The built-in knowledge base is parsed (a few milliseconds) while the
+    // configuration is read and the inputs are found.
+    std::thread::spawn(|| {
+        let _ = nbsight_dataflow::Effects::shared_builtin();
+    });
     let cwd = std::env::current_dir().ok();
     let start = cwd.as_deref().unwrap_or(Path::new("."));
     // The run's own configuration (the current directory's, or --config) is
@@ -111,7 +116,6 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     // the exclusions.
     let resolver = config::Resolver::new(args.command_line(), args.config.as_deref(), start)?;
     let run_config = resolver.run_config()?;
-    let effects = args.effects.load()?;
 
     let excludes = inputs::Excludes::new(
         args.exclude.as_deref().or(run_config.exclude.as_deref()),
@@ -143,6 +147,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
             );
         }
     }
+    let effects = args.effects.load()?;
     let bar = progress::bar(inputs.notebooks.len(), !args.no_progress);
     let mut report = analyse::check_all(&inputs.notebooks, &effects, &resolver, &bar);
     let inputs_given = inputs.notebooks.len() + inputs.unreadable.len();

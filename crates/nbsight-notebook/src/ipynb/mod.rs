@@ -25,30 +25,41 @@ use raw::{RawNotebook, Version};
 
 /// Load an `.ipynb` document from text; `path` is used only in messages.
 pub fn load_ipynb_str(path: &Path, text: &str) -> Result<Notebook, LoadError> {
-    load_ipynb_bytes(path, text.as_bytes())
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    check_not_empty(path, text.as_bytes())?;
+    // Text is UTF-8 already: its strings are not checked again.
+    convert_json(path, serde_json::from_str(text))
 }
 
 /// Load an `.ipynb` document from bytes (UTF-8, optional BOM); `path` is used only
 /// in messages.
 pub fn load_ipynb_bytes(path: &Path, bytes: &[u8]) -> Result<Notebook, LoadError> {
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    check_not_empty(path, bytes)?;
+    convert_json(path, serde_json::from_slice(bytes))
+}
+
+fn check_not_empty(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(LoadError::Empty {
             path: path.to_path_buf(),
         });
     }
-    let raw: Field<RawNotebook> =
-        serde_json::from_slice(bytes).map_err(|e| invalid_json(path, &e))?;
-    let raw = match raw {
-        Field::Ok(raw) => raw,
-        Field::Wrong(found) => {
-            return Err(not_a_notebook(
-                path,
-                format!("the top level is {found}, not an object"),
-            ));
-        }
-    };
-    convert(path, raw)
+    Ok(())
+}
+
+/// The notebook of a decoded document.
+fn convert_json(
+    path: &Path,
+    raw: Result<Field<RawNotebook>, serde_json::Error>,
+) -> Result<Notebook, LoadError> {
+    match raw.map_err(|e| invalid_json(path, &e))? {
+        Field::Ok(raw) => convert(path, raw),
+        Field::Wrong(found) => Err(not_a_notebook(
+            path,
+            format!("the top level is {found}, not an object"),
+        )),
+    }
 }
 
 fn invalid_json(path: &Path, e: &serde_json::Error) -> LoadError {

@@ -4,7 +4,7 @@
 
 use serde::de::{IgnoredAny, MapAccess, SeqAccess};
 
-use super::lenient::{Field, Lenient, skip_seq};
+use super::lenient::{AppendTo, Field, Key, Lenient, skip_seq};
 
 /// A JSON string.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,11 +27,8 @@ impl Lenient for SourceText {
     fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Option<Self>, A::Error> {
         let mut text = String::new();
         let mut all_strings = true;
-        while let Some(part) = seq.next_element::<Field<Text>>()? {
-            match part {
-                Field::Ok(Text(s)) => text.push_str(&s),
-                Field::Wrong(_) => all_strings = false,
-            }
+        while let Some(was_string) = seq.next_element_seed(AppendTo(&mut text))? {
+            all_strings &= was_string;
         }
         Ok(all_strings.then_some(SourceText(text)))
     }
@@ -93,9 +90,9 @@ impl StringFields {
 impl Lenient for StringFields {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
         let mut out = Vec::new();
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = map.next_key::<Key>()? {
             if let Field::Ok(Text(value)) = map.next_value::<Field<Text>>()? {
-                out.push((key, value));
+                out.push((key.0.into_owned(), value));
             }
         }
         Ok(Some(StringFields(out)))
@@ -157,7 +154,7 @@ fn string_field<'a>(fields: &'a Option<Field<StringFields>>, key: &str) -> Optio
 impl Lenient for RawMetadata {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
         let mut out = RawMetadata::default();
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = map.next_key::<Key>()? {
             match key.as_str() {
                 "kernelspec" => out.kernelspec = Some(map.next_value()?),
                 "language_info" => out.language_info = Some(map.next_value()?),
@@ -195,7 +192,7 @@ pub(crate) struct RawCellMetadata {
 impl Lenient for RawCellMetadata {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
         let mut out = RawCellMetadata::default();
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = map.next_key::<Key>()? {
             match key.as_str() {
                 "tags" => out.tags = Some(map.next_value()?),
                 _ => {
@@ -221,7 +218,7 @@ pub(crate) struct RawCell {
 impl Lenient for RawCell {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
         let mut out = RawCell::default();
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = map.next_key::<Key>()? {
             match key.as_str() {
                 "cell_type" => out.cell_type = Some(map.next_value()?),
                 "source" => out.source = Some(map.next_value()?),
@@ -264,7 +261,7 @@ pub(crate) struct RawNotebook {
 impl Lenient for RawNotebook {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
         let mut out = RawNotebook::default();
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = map.next_key::<Key>()? {
             match key.as_str() {
                 "cells" => out.cells = Some(map.next_value()?),
                 "nbformat" => out.nbformat = Some(map.next_value()?),
