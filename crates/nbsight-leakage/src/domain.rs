@@ -17,7 +17,7 @@ use crate::models::{Evals, Trained, evals_entry, record_evaluation};
 use crate::splits::{equivalent_split, scored};
 use crate::text::short;
 use crate::value::{Side, Site, Tag, Val, kind};
-use crate::{functions, multi_test, overlap, preprocessing, syntax};
+use crate::{functions, multi_test, overlap, preprocessing, row_filters, syntax};
 use nbsight_absint::{Alarm, Alarms, Domain, StmtCtx};
 use nbsight_model::program::{Call, Op, Stmt, UNPACKED, WriteKind};
 use nbsight_model::vars::{Var, VarSet};
@@ -768,6 +768,36 @@ impl Leak {
         });
     }
 
+    /// What `stmt` reads only to select rows, when something it reads or
+    /// calls carries fitted statistics (the syntax is read only then).
+    fn row_selection(
+        &self,
+        stmt: &Stmt,
+        calls: &[Call],
+        results: &[Val],
+        ctx: &StmtCtx<'_>,
+    ) -> Option<row_filters::RowSelection> {
+        let fitted = |x: &Val| {
+            !x.fitted_by.is_empty()
+                || x
+                    .tags
+                    .iter()
+                    .any(|t| matches!(t, Tag::Fitted(_) | Tag::FittedSide(_)))
+        };
+        let matters = stmt
+            .free_reads
+            .iter()
+            .any(|&v| self.get(v).is_some_and(fitted))
+            || calls
+                .iter()
+                .zip(results)
+                .any(|(c, r)| !c.consumed && fitted(r));
+        if !matters {
+            return None;
+        }
+        parsed_cell(ctx).map(|p| row_filters::row_selection_at(p, (stmt.line, stmt.column)))
+    }
+
     /// Predictions compared with the labels of the same rows without a
     /// metric function (`np.mean(pred != y_test)`, `(y_test - a) ** 2`): an
     /// evaluation of the models that made them.
@@ -1313,11 +1343,26 @@ impl Leak {
             results.push(res);
         }
         let mut value = Val::default();
+        // What only selects rows (`data[mask]`, `df[df.x < high]`) brings
+        // no statistic into the rows kept.
+        let selection = self.row_selection(stmt, calls, &results, ctx);
+        let selecting = |v: Var| {
+            selection.as_ref().is_some_and(|s| {
+                let name = ctx.model.vars.name(v);
+                s.thresholds.iter().any(|n| n == name)
+                    || (s.masks.iter().any(|n| n == name)
+                        && row_filters::binds_only_masks(ctx.model, v))
+            })
+        };
         if calls.is_empty() {
             // Not `X_train.columns` (what the data looks like, not its rows).
             for &v in &stmt.free_reads {
                 if let Some(x) = self.get(v) {
-                    value.join(x);
+                    if selecting(v) {
+                        value.join(&unfitted(x));
+                    } else {
+                        value.join(x);
+                    }
                 }
             }
             self.selected_columns(stmt, ctx, &mut value);
@@ -1333,22 +1378,26 @@ impl Leak {
             // A statistic compared with the rows (`df[df.x < df.x.quantile(.99)]`)
             // only decides which rows are kept: no value is filled or
             // rescaled with it.
-            let masks = if calls.iter().any(|c| !c.consumed && is_statistic(c)) {
-                parsed_cell(ctx)
-                    .map(|p| syntax::calls_compared_at(p, (stmt.line, stmt.column)))
-                    .unwrap_or_default()
-            } else {
-                Vec::new()
-            };
             for (call, res) in calls.iter().zip(&results) {
-                let filters_rows = is_statistic(call) && masks.contains(&(call.line, call.column));
-                if !(call.consumed || filters_rows) {
+                if call.consumed {
+                    continue;
+                }
+                let filters_rows = selection
+                    .as_ref()
+                    .is_some_and(|s| s.calls.contains(&(call.line, call.column)));
+                if filters_rows {
+                    value.join(&unfitted(res));
+                } else {
                     value.join(res);
                 }
             }
             for &v in &stmt.free_reads {
                 if let Some(x) = self.get(v) {
-                    value.join(x);
+                    if selecting(v) {
+                        value.join(&unfitted(x));
+                    } else {
+                        value.join(x);
+                    }
                 }
             }
         }
@@ -1643,6 +1692,17 @@ fn user_call_site(stmt: &Stmt, ctx: &StmtCtx<'_>, f: Var) -> Option<Site> {
 }
 
 /// The parsed code of the cell `ctx` interprets.
+/// `x` without the statistics fitted into it (what a selection of rows by
+/// it does not bring into the rows kept).
+fn unfitted(x: &Val) -> Val {
+    let mut out = x.clone();
+    out.tags = out
+        .tags
+        .filtered(|t| !matches!(t, Tag::Fitted(_) | Tag::FittedSide(_)));
+    out.fitted_by.clear();
+    out
+}
+
 fn parsed_cell<'m>(ctx: &StmtCtx<'m>) -> Option<&'m nbsight_notebook::ParsedCell> {
     ctx.model.cells.get(ctx.cell)?.parsed.as_deref()
 }

@@ -39,6 +39,7 @@ mod models;
 mod multi_test;
 mod overlap;
 mod preprocessing;
+mod row_filters;
 mod splits;
 mod syntax;
 mod text;

@@ -490,52 +490,6 @@ pub(crate) fn comparisons_at(
     visitor.found
 }
 
-/// Where the calls inside a comparison that selects rows start, in the
-/// simple statement spanning `at`: a comparison in a subscript
-/// (`df.x.quantile(0.99)` in `df[df.x < df.x.quantile(0.99)]`, `.loc[...]`),
-/// not one stored as a value (`df["above"] = df.age > df.age.mean()`).
-pub(crate) fn calls_compared_at(
-    parsed: &ParsedCell,
-    at: (OneIndexed, OneIndexed),
-) -> Vec<(OneIndexed, OneIndexed)> {
-    use ruff_python_ast::visitor::{Visitor, walk_expr};
-    struct Compared<'p> {
-        parsed: &'p ParsedCell,
-        /// Inside a subscript's index.
-        selecting: usize,
-        /// Inside a comparison there.
-        depth: usize,
-        found: Vec<(OneIndexed, OneIndexed)>,
-    }
-    impl<'a> Visitor<'a> for Compared<'_> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Subscript(sub) = expr {
-                self.visit_expr(&sub.value);
-                self.selecting += 1;
-                self.visit_expr(&sub.slice);
-                self.selecting -= 1;
-                return;
-            }
-            let compare = self.selecting > 0 && matches!(expr, Expr::Compare(_));
-            if self.depth > 0 && matches!(expr, Expr::Call(_)) {
-                self.found.push(self.parsed.line_column(expr.start()));
-            }
-            self.depth += usize::from(compare);
-            walk_expr(self, expr);
-            self.depth -= usize::from(compare);
-        }
-        fn visit_stmt(&mut self, _: &'a Stmt) {}
-    }
-    let mut visitor = Compared {
-        parsed,
-        selecting: 0,
-        depth: 0,
-        found: Vec::new(),
-    };
-    walk_simple_statement_at(parsed, at, &mut visitor);
-    visitor.found
-}
-
 /// `a, b = x[...], y[...]` spanning `at`: a tuple of names bound to a
 /// tuple display of as many elements, none starred: the names each element
 /// reads, in the order of the targets. Each target gets its own element.
@@ -845,7 +799,7 @@ fn each_assignment<'a>(body: &'a [Stmt], f: &mut impl FnMut(&str, &'a Expr)) {
 
 /// Walks `visitor` over the simple statement of `parsed` spanning `at`
 /// (nothing when there is none).
-fn walk_simple_statement_at<'a>(
+pub(crate) fn walk_simple_statement_at<'a>(
     parsed: &'a ParsedCell,
     at: (OneIndexed, OneIndexed),
     visitor: &mut impl ruff_python_ast::visitor::Visitor<'a>,
@@ -870,6 +824,12 @@ fn simple_statement_at<'a>(
     inner
         .into_iter()
         .find_map(|b| simple_statement_at(parsed, b, at))
+}
+
+/// The value of the single-name assignment (`name = value`) of `parsed`
+/// spanning `at`.
+pub(crate) fn assigned_value_at(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> Option<&Expr> {
+    assigned_at(parsed, &parsed.module.body, at)
 }
 
 /// The value of the single-name assignment spanning `at`.
