@@ -715,7 +715,7 @@ impl Leak {
         let Some(parsed) = parsed_cell(ctx) else {
             return;
         };
-        let Some((_, columns)) =
+        let Some((frame, columns)) =
             syntax::selected_columns_at(ctx.model, parsed, (stmt.line, stmt.column))
         else {
             return;
@@ -724,12 +724,20 @@ impl Leak {
             let Some(call) = call_at(ctx.model, site).filter(|c| is_statistic(c)) else {
                 return false;
             };
-            let Some(stored) = ctx
+            let Some(stat_parsed) = ctx
                 .model
                 .cells
                 .get(ctx.model.sites.cell(site))
                 .and_then(|c| c.parsed.as_deref())
-                .and_then(|p| syntax::stored_column_at(p, (call.line, call.column)))
+            else {
+                return false;
+            };
+            let at = (call.line, call.column);
+            // Stored in a column there, or bound to a name stored from
+            // there into one column (the statements storing it).
+            let Some((stored, storing)) = syntax::stored_column_at(stat_parsed, at)
+                .map(|c| (c, Vec::new()))
+                .or_else(|| syntax::stored_through_name(ctx.model, stat_parsed, at))
             else {
                 return false;
             };
@@ -758,6 +766,8 @@ impl Leak {
                             (c == cell && l == line)
                                 || (c == ctx.cell && l == stmt.line)
                                 || making.contains(&(c, l))
+                                || storing.contains(&(c, l))
+                                || leaves_other_columns(ctx.model, (c, l), &frame, &stored)
                         })
                 }
             }
@@ -1692,6 +1702,28 @@ fn user_call_site(stmt: &Stmt, ctx: &StmtCtx<'_>, f: Var) -> Option<Site> {
 }
 
 /// The parsed code of the cell `ctx` interprets.
+/// The statements of cell `c` starting on line `l` change no column of
+/// `frame` but `column`: they bind no variable named `frame` (a plot, a
+/// print, another name), or store into `frame[column]` itself (an in-place
+/// rescaling of the dropped column).
+fn leaves_other_columns(
+    model: &NotebookModel,
+    (c, l): (usize, OneIndexed),
+    frame: &str,
+    column: &str,
+) -> bool {
+    let (Some(program), Some(parsed)) = (
+        model.cells.get(c).and_then(|x| x.program()),
+        model.cells.get(c).and_then(|x| x.parsed.as_deref()),
+    ) else {
+        return false;
+    };
+    program.stmts.iter().filter(|s| s.line == l).all(|s| {
+        !s.writes.iter().any(|&(w, _)| model.vars.name(w) == frame)
+            || syntax::stored_column_at(parsed, (s.line, s.column)).as_deref() == Some(column)
+    })
+}
+
 /// `x` without the statistics fitted into it (what a selection of rows by
 /// it does not bring into the rows kept).
 fn unfitted(x: &Val) -> Val {

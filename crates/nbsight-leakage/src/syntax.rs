@@ -675,7 +675,8 @@ fn column_names(model: &NotebookModel, names: &Expr) -> Option<Vec<String>> {
     }
 }
 
-/// The column a statement stores into (`df["age_mean"] = ...`) when the
+/// The column a statement stores into (`df["age_mean"] = ...`,
+/// `df.loc[rows, "age"] = ...`) when the
 /// statement of `parsed` spanning `at` stores into one named column.
 pub(crate) fn stored_column_at(
     parsed: &ParsedCell,
@@ -687,10 +688,56 @@ pub(crate) fn stored_column_at(
     match a.targets.as_slice() {
         [Expr::Subscript(s)] => match &*s.slice {
             Expr::StringLiteral(lit) => Some(lit.value.to_str().to_string()),
+            // `df.loc[rows, "c"] = ...`, `df.at[i, "c"] = ...`.
+            Expr::Tuple(t)
+                if matches!(&*s.value, Expr::Attribute(at) if matches!(at.attr.as_str(), "loc" | "at")) =>
+            {
+                match t.elts.as_slice() {
+                    [_, Expr::StringLiteral(lit)] => Some(lit.value.to_str().to_string()),
+                    _ => None,
+                }
+            }
             _ => None,
         },
         _ => None,
     }
+}
+
+/// A statistic bound to a name first (`mean_age = int(df["Age"].mean())`,
+/// the statement of `parsed` spanning `at`) and stored from there into one
+/// column (`df["Age"] = df["Age"].fillna(mean_age)`): that column, and the
+/// statements storing it. `None` when a statement that writes something
+/// reads the name without storing into that one column.
+pub(crate) fn stored_through_name(
+    model: &NotebookModel,
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+) -> Option<(String, Vec<(usize, OneIndexed)>)> {
+    let Stmt::Assign(a) = simple_statement_at(parsed, &parsed.module.body, at)? else {
+        return None;
+    };
+    let [Expr::Name(target)] = a.targets.as_slice() else {
+        return None;
+    };
+    let v = model.vars.get(target.id.as_str())?;
+    let mut column: Option<String> = None;
+    let mut storing = Vec::new();
+    for cell in model.code_cells() {
+        let (Some(program), Some(p)) = (cell.program(), cell.parsed.as_deref()) else {
+            continue;
+        };
+        for stmt in &program.stmts {
+            if !stmt.reads.contains(&v) || stmt.writes.is_empty() {
+                continue;
+            }
+            let stored = stored_column_at(p, (stmt.line, stmt.column))?;
+            if column.get_or_insert_with(|| stored.clone()) != &stored {
+                return None;
+            }
+            storing.push((cell.index, stmt.line));
+        }
+    }
+    column.map(|c| (c, storing))
 }
 
 /// The statements of the notebook (cell, first line) whose code names the
