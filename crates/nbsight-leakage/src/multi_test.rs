@@ -12,7 +12,7 @@ use nbsight_model::vars::Var;
 
 use std::rc::Rc;
 
-use crate::calls::{positional, program_at};
+use crate::calls::{call_at, positional, program_at};
 use crate::models::{Evals, evals_entry, evaluated_in, record_evaluation};
 use crate::splits::equivalent_split;
 use crate::syntax;
@@ -71,9 +71,12 @@ pub(crate) fn at_evaluation(
         // A split drawn again at each iteration (in the loop, unseeded:
         // `for i in range(100): split; fit; score` to average the score)
         // gives each candidate its own test set.
+        // A model made in that loop is still one candidate, scored on
+        // several test sets (repeated hold-out), unless the loop's own
+        // variable makes it (`for k in ks: split; KNN(k).fit; score`).
         let redrawn = ctx.in_loop
             && redrawn_in_loop(ctx.model, split)
-            && !model_made_in_loop(ctx.model, model);
+            && !made_by_redrawing_loop(ctx.model, model, split);
         let tuned_in_loop = trained_in_loop
             && !redrawn
             && !target_varies_in_loop(ctx.model, split)
@@ -209,6 +212,59 @@ fn labels_vary_in_loop(model: &NotebookModel, site: Site) -> bool {
 /// The model fitted at `site` is made again in a loop of its cell (`for k
 /// in ks: knn = KNeighborsClassifier(k)`): each iteration another
 /// candidate. `knn.fit` in a loop on a `knn` made before is one model.
+/// The model trained at `site` is made in a loop (see
+/// [`model_made_in_loop`]) from what the innermost loop around the split
+/// made at `split` binds (`for k in ks: X_tr, X_te, ... = split(...);
+/// m = KNN(n_neighbors=k)`): each iteration's split tests another
+/// candidate. A model made from an outer loop's variable only, or from
+/// none, is the same candidate at every iteration of the split's loop.
+fn made_by_redrawing_loop(model: &NotebookModel, site: Site, split: Site) -> bool {
+    if !model_made_in_loop(model, site) {
+        return false;
+    }
+    let (Some(program), Some(cell)) = (
+        program_at(model, site),
+        model.cells.get(model.sites.cell(site)),
+    ) else {
+        return true;
+    };
+    let (Some(split_call), Some(split_parsed)) = (
+        call_at(model, split),
+        model
+            .cells
+            .get(model.sites.cell(split))
+            .and_then(|c| c.parsed.as_deref()),
+    ) else {
+        return true;
+    };
+    if model.sites.cell(split) != cell.index {
+        return true;
+    }
+    let varying =
+        syntax::innermost_loop_targets(split_parsed, (split_call.line, split_call.column));
+    let reads_varying = |st: &nbsight_model::program::Stmt| {
+        st.reads
+            .iter()
+            .any(|&v| varying.iter().any(|n| n == model.vars.name(v)))
+    };
+    let Some(fit) = program.calls.get(model.sites.call(site) as usize) else {
+        return true;
+    };
+    match fit.receiver {
+        Op::Var(receiver) => program.stmts.iter().enumerate().any(|(i, st)| {
+            program.stmt_in_loop(i)
+                && st.writes.contains(&(receiver, WriteKind::Strong))
+                && reads_varying(st)
+        }),
+        // `Model(k).fit(X, y)`: made in the statement that fits it.
+        _ => program
+            .stmts
+            .iter()
+            .find(|st| st.calls.contains(&model.sites.call(site)))
+            .is_none_or(reads_varying),
+    }
+}
+
 fn model_made_in_loop(model: &NotebookModel, site: Site) -> bool {
     let Some(program) = program_at(model, site) else {
         return false;

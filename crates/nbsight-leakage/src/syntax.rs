@@ -396,6 +396,19 @@ pub(crate) fn enclosing_loop_targets(
     names
 }
 
+/// The names the innermost `for` loop enclosing the statement of `parsed`
+/// spanning `at` binds at each iteration (none outside a `for` loop).
+pub(crate) fn innermost_loop_targets(
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+) -> Vec<String> {
+    let mut names = Vec::new();
+    if let Some(f) = enclosing_loops(parsed, at).last() {
+        names_in(&f.target, &mut names);
+    }
+    names
+}
+
 /// The `for` loops of `parsed` enclosing the statement spanning `at`,
 /// outermost first.
 fn enclosing_loops(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> Vec<&ast::StmtFor> {
