@@ -331,7 +331,10 @@ impl<'a> Visitor<'a> for BodyReader<'_> {
                         .map(|e| e.roles.to_vec())
                         .unwrap_or_default();
                     let transformer = self.is_transformer(&method.value);
-                    if roles.contains(&Role::FitTransform) && transformer != Some(false) {
+                    if roles.contains(&Role::FitTransform)
+                        && transformer != Some(false)
+                        && !along_rows(call)
+                    {
                         self.fits = true;
                     } else if roles.contains(&Role::Fit) {
                         match transformer {
@@ -393,6 +396,20 @@ impl BodyReader<'_> {
             self.folds = true;
         }
     }
+}
+
+/// `df[cols].mean(axis=1)`, `.std(axis="columns")`: a statistic of each
+/// row's own values, not of all rows (as the dataflow takes it).
+fn along_rows(call: &ast::ExprCall) -> bool {
+    call.arguments.keywords.iter().any(|k| {
+        k.arg.as_ref().is_some_and(|a| a.as_str() == "axis")
+            && match &k.value {
+                Expr::NumberLiteral(n) => matches!(&n.value, ast::Number::Int(i) if i.as_u8() == Some(1)),
+                Expr::StringLiteral(v) => v.value.to_str() == "columns",
+                Expr::BooleanLiteral(b) => b.value,
+                _ => false,
+            }
+    })
 }
 
 /// `a.b.c` for a chain of attributes on a name.

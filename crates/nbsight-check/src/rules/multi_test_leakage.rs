@@ -74,9 +74,12 @@
 //!   different questions.
 //! - One model made before a loop, refit on a split drawn again, unseeded,
 //!   at each iteration (`for i in range(100): split; fit; score`, to
-//!   average the score): each test set scores one fit. A model made in the
-//!   loop (`for k in ks: knn = KNN(k)`) is a candidate each time and is
-//!   reported.
+//!   average the score): each test set scores one fit. So is a model made
+//!   in that loop from an outer loop's setting only (`for d in degrees:
+//!   for rep in range(9): split; SVC(degree=d).fit; score`, then the
+//!   scores averaged per degree: repeated hold-out). A model the
+//!   splitting loop's own variable makes (`for k in ks: split; knn =
+//!   KNN(k)`) is a candidate each time and is reported.
 //! - Two seeded splits of names bound to other data in between
 //!   (`X = pd.read_csv("b.csv")`): other rows, not the same test set.
 //! - One object holding one of several models chosen by cross-validation

@@ -84,9 +84,14 @@
 //! - Gaps filled with a constant (`df.fillna(0)`), or with the training
 //!   split's statistics (`X_test.fillna(X_train.mean())`).
 //! - A statistic of all rows that only decides which rows are kept
-//!   (`df[df.x < df.x.quantile(0.99)]`), or is stored in a column that the
-//!   features, selected by name, leave out (`df["m"] = df.age.mean()`, then
-//!   `X = df[["age", "income"]]` or `X = df.drop(columns=["m", "y"])`).
+//!   (`df[df.x < df.x.quantile(0.99)]`; bound to names first: `low, high =
+//!   df.x.quantile([0.05, 0.9])`, then `df[df.x.between(low, high)]` or a
+//!   mask `keep = df.x < high` and `df[keep]`), or is stored in a column
+//!   that the features, selected by name, leave out (`df["m"] =
+//!   df.age.mean()`, then `X = df[["age", "income"]]` or `X =
+//!   df.drop(columns=["m", "y"])`; also through a name, `m =
+//!   df.age.mean()` then `df["age"] = df.age.fillna(m)` with `age` left
+//!   out). A mask stored as a feature column is reported.
 //! - A user function taking a statistic of one element at a time, called on
 //!   a loop's or a comprehension's element (`[avg_vector(doc) for doc in
 //!   docs]`, `for i in range(n): avg_vector(docs[i])`): a feature of that
