@@ -167,6 +167,7 @@ fn defined_leak(model: &NotebookModel, def_cell: usize, var: Var) -> FunctionLea
         imports,
         effects: Effects::shared_builtin(),
         transformers: Vec::new(),
+        stateless: Vec::new(),
         fits: false,
         cross_validates: false,
         folds: false,
@@ -221,6 +222,8 @@ struct BodyReader<'m> {
     effects: &'static Effects,
     /// Local names bound to a stateful transformer's constructor.
     transformers: Vec<String>,
+    /// Local names bound to a stateless transformer (`enc = OneHotEncoder()`).
+    stateless: Vec<String>,
     fits: bool,
     cross_validates: bool,
     folds: bool,
@@ -305,6 +308,7 @@ impl BodyReader<'_> {
                 }
             }
             Expr::Name(n) if self.transformers.iter().any(|t| t == n.id.as_str()) => Some(true),
+            Expr::Name(n) if self.stateless.iter().any(|t| t == n.id.as_str()) => Some(false),
             _ => None,
         }
     }
@@ -314,9 +318,15 @@ impl<'a> Visitor<'a> for BodyReader<'_> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
         if let Stmt::Assign(a) = stmt
             && let [Expr::Name(target)] = a.targets.as_slice()
-            && self.is_transformer(&a.value) == Some(true)
         {
-            self.transformers.push(target.id.to_string());
+            let name = target.id.to_string();
+            self.transformers.retain(|t| *t != name);
+            self.stateless.retain(|t| *t != name);
+            match self.is_transformer(&a.value) {
+                Some(true) => self.transformers.push(name),
+                Some(false) => self.stateless.push(name),
+                None => {}
+            }
         }
         walk_stmt(self, stmt);
     }
