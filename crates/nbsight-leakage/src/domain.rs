@@ -344,6 +344,16 @@ impl Leak {
             return res;
         }
         if is_statistic(call)
+            && ctx.in_loop
+            && parsed_cell(ctx).is_some_and(|p| syntax::method_of_element(p, (call.line, call.column)))
+        {
+            // One element's own statistic (`for p in paths: img =
+            // imread(p); img.mean()`), not all rows': a value of that row.
+            let mut res = data.data();
+            res.join(&recv.data());
+            return res;
+        }
+        if is_statistic(call)
             && recv.kind & (kind::TRANSFORMER | kind::PIPELINE | kind::SAMPLER) == 0
         {
             // A statistic of the receiver's rows (`df.mean()`, `X.std()`):

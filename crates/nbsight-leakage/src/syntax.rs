@@ -284,47 +284,9 @@ pub(crate) fn called_per_element(
 ) -> bool {
     struct Calls<'n> {
         name: &'n str,
-        /// Loop and comprehension targets: elements.
-        targets: Vec<String>,
-        /// Those over a `range(...)`: positions (`docs[i]` is an element;
-        /// `df[col]` over column names is a column of all rows).
-        positions: Vec<String>,
+        elements: Elements,
         calls: usize,
         per_element: usize,
-    }
-    impl Calls<'_> {
-        fn element(&self, arg: &Expr) -> bool {
-            let named = |e: &Expr, names: &[String]| matches!(e, Expr::Name(n) if names.iter().any(|t| t == n.id.as_str()));
-            match arg {
-                Expr::Subscript(sub) => named(&sub.slice, &self.positions),
-                e => named(e, &self.targets),
-            }
-        }
-
-        fn bind(&mut self, target: &Expr, iter: &Expr) {
-            // Over a frame's columns (`X.items()`, `X.columns`, `X.T`) or
-            // a literal list (of column names), the elements are columns
-            // of all rows.
-            let over_columns = match iter {
-                Expr::Call(c) => {
-                    matches!(&*c.func, Expr::Attribute(a) if matches!(a.attr.as_str(), "items" | "iteritems" | "keys"))
-                }
-                Expr::Attribute(a) => matches!(a.attr.as_str(), "columns" | "T"),
-                Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) => true,
-                _ => false,
-            };
-            if !over_columns {
-                names_in(target, &mut self.targets);
-            }
-            // `range(n)`, `trange(n)`, or a progress bar over one
-            // (`tqdm(range(n))`).
-            let range = |e: &Expr| matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if matches!(f.id.as_str(), "range" | "trange")));
-            let over_range = range(iter)
-                || matches!(iter, Expr::Call(c) if c.arguments.args.first().is_some_and(range));
-            if over_range {
-                names_in(target, &mut self.positions);
-            }
-        }
     }
     impl<'a> ruff_python_ast::visitor::Visitor<'a> for Calls<'_> {
         fn visit_expr(&mut self, expr: &'a Expr) {
@@ -334,14 +296,14 @@ pub(crate) fn called_per_element(
                 | Expr::Generator(ast::ExprGenerator { generators, .. })
                 | Expr::DictComp(ast::ExprDictComp { generators, .. }) => {
                     for g in generators {
-                        self.bind(&g.target, &g.iter);
+                        self.elements.bind(&g.target, &g.iter);
                     }
                 }
                 Expr::Call(call) if matches!(&*call.func, Expr::Name(f) if f.id.as_str() == self.name) =>
                 {
                     self.calls += 1;
                     if !call.arguments.args.is_empty()
-                        && call.arguments.args.iter().all(|a| self.element(a))
+                        && call.arguments.args.iter().all(|a| self.elements.is_element(a))
                     {
                         self.per_element += 1;
                     }
@@ -353,16 +315,101 @@ pub(crate) fn called_per_element(
     }
     let mut calls = Calls {
         name,
-        targets: Vec::new(),
-        positions: Vec::new(),
+        elements: Elements::default(),
         calls: 0,
         per_element: 0,
     };
     for f in enclosing_loops(parsed, at) {
-        calls.bind(&f.target, &f.iter);
+        calls.elements.bind(&f.target, &f.iter);
     }
     walk_simple_statement_at(parsed, at, &mut calls);
     calls.calls > 0 && calls.per_element == calls.calls
+}
+
+/// The elements of data the enclosing loops and comprehensions go over,
+/// one at a time.
+#[derive(Default)]
+struct Elements {
+    /// Loop and comprehension targets: elements.
+    targets: Vec<String>,
+    /// Those over a `range(...)`: positions (`docs[i]` is an element;
+    /// `df[col]` over column names is a column of all rows).
+    positions: Vec<String>,
+}
+
+impl Elements {
+    fn is_element(&self, arg: &Expr) -> bool {
+        let named = |e: &Expr, names: &[String]| matches!(e, Expr::Name(n) if names.iter().any(|t| t == n.id.as_str()));
+        match arg {
+            Expr::Subscript(sub) => named(&sub.slice, &self.positions),
+            e => named(e, &self.targets),
+        }
+    }
+
+    fn bind(&mut self, target: &Expr, iter: &Expr) {
+        // Over a frame's columns (`X.items()`, `X.columns`, `X.T`) or
+        // a literal list (of column names), the elements are columns
+        // of all rows.
+        let over_columns = match iter {
+            Expr::Call(c) => {
+                matches!(&*c.func, Expr::Attribute(a) if matches!(a.attr.as_str(), "items" | "iteritems" | "keys"))
+            }
+            Expr::Attribute(a) => matches!(a.attr.as_str(), "columns" | "T"),
+            Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) => true,
+            _ => false,
+        };
+        if !over_columns {
+            names_in(target, &mut self.targets);
+        }
+        // `range(n)`, `trange(n)`, or a progress bar over one
+        // (`tqdm(range(n))`).
+        let range = |e: &Expr| matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if matches!(f.id.as_str(), "range" | "trange")));
+        let over_range =
+            range(iter) || matches!(iter, Expr::Call(c) if c.arguments.args.first().is_some_and(range));
+        if over_range {
+            names_in(target, &mut self.positions);
+        }
+    }
+}
+
+/// The method call starting at `at` (a statistic, `img.mean()`) is made on
+/// one element of data at a time: in a `for` loop, its receiver is the
+/// loop's element (`for doc in docs: doc.mean()`, `docs[i].mean()` over a
+/// range), or a name the loop's body binds from one (`img =
+/// cv2.imread(paths[i])`, then `img.mean()`). Its statistic is that
+/// element's own.
+pub(crate) fn method_of_element(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> bool {
+    let loops = enclosing_loops(parsed, at);
+    let Some(innermost) = loops.last() else {
+        return false;
+    };
+    let mut elements = Elements::default();
+    for f in &loops {
+        elements.bind(&f.target, &f.iter);
+    }
+    let mut found = None;
+    find_call(parsed, &parsed.module.body, at, &mut found);
+    let Some(Expr::Attribute(method)) = found.map(|c| &*c.func) else {
+        return false;
+    };
+    let receiver = &*method.value;
+    if elements.is_element(receiver) {
+        return true;
+    }
+    let Expr::Name(name) = receiver else {
+        return false;
+    };
+    let mut bindings = 0;
+    let mut from_elements = 0;
+    each_assignment(&innermost.body, &mut |target, value| {
+        if target == name.id.as_str() {
+            bindings += 1;
+            let of_element = elements.is_element(value)
+                || matches!(value, Expr::Call(c) if c.arguments.args.first().is_some_and(|a| elements.is_element(a)));
+            from_elements += usize::from(of_element);
+        }
+    });
+    bindings > 0 && bindings == from_elements
 }
 
 /// The call at `at` (a `fit`) takes as its labels, its second positional

@@ -96,6 +96,9 @@
 //!   a loop's or a comprehension's element (`[avg_vector(doc) for doc in
 //!   docs]`, `for i in range(n): avg_vector(docs[i])`): a feature of that
 //!   row. Called on columns (`for c in cols: fill(X[c])`) it is reported.
+//!   The same written inline: a statistic of a loop's element, or of a
+//!   name the loop binds from one (`for i in range(n): img =
+//!   imread(paths[i]); img.mean()`).
 //! - Stateless transformers (`PolynomialFeatures`, `HashingVectorizer`;
 //!   another library's class of the same name, such as
 //!   `category_encoders.OneHotEncoder`, is taken for what it is), and
