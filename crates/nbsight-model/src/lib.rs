@@ -8,6 +8,7 @@
 //! they are written; each names the test that holds it, where one does.
 
 pub mod aliases;
+pub mod flags;
 pub mod functions;
 mod in_force;
 mod model;

@@ -10,6 +10,8 @@
 //! names a rule asks about.
 
 use nbsight_notebook::{OneIndexed, ParsedCell, parse_python};
+
+use crate::flags::FalseFlags;
 use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
 use ruff_python_ast::{self as ast, Expr, ExprContext, IpyEscapeKind, Stmt};
 use ruff_text_size::{Ranged, TextRange};
@@ -26,7 +28,14 @@ pub struct NameRead {
 
 /// The module-level reads of names in `parsed`, in source order.
 pub fn name_reads(parsed: &ParsedCell) -> Vec<NameRead> {
-    reads_of(parsed).out
+    reads_of(parsed, &FalseFlags::default()).out
+}
+
+/// [`name_reads`], where the body of an `if` whose test is always false
+/// (`if DEBUG:` with `DEBUG = False` the notebook's only binding of it, see
+/// [`FalseFlags`]) never runs: its reads cannot fail.
+pub fn name_reads_given(parsed: &ParsedCell, switches: &FalseFlags) -> Vec<NameRead> {
+    reads_of(parsed, switches).out
 }
 
 /// The anonymous lambdas `parsed` gives a call at module level
@@ -35,15 +44,16 @@ pub fn name_reads(parsed: &ParsedCell) -> Vec<NameRead> {
 /// calls them there, so the names they read are read there. Their ranges,
 /// in source order.
 pub fn callback_lambdas(parsed: &ParsedCell) -> Vec<TextRange> {
-    reads_of(parsed).callbacks
+    reads_of(parsed, &FalseFlags::default()).callbacks
 }
 
-fn reads_of(parsed: &ParsedCell) -> Reads {
+fn reads_of<'f>(parsed: &ParsedCell, switches: &'f FalseFlags) -> Reads<'f> {
     let mut finder = Reads {
         out: Vec::new(),
         callbacks: Vec::new(),
         guarded: 0,
         escape: None,
+        switches,
     };
     for stmt in &parsed.module.body {
         finder.visit_stmt(stmt);
@@ -59,7 +69,7 @@ pub fn first_failing_read(parsed: &ParsedCell, name: &str) -> Option<(OneIndexed
         .map(|r| parsed.line_column(r.range.start()))
 }
 
-struct Reads {
+struct Reads<'f> {
     out: Vec<NameRead>,
     /// Lambdas given to a call, outside guarded code.
     callbacks: Vec<TextRange>,
@@ -67,6 +77,8 @@ struct Reads {
     guarded: u32,
     /// Inside code a magic runs (`%time f(x)`): reads get this range.
     escape: Option<TextRange>,
+    /// Names bound only to false constants.
+    switches: &'f FalseFlags,
 }
 
 /// An `except` clause that catches `NameError`.
@@ -82,7 +94,7 @@ fn catches_name_error(handler: &ast::ExceptHandler) -> bool {
     h.type_.as_deref().is_none_or(catches)
 }
 
-impl Reads {
+impl Reads<'_> {
     fn escape(&mut self, kind: IpyEscapeKind, value: &str, range: TextRange) {
         // Only the Python code `%time`/`%timeit`/`%prun` run can fail.
         if !matches!(kind, IpyEscapeKind::Magic | IpyEscapeKind::Magic2) {
@@ -103,7 +115,7 @@ impl Reads {
     }
 }
 
-impl<'a> Visitor<'a> for Reads {
+impl<'a> Visitor<'a> for Reads<'_> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
         match stmt {
             Stmt::FunctionDef(def) => {
@@ -137,6 +149,23 @@ impl<'a> Visitor<'a> for Reads {
                 }
             }
             Stmt::IpyEscapeCommand(e) => self.escape(e.kind, &e.value, e.range),
+            // `if DEBUG:` with DEBUG a switch turned off: the body never runs.
+            Stmt::If(i) if !self.switches.is_empty() && self.switches.is_false(&i.test) => {
+                self.visit_expr(&i.test);
+                self.guarded += 1;
+                for s in &i.body {
+                    self.visit_stmt(s);
+                }
+                self.guarded -= 1;
+                for clause in &i.elif_else_clauses {
+                    if let Some(test) = &clause.test {
+                        self.visit_expr(test);
+                    }
+                    for s in &clause.body {
+                        self.visit_stmt(s);
+                    }
+                }
+            }
             _ => walk_stmt(self, stmt),
         }
     }

@@ -38,6 +38,11 @@
 //!
 //! ## Not reported
 //! - Names an earlier cell may define, also conditionally (inside an `if`).
+//! - Reads in the body of an `if` whose test is always false: `if False:`,
+//!   or a switch the notebook turns off (`DEBUG = False`, `USE_AUX = 0`:
+//!   every binding of the name, in every cell and function, is to a false
+//!   constant), so `if DEBUG:` never runs. Its `else` branch runs and is
+//!   checked.
 //! - Names the cell itself may bind before the read on some path (a loop
 //!   that assigns before a later read).
 //! - Builtins, whatever a later cell rebinds them to.
@@ -73,7 +78,8 @@ use crate::driver::Driver;
 use crate::finding::Finding;
 use crate::registry::Rule;
 use nbsight_dataflow::builtins::is_builtin;
-use nbsight_model::reads::{callback_lambdas, name_reads};
+use nbsight_model::flags::FalseFlags;
+use nbsight_model::reads::{callback_lambdas, name_reads_given};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, CellStatus, FunctionsInForce, NotebookModel};
 use nbsight_notebook::{CellIndex, OneIndexed};
@@ -85,6 +91,8 @@ pub(crate) const DRIVER: Driver = Driver::new("undefined_on_run_all", undefined_
 fn undefined_names(model: &NotebookModel, findings: &mut Vec<Finding>) {
     let mut defined = VarSet::new();
     let mut in_force = FunctionsInForce::default();
+    // The notebook's switches, read when a cell may fail.
+    let switches = std::cell::OnceCell::new();
     for cell in &model.cells {
         if matches!(cell.status, CellStatus::Broken { .. }) {
             // What it would bind is unknown: any name written in it.
@@ -103,7 +111,7 @@ fn undefined_names(model: &NotebookModel, findings: &mut Vec<Finding>) {
         if compiled.unknown_defs {
             return;
         }
-        undefined_in_cell(model, cell, &defined, &in_force, findings);
+        undefined_in_cell(model, cell, (&defined, &in_force, &switches), findings);
         // What the cell binds: changing a name it cannot read (`stats.f()`,
         // `pd.options.x = 1` with the module never imported) fails, and
         // binds nothing, so every later read still fails.
@@ -121,8 +129,7 @@ fn undefined_names(model: &NotebookModel, findings: &mut Vec<Finding>) {
 fn undefined_in_cell(
     model: &NotebookModel,
     cell: &CellInfo,
-    defined: &VarSet,
-    in_force: &FunctionsInForce,
+    (defined, in_force, switches): (&VarSet, &FunctionsInForce, &std::cell::OnceCell<FalseFlags>),
     findings: &mut Vec<Finding>,
 ) {
     let Some(compiled) = cell.compiled.as_deref() else {
@@ -168,7 +175,8 @@ fn undefined_in_cell(
     {
         return;
     }
-    let reads = name_reads(parsed);
+    // Reads under `if DEBUG:` (DEBUG only ever False) never run.
+    let reads = name_reads_given(parsed, switches.get_or_init(|| FalseFlags::of(model)));
     let failing_at = |v: Var| {
         let name = model.vars.name(v);
         reads
