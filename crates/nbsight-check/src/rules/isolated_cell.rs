@@ -35,7 +35,9 @@
 //! - A cell that only reads what another cell defines (`orders.describe()`):
 //!   it depends on that cell.
 //! - A cell that writes or deletes files (`to_csv`, `savefig`, `os.remove`,
-//!   `open(path, "w")`): a later cell may read them by their path; and a
+//!   `open(path, "w")`, a Keras `ModelCheckpoint(path)` or `CSVLogger(path)`
+//!   callback, which the `fit` given it writes): a later cell may read them
+//!   by their path; and a
 //!   cell that names a file such a cell names (`open("my_df.csv")` after
 //!   `df.to_csv("my_df.csv")`), also inside a longer text (`HTML('<iframe
 //!   src=map.html>')` after `m.save("map.html")`).
