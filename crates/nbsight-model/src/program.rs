@@ -216,11 +216,29 @@ impl Program {
             acyclic: back_edges.is_empty(),
             ..Program::default()
         };
+        // Each back edge's natural loop: its header and the blocks that
+        // reach its source without passing through the header (not an
+        // interval of the order, which may hold code after the loop).
         let mut in_loop = vec![false; order.len()];
-        for &(from, to) in back_edges {
-            let (a, b) = (block_of[to] as usize, block_of[from] as usize);
-            for flag in in_loop.iter_mut().take(b + 1).skip(a) {
-                *flag = true;
+        // The back edge whose loop last visited each block (0: none yet).
+        let mut seen = vec![0usize; order.len()];
+        let mut stack = Vec::new();
+        for (edge, &(from, to)) in back_edges.iter().enumerate() {
+            let stamp = edge + 1;
+            if block_of[to] == u32::MAX {
+                continue;
+            }
+            in_loop[block_of[to] as usize] = true;
+            seen[block_of[to] as usize] = stamp;
+            stack.push(from);
+            while let Some(node) = stack.pop() {
+                let b = block_of[node];
+                if b == u32::MAX || seen[b as usize] == stamp {
+                    continue;
+                }
+                seen[b as usize] = stamp;
+                in_loop[b as usize] = true;
+                stack.extend(cfg.nodes[node].pred.iter().copied());
             }
         }
         // Calls of each node, in evaluation order.
@@ -599,5 +617,31 @@ mod tests {
         ] {
             assert!(!super::is_metadata(symbol), "{symbol}");
         }
+    }
+
+    /// A statement is in a loop when it is in a loop's body, not when it
+    /// comes between a loop's header and its last block in some order of
+    /// the blocks (the code after a loop whose body branches).
+    #[test]
+    fn only_the_bodies_of_loops_are_in_loops() {
+        use crate::NotebookModel;
+        use crate::testing::notebook;
+        use nbsight_dataflow::Effects;
+        let src = "for g in [1, 2]:\n    for c in [3, 4]:\n        if c > g:\n            best = c\n    after_inner = g\nfinal = best\nagain = final";
+        let model = NotebookModel::new(&notebook(&[src]), &Effects::builtin());
+        let program = model.cells[0].program().expect("compiled");
+        let in_loop = |name: &str| {
+            let v = model.vars.get(name).expect(name);
+            let at = program
+                .stmts
+                .iter()
+                .position(|s| s.writes.iter().any(|&(w, _)| w == v))
+                .expect("bound");
+            program.stmt_in_loop(at)
+        };
+        assert!(in_loop("best"));
+        assert!(in_loop("after_inner"));
+        assert!(!in_loop("final"));
+        assert!(!in_loop("again"));
     }
 }
