@@ -16,6 +16,11 @@ pub(crate) fn call_at(model: &NotebookModel, s: Site) -> Option<&Call> {
         .get(model.sites.call(s) as usize)
 }
 
+/// The parse of the cell holding call site `s`.
+pub(crate) fn parsed_at(model: &NotebookModel, s: Site) -> Option<&nbsight_notebook::ParsedCell> {
+    model.cells.get(model.sites.cell(s))?.parsed.as_deref()
+}
+
 /// The program of the cell holding call site `s`.
 pub(crate) fn program_at(model: &NotebookModel, s: Site) -> Option<&Program> {
     model.cells.get(model.sites.cell(s))?.program()

@@ -345,7 +345,8 @@ impl Leak {
         }
         if is_statistic(call)
             && ctx.in_loop
-            && parsed_cell(ctx).is_some_and(|p| syntax::method_of_element(p, (call.line, call.column)))
+            && parsed_cell(ctx)
+                .is_some_and(|p| syntax::method_of_element(p, (call.line, call.column)))
         {
             // One element's own statistic (`for p in paths: img =
             // imread(p); img.mean()`), not all rows': a value of that row.
@@ -799,8 +800,7 @@ impl Leak {
     ) -> Option<row_filters::RowSelection> {
         let fitted = |x: &Val| {
             !x.fitted_by.is_empty()
-                || x
-                    .tags
+                || x.tags
                     .iter()
                     .any(|t| matches!(t, Tag::Fitted(_) | Tag::FittedSide(_)))
         };

@@ -414,7 +414,9 @@ fn along_rows(call: &ast::ExprCall) -> bool {
     call.arguments.keywords.iter().any(|k| {
         k.arg.as_ref().is_some_and(|a| a.as_str() == "axis")
             && match &k.value {
-                Expr::NumberLiteral(n) => matches!(&n.value, ast::Number::Int(i) if i.as_u8() == Some(1)),
+                Expr::NumberLiteral(n) => {
+                    matches!(&n.value, ast::Number::Int(i) if i.as_u8() == Some(1))
+                }
                 Expr::StringLiteral(v) => v.value.to_str() == "columns",
                 Expr::BooleanLiteral(b) => b.value,
                 _ => false,

@@ -12,7 +12,7 @@ use nbsight_model::vars::Var;
 
 use std::rc::Rc;
 
-use crate::calls::{call_at, positional, program_at};
+use crate::calls::{call_at, parsed_at, positional, program_at};
 use crate::models::{Evals, evals_entry, evaluated_in, record_evaluation};
 use crate::splits::equivalent_split;
 use crate::syntax;
@@ -194,13 +194,7 @@ fn redrawn_in_loop(model: &NotebookModel, split: Site) -> bool {
 /// labels the loop's target names (`for c in categories: pipe.fit(X,
 /// train[c])`): one model per target, each scored on its own labels.
 fn labels_vary_in_loop(model: &NotebookModel, site: Site) -> bool {
-    let (Some(program), Some(parsed)) = (
-        program_at(model, site),
-        model
-            .cells
-            .get(model.sites.cell(site))
-            .and_then(|c| c.parsed.as_deref()),
-    ) else {
+    let (Some(program), Some(parsed)) = (program_at(model, site), parsed_at(model, site)) else {
         return false;
     };
     program
@@ -209,9 +203,6 @@ fn labels_vary_in_loop(model: &NotebookModel, site: Site) -> bool {
         .is_some_and(|fit| syntax::labels_chosen_by_loop(parsed, (fit.line, fit.column)))
 }
 
-/// The model fitted at `site` is made again in a loop of its cell (`for k
-/// in ks: knn = KNeighborsClassifier(k)`): each iteration another
-/// candidate. `knn.fit` in a loop on a `knn` made before is one model.
 /// The model trained at `site` is made in a loop (see
 /// [`model_made_in_loop`]) from what the innermost loop around the split
 /// made at `split` binds (`for k in ks: X_tr, X_te, ... = split(...);
@@ -228,13 +219,8 @@ fn made_by_redrawing_loop(model: &NotebookModel, site: Site, split: Site) -> boo
     ) else {
         return true;
     };
-    let (Some(split_call), Some(split_parsed)) = (
-        call_at(model, split),
-        model
-            .cells
-            .get(model.sites.cell(split))
-            .and_then(|c| c.parsed.as_deref()),
-    ) else {
+    let (Some(split_call), Some(split_parsed)) = (call_at(model, split), parsed_at(model, split))
+    else {
         return true;
     };
     if model.sites.cell(split) != cell.index {
@@ -265,6 +251,9 @@ fn made_by_redrawing_loop(model: &NotebookModel, site: Site, split: Site) -> boo
     }
 }
 
+/// The model fitted at `site` is made again in a loop of its cell (`for k
+/// in ks: knn = KNeighborsClassifier(k)`): each iteration another
+/// candidate. `knn.fit` in a loop on a `knn` made before is one model.
 fn model_made_in_loop(model: &NotebookModel, site: Site) -> bool {
     let Some(program) = program_at(model, site) else {
         return false;

@@ -184,7 +184,11 @@ pub(crate) fn row_selection_at(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)
         ..RowSelection::default()
     };
     for (name, role) in &found.names {
-        let roles = found.names.iter().filter(|(n, _)| n == name).map(|(_, r)| *r);
+        let roles = found
+            .names
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, r)| *r);
         let (mut threshold, mut mask, mut value) = (false, false, false);
         for r in roles {
             match r {
@@ -216,7 +220,11 @@ pub(crate) fn binds_only_masks(model: &NotebookModel, v: Var) -> bool {
             if !stmt.writes.iter().any(|&(w, _)| w == v) {
                 continue;
             }
-            if stmt.writes.iter().any(|&(w, k)| w == v && k != WriteKind::Strong) {
+            if stmt
+                .writes
+                .iter()
+                .any(|&(w, k)| w == v && k != WriteKind::Strong)
+            {
                 return false;
             }
             match syntax::assigned_value_at(parsed, (stmt.line, stmt.column)) {

@@ -303,7 +303,11 @@ pub(crate) fn called_per_element(
                 {
                     self.calls += 1;
                     if !call.arguments.args.is_empty()
-                        && call.arguments.args.iter().all(|a| self.elements.is_element(a))
+                        && call
+                            .arguments
+                            .args
+                            .iter()
+                            .all(|a| self.elements.is_element(a))
                     {
                         self.per_element += 1;
                     }
@@ -364,8 +368,8 @@ impl Elements {
         // `range(n)`, `trange(n)`, or a progress bar over one
         // (`tqdm(range(n))`).
         let range = |e: &Expr| matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if matches!(f.id.as_str(), "range" | "trange")));
-        let over_range =
-            range(iter) || matches!(iter, Expr::Call(c) if c.arguments.args.first().is_some_and(range));
+        let over_range = range(iter)
+            || matches!(iter, Expr::Call(c) if c.arguments.args.first().is_some_and(range));
         if over_range {
             names_in(target, &mut self.positions);
         }
@@ -749,9 +753,7 @@ pub(crate) fn stored_column_at(
         [Expr::Subscript(s)] => match &*s.slice {
             Expr::StringLiteral(lit) => Some(lit.value.to_str().to_string()),
             // `df.loc[rows, "c"] = ...`, `df.at[i, "c"] = ...`.
-            Expr::Tuple(t)
-                if matches!(&*s.value, Expr::Attribute(at) if matches!(at.attr.as_str(), "loc" | "at")) =>
-            {
+            Expr::Tuple(t) if matches!(&*s.value, Expr::Attribute(at) if matches!(at.attr.as_str(), "loc" | "at")) => {
                 match t.elts.as_slice() {
                     [_, Expr::StringLiteral(lit)] => Some(lit.value.to_str().to_string()),
                     _ => None,
@@ -935,7 +937,10 @@ fn simple_statement_at<'a>(
 
 /// The value of the single-name assignment (`name = value`) of `parsed`
 /// spanning `at`.
-pub(crate) fn assigned_value_at(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> Option<&Expr> {
+pub(crate) fn assigned_value_at(
+    parsed: &ParsedCell,
+    at: (OneIndexed, OneIndexed),
+) -> Option<&Expr> {
     assigned_at(parsed, &parsed.module.body, at)
 }
 

@@ -38,7 +38,10 @@ impl FalseFlags {
     /// `test` is always false: a false constant, or a switch.
     pub fn is_false(&self, test: &Expr) -> bool {
         match test {
-            Expr::Name(n) => self.0.binary_search_by(|x| x.as_str().cmp(n.id.as_str())).is_ok(),
+            Expr::Name(n) => self
+                .0
+                .binary_search_by(|x| x.as_str().cmp(n.id.as_str()))
+                .is_ok(),
             e => is_false_constant(e),
         }
     }

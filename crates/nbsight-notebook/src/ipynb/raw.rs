@@ -286,7 +286,10 @@ mod tests {
         assert_eq!(kernel_language("", "R"), Some("R"));
         assert_eq!(kernel_language("julia-1.9", "Julia 1.9.3"), Some("julia"));
         assert_eq!(kernel_language("python3", "Python 3"), None);
-        assert_eq!(kernel_language("conda-env-ml-py", "Python [conda env:ml]"), None);
+        assert_eq!(
+            kernel_language("conda-env-ml-py", "Python [conda env:ml]"),
+            None
+        );
         assert_eq!(kernel_language("", ""), None);
     }
 }
