@@ -20,6 +20,7 @@ use nbsight_model::NotebookModel;
 use nbsight_model::vars::Var;
 use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
 use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextSize};
 use rustc_hash::FxHashMap;
 
 /// What a function's body does with its arguments.
@@ -168,6 +169,7 @@ fn defined_leak(model: &NotebookModel, def_cell: usize, var: Var) -> FunctionLea
         effects: Effects::shared_builtin(),
         transformers: Vec::new(),
         stateless: Vec::new(),
+        selecting: row_selecting_calls(&def.body),
         fits: false,
         cross_validates: false,
         folds: false,
@@ -224,6 +226,9 @@ struct BodyReader<'m> {
     transformers: Vec<String>,
     /// Local names bound to a stateless transformer (`enc = OneHotEncoder()`).
     stateless: Vec<String>,
+    /// Where the statistic calls start that only select rows (see
+    /// [`row_selecting_calls`]).
+    selecting: Vec<TextSize>,
     fits: bool,
     cross_validates: bool,
     folds: bool,
@@ -341,9 +346,11 @@ impl<'a> Visitor<'a> for BodyReader<'_> {
                         .map(|e| e.roles.to_vec())
                         .unwrap_or_default();
                     let transformer = self.is_transformer(&method.value);
+                    let selects_rows = self.selecting.contains(&expr.start());
                     if roles.contains(&Role::FitTransform)
                         && transformer != Some(false)
                         && !along_rows(call)
+                        && !selects_rows
                     {
                         self.fits = true;
                     } else if roles.contains(&Role::Fit) {
@@ -376,14 +383,15 @@ impl<'a> Visitor<'a> for BodyReader<'_> {
                     if qualified.contains(&Role::Evaluate) && !roles.contains(&Role::Evaluate) {
                         self.tests |= self.params_read(call);
                     }
-                    self.note_function(&qualified);
+                    self.note_function(&qualified, selects_rows);
                 }
                 func => {
                     let roles = self.function_roles(func);
                     if roles.contains(&Role::Evaluate) {
                         self.tests |= self.params_read(call);
                     }
-                    self.note_function(&roles);
+                    let selects_rows = self.selecting.contains(&expr.start());
+                    self.note_function(&roles, selects_rows);
                 }
             }
         }
@@ -392,8 +400,8 @@ impl<'a> Visitor<'a> for BodyReader<'_> {
 }
 
 impl BodyReader<'_> {
-    fn note_function(&mut self, roles: &[Role]) {
-        if roles.contains(&Role::FitTransform) {
+    fn note_function(&mut self, roles: &[Role], selects_rows: bool) {
+        if roles.contains(&Role::FitTransform) && !selects_rows {
             self.fits = true;
         }
         if roles.contains(&Role::CrossValidate) && !roles.contains(&Role::Transformer) {
@@ -404,6 +412,154 @@ impl BodyReader<'_> {
         }
         if roles.contains(&Role::Split) {
             self.folds = true;
+        }
+    }
+}
+
+/// The calls of a function body whose results only decide which rows are
+/// kept, as [`crate::row_filters`] says of one statement: inside a
+/// comparison in a subscript's index, or anywhere in the value of an
+/// assignment whose names are read only that way, directly or through
+/// other such names (`mean = np.mean(d.x)`, `std = ...`, then `d[(d.x >
+/// mean - std) & (d.x < mean + std)]`; `Q1`, `Q3`, `IQR = Q3 - Q1`, then
+/// `d[~((d < Q1 - 1.5 * IQR) | ...)]`).
+fn row_selecting_calls(body: &[Stmt]) -> Vec<TextSize> {
+    let mut statements: Vec<&Stmt> = Vec::new();
+    let mut headers: Vec<&Expr> = Vec::new();
+    collect_simple(body, &mut statements, &mut headers);
+    // Names read by compound statements' headers (`if m > 0:`, `for v in
+    // m:`) are read as values.
+    let mut header_reads: Vec<String> = Vec::new();
+    {
+        struct Names<'n>(&'n mut Vec<String>);
+        impl<'x> Visitor<'x> for Names<'_> {
+            fn visit_expr(&mut self, expr: &'x Expr) {
+                if let Expr::Name(n) = expr {
+                    self.0.push(n.id.to_string());
+                }
+                walk_expr(self, expr);
+            }
+        }
+        for h in &headers {
+            Names(&mut header_reads).visit_expr(h);
+        }
+    }
+    let analysed: Vec<_> = statements
+        .iter()
+        .map(|s| crate::row_filters::row_selection_of(s))
+        .collect();
+    // The names each statement binds when it is a plain assignment of names.
+    let bound = |s: &Stmt| -> Option<Vec<String>> {
+        let Stmt::Assign(a) = s else { return None };
+        let mut names = Vec::new();
+        for target in &a.targets {
+            match target {
+                Expr::Name(n) => names.push(n.id.to_string()),
+                Expr::Tuple(t) => {
+                    for e in &t.elts {
+                        let Expr::Name(n) = e else { return None };
+                        names.push(n.id.to_string());
+                    }
+                }
+                _ => return None,
+            }
+        }
+        Some(names)
+    };
+    // Names read only to select rows: start from every name some
+    // statement binds, drop any read otherwise, until none is dropped.
+    let mut selecting: Vec<String> = statements
+        .iter()
+        .filter_map(|s| bound(s))
+        .flatten()
+        .filter(|n| !header_reads.contains(n))
+        .collect();
+    loop {
+        let before = selecting.len();
+        let kept = selecting.clone();
+        selecting.retain(|name| {
+            statements
+                .iter()
+                .zip(&analysed)
+                .all(|(s, (thresholds, masks, _, read))| {
+                    !read.contains(name)
+                        || thresholds.contains(name)
+                        || masks.contains(name)
+                        || bound(s)
+                            .is_some_and(|b| !b.is_empty() && b.iter().all(|n| kept.contains(n)))
+                })
+        });
+        if selecting.len() == before {
+            break;
+        }
+    }
+    let mut calls = Vec::new();
+    for (s, (_, _, selecting_calls, _)) in statements.iter().zip(&analysed) {
+        calls.extend(selecting_calls.iter().copied());
+        if let (Some(b), Stmt::Assign(a)) = (bound(s), s)
+            && !b.is_empty()
+            && b.iter().all(|n| selecting.contains(n))
+        {
+            struct Calls<'c>(&'c mut Vec<TextSize>);
+            impl<'x> Visitor<'x> for Calls<'_> {
+                fn visit_expr(&mut self, expr: &'x Expr) {
+                    if matches!(expr, Expr::Call(_)) {
+                        self.0.push(expr.start());
+                    }
+                    walk_expr(self, expr);
+                }
+            }
+            Calls(&mut calls).visit_expr(&a.value);
+        }
+    }
+    calls
+}
+
+/// The simple statements of `body`, in compound ones too (not in nested
+/// functions or classes), and the expressions of the compound ones'
+/// headers.
+fn collect_simple<'a>(body: &'a [Stmt], out: &mut Vec<&'a Stmt>, headers: &mut Vec<&'a Expr>) {
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+            Stmt::If(s) => {
+                headers.push(&s.test);
+                collect_simple(&s.body, out, headers);
+                for clause in &s.elif_else_clauses {
+                    headers.extend(clause.test.as_ref());
+                    collect_simple(&clause.body, out, headers);
+                }
+            }
+            Stmt::For(s) => {
+                headers.push(&s.iter);
+                collect_simple(&s.body, out, headers);
+                collect_simple(&s.orelse, out, headers);
+            }
+            Stmt::While(s) => {
+                headers.push(&s.test);
+                collect_simple(&s.body, out, headers);
+                collect_simple(&s.orelse, out, headers);
+            }
+            Stmt::With(s) => {
+                headers.extend(s.items.iter().map(|i| &i.context_expr));
+                collect_simple(&s.body, out, headers);
+            }
+            Stmt::Try(s) => {
+                collect_simple(&s.body, out, headers);
+                for h in &s.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    collect_simple(&h.body, out, headers);
+                }
+                collect_simple(&s.orelse, out, headers);
+                collect_simple(&s.finalbody, out, headers);
+            }
+            Stmt::Match(m) => {
+                headers.push(&m.subject);
+                for case in &m.cases {
+                    collect_simple(&case.body, out, headers);
+                }
+            }
+            simple => out.push(simple),
         }
     }
 }

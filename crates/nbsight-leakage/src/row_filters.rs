@@ -16,7 +16,7 @@ use nbsight_model::vars::Var;
 use nbsight_notebook::{OneIndexed, ParsedCell};
 use ruff_python_ast::visitor::{Visitor, walk_expr};
 use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::Ranged;
+use ruff_text_size::{Ranged, TextSize};
 
 use crate::syntax;
 
@@ -58,13 +58,14 @@ enum Role {
     Mask,
 }
 
-struct Occurrences<'p> {
-    parsed: &'p ParsedCell,
+#[derive(Default)]
+struct Occurrences {
     names: Vec<(String, Role)>,
-    calls: Vec<(OneIndexed, OneIndexed)>,
+    /// Where the calls that only select rows start.
+    calls: Vec<TextSize>,
 }
 
-impl Occurrences<'_> {
+impl Occurrences {
     fn add(&mut self, name: &str, role: Role) {
         self.names.push((name.to_string(), role));
     }
@@ -100,8 +101,18 @@ impl Occurrences<'_> {
                     self.thresholds(e);
                 }
             }
+            // `(mask).any(axis=1)`: a mask of the rows from a mask.
+            Expr::Call(call) if matches!(&*call.func, Expr::Attribute(a) if matches!(a.attr.as_str(), "any" | "all")) =>
+            {
+                if let Expr::Attribute(a) = &*call.func {
+                    self.index(&a.value);
+                }
+                for arg in &call.arguments.args {
+                    self.visit_expr(arg);
+                }
+            }
             Expr::Call(call) if is_mask_call(call) => {
-                self.calls.push(self.parsed.line_column(expr.start()));
+                self.calls.push(expr.start());
                 // The mask's subject is a column of the data (its rows).
                 if let Expr::Attribute(a) = &*call.func {
                     self.visit_expr(&a.value);
@@ -122,14 +133,13 @@ impl Occurrences<'_> {
     /// column of which is compared (`df` in `df.x < q`) is still read as
     /// the rows kept.
     fn thresholds(&mut self, expr: &Expr) {
-        struct Inner<'a, 'p>(&'a mut Occurrences<'p>);
-        impl<'x> Visitor<'x> for Inner<'_, '_> {
+        struct Inner<'a>(&'a mut Occurrences);
+        impl<'x> Visitor<'x> for Inner<'_> {
             fn visit_expr(&mut self, expr: &'x Expr) {
                 match expr {
                     Expr::Name(n) => self.0.add(n.id.as_str(), Role::Threshold),
                     Expr::Call(_) => {
-                        let at = self.0.parsed.line_column(expr.start());
-                        self.0.calls.push(at);
+                        self.0.calls.push(expr.start());
                         walk_expr(self, expr);
                     }
                     Expr::Subscript(s) => {
@@ -144,10 +154,13 @@ impl Occurrences<'_> {
     }
 }
 
-impl<'a> Visitor<'a> for Occurrences<'_> {
+impl<'a> Visitor<'a> for Occurrences {
     fn visit_expr(&mut self, expr: &'a Expr) {
         match expr {
-            Expr::Name(n) => self.add(n.id.as_str(), Role::Value),
+            Expr::Name(n) if n.ctx == ast::ExprContext::Load => {
+                self.add(n.id.as_str(), Role::Value)
+            }
+            Expr::Name(_) => {}
             Expr::Subscript(s) => {
                 self.visit_expr(&s.value);
                 self.index(&s.slice);
@@ -173,40 +186,47 @@ fn is_mask_call(call: &ast::ExprCall) -> bool {
 /// What the simple statement of `parsed` spanning `at` reads only to
 /// select rows (empty when it has no subscript).
 pub(crate) fn row_selection_at(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> RowSelection {
-    let mut found = Occurrences {
-        parsed,
-        names: Vec::new(),
-        calls: Vec::new(),
-    };
+    let mut found = Occurrences::default();
     syntax::walk_simple_statement_at(parsed, at, &mut found);
-    let mut selection = RowSelection {
-        calls: found.calls,
-        ..RowSelection::default()
-    };
-    for (name, role) in &found.names {
-        let roles = found
-            .names
-            .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, r)| *r);
-        let (mut threshold, mut mask, mut value) = (false, false, false);
-        for r in roles {
-            match r {
-                Role::Threshold => threshold = true,
-                Role::Mask => mask = true,
-                Role::Value => value = true,
-            }
-        }
-        if value || selection.thresholds.contains(name) || selection.masks.contains(name) {
+    let (thresholds, masks) = selecting_names(&found.names);
+    RowSelection {
+        thresholds,
+        masks,
+        calls: found.calls.iter().map(|&c| parsed.line_column(c)).collect(),
+    }
+}
+
+/// What `stmt` (a simple statement) reads only to select rows: the names
+/// read only as thresholds, those read only as masks, and where the calls
+/// that only select rows start; and every name it reads.
+pub(crate) fn row_selection_of(
+    stmt: &Stmt,
+) -> (Vec<String>, Vec<String>, Vec<TextSize>, Vec<String>) {
+    let mut found = Occurrences::default();
+    ruff_python_ast::visitor::walk_stmt(&mut found, stmt);
+    let (thresholds, masks) = selecting_names(&found.names);
+    let mut read: Vec<String> = found.names.into_iter().map(|(n, _)| n).collect();
+    read.sort();
+    read.dedup();
+    (thresholds, masks, found.calls, read)
+}
+
+/// The names every occurrence of which is a threshold, and those every
+/// occurrence of which is a mask.
+fn selecting_names(names: &[(String, Role)]) -> (Vec<String>, Vec<String>) {
+    let (mut thresholds, mut masks): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    for (name, _) in names {
+        if thresholds.contains(name) || masks.contains(name) {
             continue;
         }
-        match (threshold, mask, *role) {
-            (true, false, _) => selection.thresholds.push(name.clone()),
-            (false, true, _) => selection.masks.push(name.clone()),
-            _ => {}
+        let roles = || names.iter().filter(|(n, _)| n == name).map(|(_, r)| *r);
+        if roles().all(|r| r == Role::Threshold) {
+            thresholds.push(name.clone());
+        } else if roles().all(|r| r == Role::Mask) {
+            masks.push(name.clone());
         }
     }
-    selection
+    (thresholds, masks)
 }
 
 /// Every assignment binding `v` (a plain `name = ...`) makes a boolean mask.

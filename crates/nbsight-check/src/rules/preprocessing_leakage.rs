@@ -91,7 +91,10 @@
 //!   df.age.mean()`, then `X = df[["age", "income"]]` or `X =
 //!   df.drop(columns=["m", "y"])`; also through a name, `m =
 //!   df.age.mean()` then `df["age"] = df.age.fillna(m)` with `age` left
-//!   out). A mask stored as a feature column is reported.
+//!   out). A mask stored as a feature column is reported. The same in a
+//!   user function (`def drop_outliers(d): mean, std = ...; return
+//!   d[(d.x > mean - std) & (d.x < mean + std)]`, or quartiles and
+//!   `.any(axis=1)`).
 //! - A user function taking a statistic of one element at a time, called on
 //!   a loop's or a comprehension's element (`[avg_vector(doc) for doc in
 //!   docs]`, `for i in range(n): avg_vector(docs[i])`): a feature of that
