@@ -865,6 +865,7 @@ impl Leak {
                 roles: SmallVec::from_slice(&[Role::Evaluate]),
                 receiver: Op::Reads(SmallVec::new()),
                 receiver_attribute: false,
+                receiver_slice: false,
                 args: SmallVec::new(),
                 positional: 0,
                 keywords: SmallVec::new(),
@@ -1344,6 +1345,10 @@ impl Leak {
                 if call.receiver_attribute {
                     // `search.best_estimator_.fit(X, y)` fits one estimator.
                     recv.kind = 0;
+                } else if call.receiver_slice && recv.kind & kind::PIPELINE != 0 {
+                    // `pipe[:-1].fit(X)`: some of the pipeline's steps (its
+                    // preprocessing), which fit statistics and train no model.
+                    recv.kind = kind::TRANSFORMER;
                 }
                 recv
             } else {

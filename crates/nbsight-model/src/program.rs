@@ -58,6 +58,9 @@ pub struct Call {
     /// in `search.best_estimator_.fit(X, y)`), not the variable's object:
     /// what the variable is (a CV search) says nothing of what it holds.
     pub receiver_attribute: bool,
+    /// The receiver is a slice of a variable's object (`pipe[:-1]` in
+    /// `pipe[:-1].fit(X)`, any index not a constant): some of its parts.
+    pub receiver_slice: bool,
     /// Positional and keyword arguments (data the call consumes).
     pub args: SmallVec<[Op; 3]>,
     /// How many of `args` are positional (the first ones); the rest are
@@ -467,6 +470,7 @@ impl StmtCompiler<'_> {
             roles: SmallVec::from_slice(&[Role::Split]),
             receiver: Op::Reads(SmallVec::new()),
             receiver_attribute: false,
+            receiver_slice: false,
             args,
             positional,
             keywords: SmallVec::new(),
@@ -483,6 +487,7 @@ impl StmtCompiler<'_> {
         let site = &self.analysis.cfg.calls[c];
         let receiver = self.op(&site.receiver, accesses);
         let receiver_attribute = matches!(&site.receiver, Operand::Symbol(symbol) if root(symbol).len() < symbol.len() && symbol.as_bytes().get(root(symbol).len()) == Some(&b'.'));
+        let receiver_slice = matches!(&site.receiver, Operand::Symbol(symbol) if symbol.strip_prefix(root(symbol)) == Some(nbsight_dataflow::symbol::ANY_INDEX));
         let positional = site.args.len() as u32;
         let args = site
             .args
@@ -498,6 +503,7 @@ impl StmtCompiler<'_> {
             roles: site.roles.clone(),
             receiver,
             receiver_attribute,
+            receiver_slice,
             args,
             positional,
             keywords: site

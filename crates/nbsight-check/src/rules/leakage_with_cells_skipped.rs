@@ -70,6 +70,9 @@
 //!   uses as a table (`df.head()`, `df["target"]`): they fail too.
 //! - A leak seen only by a prediction (`predict`, `predict_proba`) that no
 //!   metric compares with labels.
+//! - A pipeline whose preprocessing steps alone were fitted on all rows
+//!   (`pipe[:-1].fit(X)`, a slice of its steps) and whose fit on the
+//!   training side is skipped: no model was trained to score.
 //! - A leak seen by a statement that reads predictions a skipped cell would
 //!   have made again (`y_pred = knn.predict(X_test)` skipped, then
 //!   `accuracy_score(y_test, y_pred)`): the earlier `y_pred` is of other
