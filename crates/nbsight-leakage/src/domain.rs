@@ -1017,6 +1017,21 @@ impl Leak {
             overlap::held_out_rows(model, call, data, trained, ctx, alarms);
         }
         if splits.is_empty() {
+            // Tested on the held-out side of a split whose training side did
+            // not train the model (trained on another split of the same
+            // rows, an undersampled copy): statistics both sides share
+            // still leak.
+            let held_out: SmallVec<[Site; 2]> = data
+                .tags
+                .iter()
+                .filter_map(|t| match t {
+                    Tag::Split(s, Side::Test) if scored(ctx.model, s, call) => Some(s),
+                    _ => None,
+                })
+                .collect();
+            if alarms.on && !held_out.is_empty() {
+                Self::shared_preparation(model, call, data, &held_out, trained, ctx, alarms);
+            }
             return;
         }
         if alarms.on {

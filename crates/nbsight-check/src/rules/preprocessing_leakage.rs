@@ -16,6 +16,10 @@
 //!   (`def prep(d): return StandardScaler().fit_transform(d)`, then
 //!   `X = prep(X)` before the split).
 //!
+//! The model may have been trained on another split than the one whose
+//! test part it is evaluated on (the split of an undersampled copy of the
+//! data): both still carry the statistics.
+//!
 //! An evaluation is a `score`, a metric, or predictions compared with the
 //! labels of the same rows (`np.mean(pred != y_test)`, `y_test - pred`),
 //! also inside a user function that fits a model on some of its arguments
