@@ -1731,11 +1731,12 @@ fn user_call_site(stmt: &Stmt, ctx: &StmtCtx<'_>, f: Var) -> Option<Site> {
         .filter(|&s| s != nbsight_model::NO_SITE)
 }
 
-/// The parsed code of the cell `ctx` interprets.
 /// The statements of cell `c` starting on line `l` change no column of
-/// `frame` but `column`: they bind no variable named `frame` (a plot, a
-/// print, another name), or store into `frame[column]` itself (an in-place
-/// rescaling of the dropped column).
+/// `frame` but `column`: they write nothing (a plot, a print), store into
+/// `frame[column]` itself (an in-place rescaling of the dropped column), or
+/// bind only names that no statement changing `frame` reads (`facet =
+/// sns.FacetGrid(...)`; not `age = df["Age"]` when `df["Age_sq"] = age **
+/// 2` follows: one step is followed).
 fn leaves_other_columns(
     model: &NotebookModel,
     (c, l): (usize, OneIndexed),
@@ -1748,9 +1749,23 @@ fn leaves_other_columns(
     ) else {
         return false;
     };
+    let Some(frame_var) = model.vars.get(frame) else {
+        return false;
+    };
+    let feeds_frame = |v: Var| {
+        model.code_cells().filter_map(|x| x.program()).any(|p| {
+            p.stmts
+                .iter()
+                .any(|s| s.reads.contains(&v) && s.writes.iter().any(|&(w, _)| w == frame_var))
+        })
+    };
     program.stmts.iter().filter(|s| s.line == l).all(|s| {
-        !s.writes.iter().any(|&(w, _)| model.vars.name(w) == frame)
-            || syntax::stored_column_at(parsed, (s.line, s.column)).as_deref() == Some(column)
+        if syntax::stored_column_at(parsed, (s.line, s.column)).as_deref() == Some(column) {
+            return true;
+        }
+        s.writes
+            .iter()
+            .all(|&(w, _)| w != frame_var && !feeds_frame(w))
     })
 }
 
@@ -1765,6 +1780,7 @@ fn unfitted(x: &Val) -> Val {
     out
 }
 
+/// The parsed code of the cell `ctx` interprets.
 fn parsed_cell<'m>(ctx: &StmtCtx<'m>) -> Option<&'m nbsight_notebook::ParsedCell> {
     ctx.model.cells.get(ctx.cell)?.parsed.as_deref()
 }

@@ -321,19 +321,29 @@ impl BodyReader<'_> {
 
 impl<'a> Visitor<'a> for BodyReader<'_> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        // The value is read before its name is bound again (`sc =
+        // sc.fit(X)` fits the transformer `sc` was).
+        let kind = match stmt {
+            Stmt::Assign(a) => self.is_transformer(&a.value),
+            _ => None,
+        };
+        walk_stmt(self, stmt);
         if let Stmt::Assign(a) = stmt
             && let [Expr::Name(target)] = a.targets.as_slice()
         {
             let name = target.id.to_string();
-            self.transformers.retain(|t| *t != name);
-            self.stateless.retain(|t| *t != name);
-            match self.is_transformer(&a.value) {
-                Some(true) => self.transformers.push(name),
-                Some(false) => self.stateless.push(name),
-                None => {}
+            // `sc = sc.fit(X)`: `fit` returns the transformer itself.
+            let refit = matches!(&*a.value, Expr::Call(c) if matches!(&*c.func, Expr::Attribute(m) if m.attr.as_str() == "fit" && matches!(&*m.value, Expr::Name(n) if n.id == target.id)));
+            if !refit {
+                self.transformers.retain(|t| *t != name);
+                self.stateless.retain(|t| *t != name);
+                match kind {
+                    Some(true) => self.transformers.push(name),
+                    Some(false) => self.stateless.push(name),
+                    None => {}
+                }
             }
         }
-        walk_stmt(self, stmt);
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
@@ -426,7 +436,8 @@ impl BodyReader<'_> {
 fn row_selecting_calls(body: &[Stmt]) -> Vec<TextSize> {
     let mut statements: Vec<&Stmt> = Vec::new();
     let mut headers: Vec<&Expr> = Vec::new();
-    collect_simple(body, &mut statements, &mut headers);
+    let mut nested: Vec<&Stmt> = Vec::new();
+    collect_simple(body, &mut statements, &mut headers, &mut nested);
     // Names read by compound statements' headers (`if m > 0:`, `for v in
     // m:`) are read as values.
     let mut header_reads: Vec<String> = Vec::new();
@@ -443,7 +454,32 @@ fn row_selecting_calls(body: &[Stmt]) -> Vec<TextSize> {
         for h in &headers {
             Names(&mut header_reads).visit_expr(h);
         }
+        // Nested functions and classes read as values too.
+        for d in &nested {
+            walk_stmt(&mut Names(&mut header_reads), d);
+        }
     }
+    // A name read as a whole index selects rows only when every binding of
+    // it in the body makes a boolean mask (`keep = d.x > m`), not a list
+    // of columns (`cols = s[s > 0.1].index`).
+    let binds_masks = |name: &str| {
+        let mut any = false;
+        for s in &statements {
+            if let Stmt::Assign(a) = s
+                && a.targets.iter().any(|t| {
+                    let mut names = Vec::new();
+                    crate::syntax::names_in(t, &mut names);
+                    names.iter().any(|n| n == name)
+                })
+            {
+                match a.targets.as_slice() {
+                    [Expr::Name(_)] if crate::row_filters::is_mask(&a.value) => any = true,
+                    _ => return false,
+                }
+            }
+        }
+        any
+    };
     let analysed: Vec<_> = statements
         .iter()
         .map(|s| crate::row_filters::row_selection_of(s))
@@ -484,7 +520,7 @@ fn row_selecting_calls(body: &[Stmt]) -> Vec<TextSize> {
                 .all(|(s, (thresholds, masks, _, read))| {
                     !read.contains(name)
                         || thresholds.contains(name)
-                        || masks.contains(name)
+                        || (masks.contains(name) && binds_masks(name))
                         || bound(s)
                             .is_some_and(|b| !b.is_empty() && b.iter().all(|n| kept.contains(n)))
                 })
@@ -516,47 +552,52 @@ fn row_selecting_calls(body: &[Stmt]) -> Vec<TextSize> {
 }
 
 /// The simple statements of `body`, in compound ones too (not in nested
-/// functions or classes), and the expressions of the compound ones'
-/// headers.
-fn collect_simple<'a>(body: &'a [Stmt], out: &mut Vec<&'a Stmt>, headers: &mut Vec<&'a Expr>) {
+/// functions or classes), the expressions of the compound ones' headers,
+/// and the nested functions and classes.
+fn collect_simple<'a>(
+    body: &'a [Stmt],
+    out: &mut Vec<&'a Stmt>,
+    headers: &mut Vec<&'a Expr>,
+    nested: &mut Vec<&'a Stmt>,
+) {
     for stmt in body {
         match stmt {
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => nested.push(stmt),
             Stmt::If(s) => {
                 headers.push(&s.test);
-                collect_simple(&s.body, out, headers);
+                collect_simple(&s.body, out, headers, nested);
                 for clause in &s.elif_else_clauses {
                     headers.extend(clause.test.as_ref());
-                    collect_simple(&clause.body, out, headers);
+                    collect_simple(&clause.body, out, headers, nested);
                 }
             }
             Stmt::For(s) => {
                 headers.push(&s.iter);
-                collect_simple(&s.body, out, headers);
-                collect_simple(&s.orelse, out, headers);
+                collect_simple(&s.body, out, headers, nested);
+                collect_simple(&s.orelse, out, headers, nested);
             }
             Stmt::While(s) => {
                 headers.push(&s.test);
-                collect_simple(&s.body, out, headers);
-                collect_simple(&s.orelse, out, headers);
+                collect_simple(&s.body, out, headers, nested);
+                collect_simple(&s.orelse, out, headers, nested);
             }
             Stmt::With(s) => {
                 headers.extend(s.items.iter().map(|i| &i.context_expr));
-                collect_simple(&s.body, out, headers);
+                collect_simple(&s.body, out, headers, nested);
             }
             Stmt::Try(s) => {
-                collect_simple(&s.body, out, headers);
+                collect_simple(&s.body, out, headers, nested);
                 for h in &s.handlers {
                     let ast::ExceptHandler::ExceptHandler(h) = h;
-                    collect_simple(&h.body, out, headers);
+                    collect_simple(&h.body, out, headers, nested);
                 }
-                collect_simple(&s.orelse, out, headers);
-                collect_simple(&s.finalbody, out, headers);
+                collect_simple(&s.orelse, out, headers, nested);
+                collect_simple(&s.finalbody, out, headers, nested);
             }
             Stmt::Match(m) => {
                 headers.push(&m.subject);
                 for case in &m.cases {
-                    collect_simple(&case.body, out, headers);
+                    collect_simple(&case.body, out, headers, nested);
                 }
             }
             simple => out.push(simple),

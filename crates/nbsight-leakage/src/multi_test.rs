@@ -227,7 +227,7 @@ fn made_by_redrawing_loop(model: &NotebookModel, site: Site, split: Site) -> boo
         return true;
     }
     let varying =
-        syntax::innermost_loop_targets(split_parsed, (split_call.line, split_call.column));
+        syntax::bound_in_innermost_loop(split_parsed, (split_call.line, split_call.column));
     let reads_varying = |st: &nbsight_model::program::Stmt| {
         st.reads
             .iter()
@@ -237,9 +237,16 @@ fn made_by_redrawing_loop(model: &NotebookModel, site: Site, split: Site) -> boo
         return true;
     };
     match fit.receiver {
+        // Bound, or set (`knn.set_params(n_neighbors=k)`), in a loop from
+        // what that loop binds again.
         Op::Var(receiver) => program.stmts.iter().enumerate().any(|(i, st)| {
+            let set_params = format!("{}.set_params(", model.vars.name(receiver));
+            let sets = st.reads.contains(&receiver)
+                && parsed_at(model, site)
+                    .and_then(|p| syntax::statement_text_at(p, (st.line, st.column)))
+                    .is_some_and(|t| t.contains(&set_params));
             program.stmt_in_loop(i)
-                && st.writes.contains(&(receiver, WriteKind::Strong))
+                && (st.writes.contains(&(receiver, WriteKind::Strong)) || sets)
                 && reads_varying(st)
         }),
         // `Model(k).fit(X, y)`: made in the statement that fits it.

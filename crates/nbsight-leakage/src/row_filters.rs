@@ -161,6 +161,9 @@ impl<'a> Visitor<'a> for Occurrences {
                 self.add(n.id.as_str(), Role::Value)
             }
             Expr::Name(_) => {}
+            // A store's index says where the value goes, not which rows
+            // are kept (`df.loc[df.x > high, "is_high"] = 1`).
+            Expr::Subscript(s) if s.ctx != ast::ExprContext::Load => walk_expr(self, expr),
             Expr::Subscript(s) => {
                 self.visit_expr(&s.value);
                 self.index(&s.slice);
@@ -257,7 +260,7 @@ pub(crate) fn binds_only_masks(model: &NotebookModel, v: Var) -> bool {
 }
 
 /// The expression makes a boolean mask.
-fn is_mask(expr: &Expr) -> bool {
+pub(crate) fn is_mask(expr: &Expr) -> bool {
     match expr {
         Expr::Compare(_) => true,
         Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::Invert | ast::UnaryOp::Not) => {
@@ -301,6 +304,9 @@ mod tests {
         // Stored as a value, not a selection.
         let s = selection("df['above'] = df.x > q");
         assert!(s.thresholds.is_empty() && s.masks.is_empty());
+        // A store's index says where the value goes.
+        let s = selection("df.loc[df.x > high, 'is_high'] = 1");
+        assert!(s.thresholds.is_empty() && s.masks.is_empty() && s.calls.is_empty());
     }
 
     #[test]

@@ -354,9 +354,11 @@ impl Elements {
         // Over a frame's columns (`X.items()`, `X.columns`, `X.T`) or
         // a literal list (of column names), the elements are columns
         // of all rows.
+        // Over groups or windows of rows (`df.groupby("city")`,
+        // `np.array_split(df, 4)`), each element holds many rows.
         let over_columns = match iter {
             Expr::Call(c) => {
-                matches!(&*c.func, Expr::Attribute(a) if matches!(a.attr.as_str(), "items" | "iteritems" | "keys"))
+                matches!(&*c.func, Expr::Attribute(a) if matches!(a.attr.as_str(), "items" | "iteritems" | "keys" | "groupby" | "resample" | "rolling" | "expanding" | "array_split" | "split"))
             }
             Expr::Attribute(a) => matches!(a.attr.as_str(), "columns" | "T"),
             Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) => true,
@@ -448,15 +450,29 @@ pub(crate) fn enclosing_loop_targets(
 }
 
 /// The names the innermost `for` loop enclosing the statement of `parsed`
-/// spanning `at` binds at each iteration (none outside a `for` loop).
-pub(crate) fn innermost_loop_targets(
+/// spanning `at` binds again at each iteration: its target, the targets of
+/// the loops nested in it, the names its body assigns; but not those the
+/// statement at `at` binds (none outside a `for` loop).
+pub(crate) fn bound_in_innermost_loop(
     parsed: &ParsedCell,
     at: (OneIndexed, OneIndexed),
 ) -> Vec<String> {
+    let Some(f) = enclosing_loops(parsed, at).last().copied() else {
+        return Vec::new();
+    };
     let mut names = Vec::new();
-    if let Some(f) = enclosing_loops(parsed, at).last() {
-        names_in(&f.target, &mut names);
-    }
+    names_in(&f.target, &mut names);
+    each_stmt(&f.body, &mut |s| match s {
+        Stmt::For(inner) => names_in(&inner.target, &mut names),
+        Stmt::Assign(a) if !spans(parsed, a, at) => {
+            for t in &a.targets {
+                names_in(t, &mut names);
+            }
+        }
+        Stmt::AugAssign(a) => names_in(&a.target, &mut names),
+        Stmt::AnnAssign(a) => names_in(&a.target, &mut names),
+        _ => {}
+    });
     names
 }
 
@@ -484,7 +500,8 @@ fn enclosing_loops(parsed: &ParsedCell, at: (OneIndexed, OneIndexed)) -> Vec<&as
 }
 
 /// The names a binding target binds (`x`, `(i, row)`).
-fn names_in(target: &Expr, out: &mut Vec<String>) {
+/// The names an assignment target binds (`a`, `a, (b, c)`).
+pub(crate) fn names_in(target: &Expr, out: &mut Vec<String>) {
     match target {
         Expr::Name(n) => out.push(n.id.to_string()),
         Expr::Tuple(t) => t.elts.iter().for_each(|e| names_in(e, out)),
@@ -781,15 +798,51 @@ pub(crate) fn stored_through_name(
     let [Expr::Name(target)] = a.targets.as_slice() else {
         return None;
     };
-    let v = model.vars.get(target.id.as_str())?;
+    let name = target.id.as_str();
+    let named = |text: &str| {
+        text.match_indices(name).any(|(i, _)| {
+            let word = |c: char| c.is_alphanumeric() || c == '_';
+            !text[..i].chars().next_back().is_some_and(word)
+                && !text[i + name.len()..].chars().next().is_some_and(word)
+        })
+    };
     let mut column: Option<String> = None;
     let mut storing = Vec::new();
     for cell in model.code_cells() {
         let (Some(program), Some(p)) = (cell.program(), cell.parsed.as_deref()) else {
             continue;
         };
+        if !named(p.source()) {
+            continue;
+        }
+        // A function or class whose code reads the name may carry it
+        // anywhere it is called.
+        let mut in_definition = false;
+        each_stmt(&p.module.body, &mut |s| {
+            if matches!(s, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                let text = p
+                    .source()
+                    .get(usize::from(s.start())..usize::from(s.end()))
+                    .unwrap_or("");
+                in_definition |= named(text);
+            }
+        });
+        if in_definition {
+            return None;
+        }
         for stmt in &program.stmts {
-            if !stmt.reads.contains(&v) || stmt.writes.is_empty() {
+            // Read anywhere in the statement's code, lambdas and function
+            // bodies included; the binding itself aside.
+            let at_binding = std::ptr::eq(p, parsed)
+                && stmt.line == at.0
+                && stmt
+                    .writes
+                    .iter()
+                    .any(|&(w, _)| Some(w) == model.vars.get(name));
+            if at_binding
+                || stmt.writes.is_empty()
+                || !statement_text_at(p, (stmt.line, stmt.column)).is_some_and(named)
+            {
                 continue;
             }
             let stored = stored_column_at(p, (stmt.line, stmt.column))?;

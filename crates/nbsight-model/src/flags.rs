@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Stmt};
 
-use crate::NotebookModel;
+use crate::{CellStatus, NotebookModel};
 
 /// Names bound only to false constants.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -23,6 +23,20 @@ impl FalseFlags {
             if let Some(parsed) = cell.parsed.as_deref() {
                 for stmt in &parsed.module.body {
                     bindings.visit_stmt(stmt);
+                }
+            }
+        }
+        // A cell that does not parse may bind any name written in it.
+        for cell in &model.cells {
+            if let (CellStatus::Broken { .. }, Some(parsed)) =
+                (&cell.status, cell.parsed.as_deref())
+            {
+                for word in parsed
+                    .source()
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .filter(|w| !w.is_empty())
+                {
+                    bindings.0.insert(word.to_string(), false);
                 }
             }
         }
@@ -158,5 +172,12 @@ mod tests {
         assert!(!f.is_false(&test_of("if N:\n    pass")));
         assert!(!f.is_false(&test_of("if FLAG:\n    pass")));
         assert!(!f.is_false(&test_of("if not DEBUG:\n    pass")));
+        // A cell that does not parse may set the switch.
+        let broken = flags(&[
+            "DEBUG = False",
+            "DEBUG = True\nx = (",
+            "if DEBUG:\n    print(y)",
+        ]);
+        assert!(!broken.is_false(&test_of("if DEBUG:\n    pass")));
     }
 }

@@ -487,7 +487,12 @@ impl StmtCompiler<'_> {
         let site = &self.analysis.cfg.calls[c];
         let receiver = self.op(&site.receiver, accesses);
         let receiver_attribute = matches!(&site.receiver, Operand::Symbol(symbol) if root(symbol).len() < symbol.len() && symbol.as_bytes().get(root(symbol).len()) == Some(&b'.'));
-        let receiver_slice = matches!(&site.receiver, Operand::Symbol(symbol) if symbol.strip_prefix(root(symbol)) == Some(nbsight_dataflow::symbol::ANY_INDEX));
+        let receiver_slice = matches!(&site.receiver, Operand::Symbol(symbol) if symbol.strip_prefix(root(symbol)) == Some(nbsight_dataflow::symbol::ANY_INDEX))
+            && self
+                .parsed
+                .source()
+                .get(usize::from(site.range.start())..usize::from(site.range.end()))
+                .is_some_and(indexes_by_slice);
         let positional = site.args.len() as u32;
         let args = site
             .args
@@ -600,6 +605,30 @@ fn is_constructor(callee: &str, roles: &[Role]) -> bool {
         && (name.starts_with(|c: char| c.is_ascii_uppercase()) || name.starts_with("make_"))
 }
 
+/// The text of a method call on an element of a name (`pipe[:-1].fit(X)`)
+/// indexes it by a slice: a `:` inside the brackets that follow the name
+/// (`models[name].fit(X)` indexes by a key).
+fn indexes_by_slice(text: &str) -> bool {
+    let Some(open) = text.find('[') else {
+        return false;
+    };
+    let mut depth = 0usize;
+    for c in text[open..].chars() {
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return false;
+                }
+            }
+            ':' if depth == 1 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -623,6 +652,15 @@ mod tests {
         ] {
             assert!(!super::is_metadata(symbol), "{symbol}");
         }
+    }
+
+    #[test]
+    fn a_slice_index_is_told_from_a_key() {
+        assert!(super::indexes_by_slice("pipe[:-1].fit(X)"));
+        assert!(super::indexes_by_slice("pipe[1:].fit(X)"));
+        assert!(!super::indexes_by_slice("models[name].fit(X)"));
+        assert!(!super::indexes_by_slice("models[f(a, b)].fit(X)"));
+        assert!(!super::indexes_by_slice("models[name].fit(X[:, 1:])"));
     }
 
     /// A statement is in a loop when it is in a loop's body, not when it

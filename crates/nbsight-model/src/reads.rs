@@ -47,6 +47,12 @@ pub fn callback_lambdas(parsed: &ParsedCell) -> Vec<TextRange> {
     reads_of(parsed, &FalseFlags::default()).callbacks
 }
 
+/// [`callback_lambdas`], but not those under an `if` whose test is always
+/// false (see [`name_reads_given`]).
+pub fn callback_lambdas_given(parsed: &ParsedCell, switches: &FalseFlags) -> Vec<TextRange> {
+    reads_of(parsed, switches).callbacks
+}
+
 fn reads_of<'f>(parsed: &ParsedCell, switches: &'f FalseFlags) -> Reads<'f> {
     let mut finder = Reads {
         out: Vec::new(),
@@ -150,7 +156,7 @@ impl<'a> Visitor<'a> for Reads<'_> {
             }
             Stmt::IpyEscapeCommand(e) => self.escape(e.kind, &e.value, e.range),
             // `if DEBUG:` with DEBUG a switch turned off: the body never runs.
-            Stmt::If(i) if !self.switches.is_empty() && self.switches.is_false(&i.test) => {
+            Stmt::If(i) if self.switches.is_false(&i.test) => {
                 self.visit_expr(&i.test);
                 self.guarded += 1;
                 for s in &i.body {
@@ -230,6 +236,14 @@ mod tests {
             .map(|(l, c)| (l.get(), c.get()))
             .collect();
         assert_eq!(at, [(1, 16), (7, 10)]);
+    }
+
+    #[test]
+    fn reads_under_if_false_cannot_fail() {
+        assert_eq!(
+            failing("if False:\n    a\nelse:\n    b\nif 0:\n    c\n"),
+            ["b"]
+        );
     }
 
     #[test]

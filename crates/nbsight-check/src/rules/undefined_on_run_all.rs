@@ -79,7 +79,7 @@ use crate::finding::Finding;
 use crate::registry::Rule;
 use nbsight_dataflow::builtins::is_builtin;
 use nbsight_model::flags::FalseFlags;
-use nbsight_model::reads::{callback_lambdas, name_reads_given};
+use nbsight_model::reads::{callback_lambdas_given, name_reads_given};
 use nbsight_model::vars::{Var, VarSet};
 use nbsight_model::{CellInfo, CellStatus, FunctionsInForce, NotebookModel};
 use nbsight_notebook::{CellIndex, OneIndexed};
@@ -229,7 +229,7 @@ fn undefined_in_cell(
     // v: v * w)`): the library calls them there, unless the cell bound the
     // name in a statement before.
     let mut unnamed: Vec<&str> = Vec::new();
-    for range in callback_lambdas(parsed) {
+    for range in callback_lambdas_given(parsed, switches.get_or_init(|| FalseFlags::of(model))) {
         let (line, column) = parsed.line_column(range.start());
         let name = format!("<lambda@{}:{}>", line.get(), column.get());
         let Some(function) = compiled.summary.functions.get(name.as_str()) else {
