@@ -735,12 +735,7 @@ impl Leak {
             let Some(call) = call_at(ctx.model, site).filter(|c| is_statistic(c)) else {
                 return false;
             };
-            let Some(stat_parsed) = ctx
-                .model
-                .cells
-                .get(ctx.model.sites.cell(site))
-                .and_then(|c| c.parsed.as_deref())
-            else {
+            let Some(stat_parsed) = crate::calls::parsed_at(ctx.model, site) else {
                 return false;
             };
             let at = (call.line, call.column);
