@@ -512,7 +512,11 @@ def test_order_and_selection(ip: InteractiveShell) -> None:
     else:
         for symbol in ("s[0]", "low", "hi", "lo"):
             assert set(refs(nbsight.provenance(symbol)["where"])) == every, symbol
-    assert set(refs(nbsight.provenance("far")["where"])) == every
+    # A builtin key (3.12+): the recorder computes the keys itself.
+    if sys.version_info >= (3, 12):
+        assert refs(nbsight.provenance("far")["where"]) == ["c1:xs[0]"]
+    else:
+        assert set(refs(nbsight.provenance("far")["where"])) == every
     assert refs(nbsight.provenance("r[0]")["where"]) == ["c1:xs[2]"]
     assert refs(nbsight.provenance("last")["where"]) == ["c1:xs[2]"]
     assert refs(nbsight.provenance("first")["where"]) == ["c1:xs[0]"]
@@ -543,14 +547,91 @@ def test_a_selection_by_a_key_function(ip: InteractiveShell) -> None:
     assert refs(nbsight.provenance("first")["where"]) == ["c1:people[1][0]", "c1:people[1][1]"]
     assert refs(nbsight.provenance("oldest")["where"]) == ["c1:people[2][0]"]
     assert refs(nbsight.provenance("top")["where"]) == ["c1:people[2][1]"]
-    # A builtin key runs no code the recorder sees: any element.
-    assert set(refs(nbsight.provenance("longest")["where"])) == every
+    # A builtin key runs no code the recorder sees: 3.12+ computes the
+    # keys from the call's argument (equal lengths: `max` keeps the first);
+    # 3.10/3.11 leave any element possible.
+    if sys.version_info >= (3, 12):
+        assert refs(nbsight.provenance("longest")["where"]) == ["c1:people[0][0]", "c1:people[0][1]"]
+    else:
+        assert set(refs(nbsight.provenance("longest")["where"])) == every
     # Ties: `max` keeps the first of the largest keys, sorting is stable.
     cell(ip, "c3", "pairs = [('x', 5), ('y', 5), ('z', 1)]")
     cell(ip, "c4", "m = max(pairs, key=lambda p: p[1])[0]\nsecond = sorted(pairs, key=lambda p: p[1])[1][0]")
     if sys.version_info >= (3, 11):
         assert refs(nbsight.provenance("m")["where"]) == ["c3:pairs[0][0]"]
         assert refs(nbsight.provenance("second")["where"]) == ["c3:pairs[0][0]"]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="3.12+: sys.monitoring's CALL events")
+def test_builtin_keys_and_positions_name_the_element_chosen(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "raw = ['  Alice ', 'BOB', ' carol', 'dave  ']\nnames = ['eve', 'Al', 'bo']")
+    cell(
+        ip,
+        "c2",
+        "clean = [r.strip() for r in raw]\nlongest = max(clean, key=len)\n"
+        "first = sorted(names, key=str.lower)[0]\nwidest = max(raw, key=str.strip)\n"
+        "last = sorted(names, key=str.lower, reverse=True)[0]",
+    )
+    assert ip.user_ns["longest"] == "Alice" and ip.user_ns["first"] == "Al"
+    assert refs(nbsight.provenance("longest")["where"]) == ["c1:raw[0]"]
+    assert set(refs(nbsight.provenance("longest")["why"])) >= {f"c1:raw[{i}]" for i in range(4)}
+    assert refs(nbsight.provenance("first")["where"]) == ["c1:names[1]"]
+    assert refs(nbsight.provenance("widest")["where"]) == ["c1:raw[3]"]
+    assert refs(nbsight.provenance("last")["where"]) == ["c1:names[0]"]
+    # A position chosen by NumPy, or found by `index` of a chosen element,
+    # picks the element of another list.
+    cell(
+        ip,
+        "c3",
+        "import numpy as np\nsales = np.array([120, 340, 90, 410, 260])\n"
+        "months = ['jan', 'feb', 'mar', 'apr', 'may']\ntimes = [12.4, 11.9, 13.1, 12.0]",
+    )
+    cell(
+        ip,
+        "c4",
+        "best = months[int(np.argmax(sales))]\nlow = sales.argmin()\nworst = months[low]\n"
+        "fastest = min(times)\nwinner = months[times.index(fastest)]",
+    )
+    assert (ip.user_ns["best"], ip.user_ns["worst"], ip.user_ns["winner"]) == ("apr", "mar", "feb")
+    assert refs(nbsight.provenance("best")["where"]) == ["c3:months[3]"]
+    assert refs(nbsight.provenance("worst")["where"]) == ["c3:months[2]"]
+    assert refs(nbsight.provenance("winner")["where"]) == ["c3:months[1]"]
+    assert {f"c3:times[{i}]" for i in range(4)} <= set(refs(nbsight.provenance("winner")["why"]))
+
+
+def test_records_keyed_by_a_literal_field_are_found_by_that_field(ip: InteractiveShell) -> None:
+    cell(
+        ip,
+        "c1",
+        "roster = [\n    {'id': 101, 'name': 'Ana'},\n    {'id': 102, 'name': 'Raj'},\n"
+        "    {'id': 103, 'name': 'Lu'},\n]\nwanted = 102",
+    )
+    cell(
+        ip,
+        "c2",
+        "by_id = {s['id']: s for s in roster}\nstudent = by_id.get(wanted)\n"
+        "name = student['name'] if student else 'unknown'\nfirst = by_id[101]['name']",
+    )
+    assert ip.user_ns["name"] == "Raj"
+    p = nbsight.provenance("name")
+    assert refs(p["where"]) == ["c1:roster[1]['name']"]
+    assert {"c1:wanted", "c1:roster[1]['id']"} <= set(refs(p["why"]))
+    assert refs(nbsight.provenance("first")["where"]) == ["c1:roster[0]['name']"]
+    # A record changed since: its field is no longer known, any entry may
+    # be the one found.
+    cell(ip, "c3", "roster[0]['id'] = 102\nagain = {s['id']: s for s in roster}[102]['name']")
+    where = set(refs(nbsight.provenance("again")["where"]))
+    assert "c1:roster[1]['name']" in where and len(where) > 1, where
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="3.12+: sys.monitoring's CALL events")
+def test_a_builtin_key_shadowed_by_the_user_is_not_computed(ip: InteractiveShell) -> None:
+    # `len` is the user's: its returns are the keys (the shortest wins),
+    # not the builtin's lengths (which would choose 'ccc').
+    cell(ip, "c1", "import builtins\nwords = ['aa', 'b', 'ccc']\ndef len(w):\n    return -builtins.len(w)")
+    cell(ip, "c2", "pick = max(words, key=len)")
+    assert ip.user_ns["pick"] == "b"
+    assert refs(nbsight.provenance("pick")["where"]) == ["c1:words[1]"]
 
 
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="3.12+: sys.monitoring's CALL events")

@@ -372,3 +372,99 @@ fn inputs_of_values_gone_are_forgotten_and_those_held_still_answer() {
         ["c2:big[0:5000]"]
     );
 }
+
+#[test]
+fn the_position_of_a_chosen_element_picks_the_element_of_another_list() {
+    // `xs.index(min(xs))`: `min` takes the first smallest, `index` the
+    // first equal, so the position is the one the recorder saw chosen.
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay(
+        "c1",
+        "runners = ['kim', 'lee', 'max', 'ola']\ntimes = [12.4, 11.9, 13.1, 12.0]",
+        &[],
+        &["runners".into(), "times".into()],
+        &effects,
+    )
+    .expect("replays");
+    let code = code_key("c2", 0);
+    let events = [Event::new(code, (1, 15), What::Order(vec![1]))];
+    p.replay(
+        "c2",
+        "fastest_time = min(times)\nwinner = runners[times.index(fastest_time)]\nsame = runners[times.index(min(times))]",
+        &events,
+        &["fastest_time".into(), "winner".into(), "same".into()],
+        &effects,
+    )
+    .expect("replays");
+    let report = p.query("winner").expect("known");
+    assert_eq!(names(&report.where_), ["c1:runners[1]"]);
+    let why = names(&report.why);
+    for i in 0..4 {
+        assert!(why.contains(&format!("c1:times[{i}]")), "{why:?}");
+    }
+    // The second `min` logged nothing: any runner may be named.
+    let report = p.query("same").expect("known");
+    assert_eq!(report.where_.len(), 4, "{:?}", names(&report.where_));
+}
+
+#[test]
+fn a_changed_list_no_longer_gives_the_position_of_its_chosen_element() {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay(
+        "c1",
+        "names = ['a', 'b', 'c']\nxs = [3, 1, 2]",
+        &[],
+        &["names".into(), "xs".into()],
+        &effects,
+    )
+    .expect("replays");
+    let code = code_key("c2", 0);
+    let events = [Event::new(code, (1, 6), What::Order(vec![1]))];
+    p.replay(
+        "c2",
+        "low = min(xs)\nxs.insert(0, 0)\nwho = names[xs.index(low)]",
+        &events,
+        &["low".into(), "who".into()],
+        &effects,
+    )
+    .expect("replays");
+    let report = p.query("who").expect("known");
+    assert_eq!(report.where_.len(), 3, "{:?}", names(&report.where_));
+}
+
+#[test]
+fn a_logged_argmax_names_the_element_it_points_at() {
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay(
+        "c1",
+        "import numpy as np\nsales = np.array([120, 340, 90, 410, 260])\nmonths = ['jan', 'feb', 'mar', 'apr', 'may']",
+        &[],
+        &["np".into(), "sales".into(), "months".into()],
+        &effects,
+    )
+    .expect("replays");
+    let code = code_key("c2", 0);
+    let events = [
+        Event::new(code, (1, 24), What::Order(vec![3])),
+        Event::new(code, (2, 6), What::Order(vec![2])),
+    ];
+    p.replay(
+        "c2",
+        "best_month = months[int(np.argmax(sales))]\nlow = sales.argmin()\nworst = months[low]",
+        &events,
+        &["best_month".into(), "low".into(), "worst".into()],
+        &effects,
+    )
+    .expect("replays");
+    let report = p.query("best_month").expect("known");
+    assert_eq!(names(&report.where_), ["c1:months[3]"]);
+    assert!(names(&report.why).contains(&"c1:sales".to_string()));
+    let report = p.query("worst").expect("known");
+    assert_eq!(names(&report.where_), ["c1:months[2]"]);
+    // The position itself copies no element: every one decided it.
+    let report = p.query("low").expect("known");
+    assert!(report.where_.is_empty(), "{:?}", names(&report.where_));
+}

@@ -114,11 +114,15 @@ pub(crate) struct Sequence {
     /// since (`names = ['ana', 'bo']`): they name the keys a loop over it
     /// binds (`replay/known.rs`).
     pub known: Option<Vec<Known>>,
+    /// How many times it may have changed (a [`Known::Element`] of it holds
+    /// while this stays).
+    pub generation: u32,
 }
 
 impl Changing for Sequence {
     fn changing(&mut self) {
         self.known = None;
+        self.generation = self.generation.wrapping_add(1);
     }
 }
 
@@ -145,6 +149,10 @@ pub(crate) struct Mapping {
     /// entry, how many there were and the first of them (the dict's key
     /// is that element), for `most_common`.
     pub tally: Option<Vec<(u64, Value)>>,
+    /// The values of its entries a literal gave as constants (`{'id':
+    /// 101}`), by key, until it changes: they name the keys a record's
+    /// field makes (`{s['id']: s for s in roster}`, `replay/known.rs`).
+    pub known: FxHashMap<String, Known>,
 }
 
 /// What a `defaultdict`'s factory makes for a missing key.
@@ -208,6 +216,7 @@ impl Value {
             items,
             structure,
             known: None,
+            generation: 0,
         }))
     }
 
@@ -220,6 +229,7 @@ impl Value {
             default: None,
             key_inputs: rustc_hash::FxHashMap::default(),
             tally: None,
+            known: FxHashMap::default(),
         }))
     }
 
@@ -416,6 +426,7 @@ impl Value {
 impl Changing for Mapping {
     fn changing(&mut self) {
         self.tally = None;
+        self.known.clear();
     }
 }
 
@@ -464,6 +475,15 @@ pub(crate) enum Known {
     Repr(String),
     /// A tuple (`('north', 120)`): its elements, `None` where unknown.
     Tuple(Vec<Option<Known>>),
+    /// The element at `position` of the list `list` (its [`Shared::key`])
+    /// as it was at `generation`, which a `max`/`min` chose: the first of
+    /// the largest or smallest, so `list.index` of it is `position`. Its
+    /// value is not known ([`Known::repr`] is `None`).
+    Element {
+        list: usize,
+        generation: u32,
+        position: u32,
+    },
 }
 
 impl Known {
@@ -473,6 +493,7 @@ impl Known {
         match self {
             Known::Int(i) => Some(i.to_string()),
             Known::Repr(r) => Some(r.clone()),
+            Known::Element { .. } => None,
             Known::Tuple(items) => {
                 let items: Option<Vec<String>> = items
                     .iter()

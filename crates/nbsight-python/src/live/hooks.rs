@@ -293,7 +293,11 @@ impl CallHook {
             if !selectors.selects(callable, site.argc) {
                 return self.shared.disable(py);
             }
-            if site.keyed {
+            if let Some(key) = site.key
+                && let Some(order) = selectors.order_by_builtin(callable, site.argc, arg0, key)
+            {
+                trace.recorder.chose(from, site.at, order);
+            } else if site.keyed {
                 trace.recorder.keyed = selectors.keyed(callable, site.argc, arg0, from, site.at);
             } else if let Some(order) = selectors.order(callable, site.argc, arg0) {
                 trace.recorder.chose(from, site.at, order);

@@ -5,6 +5,7 @@
 //! and the namespace's bindings into `nbsight_lineage::RunFacts`, and
 //! converts the lineage's answers to Python (`convert.rs`).
 
+mod builtin_keys;
 mod clock;
 mod compile;
 mod convert;

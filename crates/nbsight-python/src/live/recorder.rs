@@ -27,6 +27,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use rustc_hash::FxHashMap;
 
+use super::builtin_keys::BuiltinKey;
 use super::objects::{Types, address};
 
 /// Events one run may log; past it the run is not recorded (its values
@@ -165,6 +166,9 @@ pub(crate) struct Site {
     pub at: (u32, u32),
     /// It passes `key=`.
     pub keyed: bool,
+    /// Its `key=` is a builtin whose keys the recorder computes (the site
+    /// loads `len`, `str.lower`...: `builtin_keys.rs`).
+    pub key: Option<BuiltinKey>,
 }
 
 /// The recorder's state (in `Trace`, under its lock).
@@ -607,6 +611,11 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
     // `key` and `reverse` (`key` one of them or not); `Some(None)`: others.
     let mut kw_names: Option<Option<(u32, bool)>> = None;
     let mut const_names: Option<Option<(u32, bool)>> = None;
+    // The values the last instructions pushed, each a dotted name when it
+    // was loaded by one (`len`, `str.lower`), and the builtin key of the
+    // next call, when its `key=` was so loaded.
+    let mut pushes: Vec<Option<String>> = Vec::new();
+    let mut next_key: Option<BuiltinKey> = None;
     let mut line = 0u32;
     // Offsets of the `EXTENDED_ARG`s right before the instruction.
     let mut prefix: Vec<u32> = Vec::new();
@@ -678,6 +687,9 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
                 .iter()
                 .all(|n| n == "key" || n == "reverse")
                 .then(|| (names.len() as u32, names.iter().any(|n| n == "key")))
+                // How many values after the `key=` value (the keywords
+                // come last, in the names' order).
+                .map(|named| (named, names.iter().rev().position(|n| n == "key")))
         };
         let arg = instruction.getattr("arg")?.extract::<Option<u32>>();
         // `(keywords, one is key)`.
@@ -699,6 +711,7 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
                 argc,
                 at: (line, column),
                 keyed,
+                key: if keyed { next_key } else { None },
             };
             calls_at.insert(offset, site);
             // 3.11: a frame calling a builtin may show its `PRECALL`.
@@ -706,16 +719,51 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
                 calls_at.insert(previous_offset, site);
             }
         }
+        // (`names()`, noting the builtin key the `key=` value names.)
+        let mut with_key = |named: Option<((u32, bool), Option<usize>)>| {
+            named.map(|(named, after)| {
+                next_key = after
+                    .and_then(|after| pushes.iter().rev().nth(after))
+                    .and_then(|p| p.as_deref())
+                    .and_then(BuiltinKey::of);
+                named
+            })
+        };
         kw_names = match opname.as_str() {
-            "KW_NAMES" => Some(names()),
+            "KW_NAMES" => Some(with_key(names())),
             "PRECALL" => kw_names,
             _ => None,
         };
         const_names = if opname == "LOAD_CONST" {
-            Some(names())
+            Some(with_key(names()))
         } else {
             None
         };
+        if matches!(opname.as_str(), "CALL" | "CALL_KW" | "CALL_FUNCTION_KW") {
+            next_key = None;
+        }
+        let name = || {
+            instruction
+                .getattr("argval")
+                .and_then(|v| v.extract::<String>())
+                .ok()
+        };
+        match opname.as_str() {
+            "LOAD_NAME" | "LOAD_GLOBAL" => pushes.push(name()),
+            "LOAD_CONST" => pushes.push(None),
+            "LOAD_ATTR" => {
+                let base = pushes.pop().flatten().filter(|base| !base.contains('.'));
+                pushes.push(
+                    base.zip(name())
+                        .map(|(base, attr)| format!("{base}.{attr}")),
+                );
+            }
+            "KW_NAMES" | "PRECALL" | "EXTENDED_ARG" | "CACHE" => {}
+            _ => pushes.clear(),
+        }
+        if pushes.len() > 8 {
+            pushes.remove(0);
+        }
         previous_offset = offset;
         let Some(kind) = Kind::of(&opname) else {
             previous = opname;

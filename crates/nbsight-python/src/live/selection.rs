@@ -17,6 +17,8 @@
 use std::cmp::Ordering;
 
 use nbsight_lineage::ProvenanceWhat as What;
+
+use super::builtin_keys::BuiltinKey;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
 
@@ -34,6 +36,58 @@ pub(crate) struct Selectors {
     /// The types of a dict's views (`d.items()`, `d.keys()`, `d.values()`):
     /// iterating one runs no user code.
     views: [Py<PyAny>; 3],
+    /// NumPy's `argmax`/`argmin`, once the user imported NumPy (the
+    /// recorder never imports it).
+    numpy: std::sync::OnceLock<Numpy>,
+}
+
+/// NumPy's selections.
+struct Numpy {
+    ndarray: Py<PyAny>,
+    argmax: Py<PyAny>,
+    argmin: Py<PyAny>,
+    /// `ndarray.argmax`, `ndarray.argmin` (a method call's callable).
+    method_argmax: Py<PyAny>,
+    method_argmin: Py<PyAny>,
+}
+
+impl Numpy {
+    /// NumPy's selections, when NumPy is imported.
+    fn imported(py: Python<'_>) -> Option<Numpy> {
+        let module = py
+            .import("sys")
+            .and_then(|sys| sys.getattr("modules"))
+            .and_then(|m| m.get_item("numpy"))
+            .ok()?;
+        let ndarray = module.getattr("ndarray").ok()?;
+        Some(Numpy {
+            argmax: module.getattr("argmax").ok()?.unbind(),
+            argmin: module.getattr("argmin").ok()?.unbind(),
+            method_argmax: ndarray.getattr("argmax").ok()?.unbind(),
+            method_argmin: ndarray.getattr("argmin").ok()?.unbind(),
+            ndarray: ndarray.unbind(),
+        })
+    }
+
+    /// The elements of `arg`, an exact one-dimensional array of booleans,
+    /// integers or floats (as Python numbers), or an exact list or tuple.
+    fn items<'py>(&self, arg: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyAny>>> {
+        if !arg.get_type().is(&self.ndarray) {
+            return plain_items(arg, false);
+        }
+        let flat = arg.getattr("ndim").ok()?.extract::<u32>().ok()? == 1;
+        let kind = arg
+            .getattr("dtype")
+            .and_then(|d| d.getattr("kind"))
+            .and_then(|k| k.extract::<String>())
+            .ok()?;
+        let size = arg.getattr("size").ok()?.extract::<usize>().ok()?;
+        if !flat || !matches!(kind.as_str(), "b" | "i" | "u" | "f") || size > SCAN {
+            return None;
+        }
+        let list = arg.call_method0("tolist").ok()?;
+        plain_items(&list, true)
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -42,6 +96,10 @@ enum Selector {
     Min,
     Sorted,
     Sort,
+    /// `np.argmax(xs)`, `xs.argmax()`: the position of the first largest.
+    ArgMax,
+    /// `np.argmin(xs)`, `xs.argmin()`.
+    ArgMin,
 }
 
 impl Selectors {
@@ -57,7 +115,17 @@ impl Selectors {
                 py.eval(c"type({}.keys())", None, None)?.unbind(),
                 py.eval(c"type({}.values())", None, None)?.unbind(),
             ],
+            numpy: std::sync::OnceLock::new(),
         })
+    }
+
+    /// NumPy's selections, once NumPy is imported.
+    fn numpy(&self, py: Python<'_>) -> Option<&Numpy> {
+        if let Some(numpy) = self.numpy.get() {
+            return Some(numpy);
+        }
+        let numpy = Numpy::imported(py)?;
+        Some(self.numpy.get_or_init(|| numpy))
     }
 
     fn of(&self, callable: &Bound<'_, PyAny>, argc: u32) -> Option<Selector> {
@@ -68,6 +136,16 @@ impl Selectors {
             1 if is(&self.sorted) => Some(Selector::Sorted),
             // `xs.sort()`: the method and its receiver as the argument.
             0 if is(&self.list_sort) => Some(Selector::Sort),
+            0 | 1 => {
+                let numpy = self.numpy(callable.py())?;
+                match argc {
+                    1 if is(&numpy.argmax) => Some(Selector::ArgMax),
+                    1 if is(&numpy.argmin) => Some(Selector::ArgMin),
+                    0 if is(&numpy.method_argmax) => Some(Selector::ArgMax),
+                    0 if is(&numpy.method_argmin) => Some(Selector::ArgMin),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
@@ -128,7 +206,9 @@ impl Selectors {
         arg0: &Bound<'_, PyAny>,
     ) -> Option<What> {
         let selector = self.of(callable, argc)?;
-        let items = if !matches!(selector, Selector::Sort) && self.is_view(arg0) {
+        let items = if matches!(selector, Selector::ArgMax | Selector::ArgMin) {
+            self.numpy(arg0.py())?.items(arg0)?
+        } else if !matches!(selector, Selector::Sort) && self.is_view(arg0) {
             plain(arg0.try_iter().ok()?.collect::<PyResult<Vec<_>>>().ok()?)?
         } else {
             plain_items(arg0, matches!(selector, Selector::Sort))?
@@ -137,6 +217,39 @@ impl Selectors {
             return None;
         }
         select(selector, &items)
+    }
+}
+
+impl Selectors {
+    /// What the call of `callable` (a selection with `argc` arguments)
+    /// over `arg0` chose with the builtin `key=` `key`, computed here (it
+    /// calls no Python code to observe); `None` when it cannot be without
+    /// running user code.
+    pub fn order_by_builtin(
+        &self,
+        callable: &Bound<'_, PyAny>,
+        argc: u32,
+        arg0: &Bound<'_, PyAny>,
+        key: BuiltinKey,
+    ) -> Option<What> {
+        let selector = self.of(callable, argc)?;
+        let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = arg0.cast_exact::<PyList>() {
+            list.iter().collect()
+        } else if !matches!(selector, Selector::Sort)
+            && let Ok(tuple) = arg0.cast_exact::<PyTuple>()
+        {
+            tuple.iter().collect()
+        } else if !matches!(selector, Selector::Sort) && self.is_view(arg0) {
+            arg0.try_iter().ok()?.collect::<PyResult<Vec<_>>>().ok()?
+        } else {
+            return None;
+        };
+        if items.is_empty() || items.len() > longest(selector) {
+            return None;
+        }
+        let function = key.resolve(arg0.py())?;
+        let keys = plain(key.keys(&function, &items)?)?;
+        select(selector, &keys)
     }
 }
 
@@ -208,7 +321,7 @@ pub(crate) fn ranks(keys: &[Bound<'_, PyAny>]) -> Option<Vec<u32>> {
 /// Longest argument whose choice or order is computed.
 fn longest(selector: Selector) -> usize {
     match selector {
-        Selector::Max | Selector::Min => SCAN,
+        Selector::Max | Selector::Min | Selector::ArgMax | Selector::ArgMin => SCAN,
         Selector::Sorted | Selector::Sort => SORT,
     }
 }
@@ -218,8 +331,12 @@ fn longest(selector: Selector) -> usize {
 /// that the replay makes `reverse=True`'s stable order too).
 fn select(selector: Selector, items: &[Bound<'_, PyAny>]) -> Option<What> {
     match selector {
-        Selector::Max => chosen(items, |item, best| item.gt(best)).map(|i| What::Order(vec![i])),
-        Selector::Min => chosen(items, |item, best| item.lt(best)).map(|i| What::Order(vec![i])),
+        Selector::Max | Selector::ArgMax => {
+            chosen(items, |item, best| item.gt(best)).map(|i| What::Order(vec![i]))
+        }
+        Selector::Min | Selector::ArgMin => {
+            chosen(items, |item, best| item.lt(best)).map(|i| What::Order(vec![i]))
+        }
         Selector::Sorted | Selector::Sort => ranks(items).map(What::Ranks),
     }
 }

@@ -7,6 +7,7 @@
 //! does not log (it reads nothing from the program's values).
 
 use ruff_python_ast::{self as ast, Expr};
+use ruff_text_size::Ranged;
 use rustc_hash::FxHashMap;
 
 use super::super::value::{Known, Value};
@@ -105,6 +106,18 @@ impl Replay<'_> {
                     _ => None,
                 }
             }
+            // A field of a record a literal gave (`s['id']`), unchanged
+            // since.
+            Expr::Subscript(s)
+                if let Expr::Name(n) = &*s.value
+                    && let Some(Value::Mapping(m)) = self.peek_name(n.id.as_str()) =>
+            {
+                let key = match constant_key(&s.slice) {
+                    Some(key) => key?,
+                    None => self.known_at(&s.slice, depth + 1)?.repr()?,
+                };
+                m.borrow().known.get(&key).cloned()
+            }
             // `w[0]` of a known str, `pair[1]` of a known tuple.
             Expr::Subscript(s) => {
                 let Known::Int(i) = self.known_at(&s.slice, depth + 1)? else {
@@ -123,7 +136,7 @@ impl Replay<'_> {
                         let c = chars.get(usize::try_from(i).ok()?)?;
                         Some(Known::Repr(python_repr(&c.to_string())))
                     }
-                    Known::Int(_) => None,
+                    Known::Int(_) | Known::Element { .. } => None,
                 }
             }
             Expr::Tuple(t) if !t.elts.is_empty() => {
@@ -140,6 +153,48 @@ impl Replay<'_> {
                 self.known_at(&b.left, depth + 1)?,
                 self.known_at(&b.right, depth + 1)?,
             ),
+            // What a selection replayed just before chose (`np.argmax(xs)`,
+            // `min(xs)`).
+            Expr::Call(c) if let Some(choice) = self.chosen.get(&self.call_key(c)) => {
+                Some(choice.clone())
+            }
+            // `xs.index(v)` of the element a `max`/`min` chose from `xs`:
+            // its position (they take the first of the largest or smallest,
+            // `index` the first equal).
+            Expr::Call(c)
+                if c.arguments.keywords.is_empty()
+                    && let [arg] = c.arguments.args.as_ref()
+                    && let Expr::Attribute(a) = &*c.func
+                    && a.attr.as_str() == "index"
+                    && let Expr::Name(xs) = &*a.value =>
+            {
+                let Known::Element {
+                    list,
+                    generation,
+                    position,
+                } = self.known_at(arg, depth + 1)?
+                else {
+                    return None;
+                };
+                let Value::Sequence(s) = self.peek_name(xs.id.as_str())? else {
+                    return None;
+                };
+                (s.key() as usize == list && s.borrow().generation == generation)
+                    .then_some(Known::Int(i64::from(position)))
+            }
+            // `int(i)` of a known integer.
+            Expr::Call(c)
+                if c.arguments.keywords.is_empty()
+                    && let [arg] = c.arguments.args.as_ref()
+                    && let Expr::Name(f) = &*c.func
+                    && f.id.as_str() == "int"
+                    && !self.is_bound("int") =>
+            {
+                match self.known_at(arg, depth + 1)? {
+                    Known::Int(i) => Some(Known::Int(i)),
+                    _ => None,
+                }
+            }
             Expr::Call(c) if c.arguments.keywords.is_empty() && c.arguments.args.len() == 1 => {
                 let Expr::Name(f) = &*c.func else { return None };
                 if f.id.as_str() != "len" || self.is_bound("len") {
@@ -156,6 +211,51 @@ impl Replay<'_> {
                 .map(Known::Int)
             }
             _ => None,
+        }
+    }
+
+    /// The value of `e` the replay knows through what a selection call in
+    /// it chose, once `e` was replayed (`None` when it holds no such call:
+    /// what it knows otherwise was known before).
+    pub(super) fn chosen_in(&self, e: &Expr) -> Option<Known> {
+        use ruff_python_ast::visitor::{Visitor, walk_expr};
+        struct Calls<'r, 's>(&'r Replay<'s>, bool);
+        impl<'a> Visitor<'a> for Calls<'_, '_> {
+            fn visit_expr(&mut self, expr: &'a Expr) {
+                if let Expr::Call(c) = expr
+                    && self.0.chosen.contains_key(&self.0.call_key(c))
+                {
+                    self.1 = true;
+                }
+                if !self.1 {
+                    walk_expr(self, expr);
+                }
+            }
+        }
+        if self.chosen.is_empty() {
+            return None;
+        }
+        let mut calls = Calls(self, false);
+        calls.visit_expr(e);
+        if calls.1 { self.known(e) } else { None }
+    }
+
+    /// The key of the call `c` in [`Replay::chosen`].
+    fn call_key(&self, c: &ast::ExprCall) -> (u32, u32) {
+        (self.code, c.start().to_u32())
+    }
+
+    /// The selection call `c` chose `choice` (`None`: what it chose is not
+    /// known).
+    pub(super) fn note_choice(&mut self, c: &ast::ExprCall, choice: Option<Known>) {
+        let key = self.call_key(c);
+        match choice {
+            Some(choice) => {
+                self.chosen.insert(key, choice);
+            }
+            None => {
+                self.chosen.remove(&key);
+            }
         }
     }
 

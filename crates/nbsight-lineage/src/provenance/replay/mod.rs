@@ -218,6 +218,12 @@ pub(crate) struct Replay<'s> {
     /// run ended (its runs are replayed when created, out of the log's
     /// order: the next one starts after it).
     generator_ends: FxHashMap<u32, usize>,
+    /// What the selections replayed last chose, by code and the call's
+    /// start: a position (`np.argmax(xs)`) or an element of a list
+    /// (`min(xs)`), for what the replay knows (`known.rs`: `ys[int(np.
+    /// argmax(xs))]`, `xs.index(min(xs))`). A call replayed without a
+    /// logged choice forgets its entry.
+    chosen: FxHashMap<(u32, u32), Known>,
 }
 
 /// The name `kept_out` gives a function's return value.
@@ -255,6 +261,7 @@ impl<'s> Replay<'s> {
             blind_call: false,
             changed_unseen: Vec::new(),
             generator_ends: FxHashMap::default(),
+            chosen: FxHashMap::default(),
         }
     }
 
@@ -340,6 +347,17 @@ impl<'s> Replay<'s> {
         };
         self.take(i);
         Some(order)
+    }
+
+    /// The position `np.argmax(v)` (or `v.argmax()`, `argmin`) returns:
+    /// known when the recorder logged it, decided by every element.
+    fn position_chosen(&mut self, c: &ast::ExprCall, v: &Value) -> Value {
+        let position = match self.order_at(c, "max", false).as_deref() {
+            Some(&[p]) => Some(Known::Int(i64::from(p))),
+            _ => None,
+        };
+        self.note_choice(c, position);
+        Value::scalar(v.deps().as_why())
     }
 
     /// The calls the running statement of the cell makes from here are not
@@ -722,6 +740,8 @@ impl<'s> Replay<'s> {
                 if self.take_raised(s) {
                     return Err(Stop::Raised);
                 }
+                // What a selection in it chose is known once it ran.
+                let known = known.or_else(|| self.chosen_in(&s.value));
                 for t in &s.targets {
                     self.bind(t, value.clone())?;
                     if let Expr::Name(n) = t {
@@ -1364,8 +1384,9 @@ impl<'s> Replay<'s> {
             let deps = self.eval(slice, Mode::Control)?.deps();
             return Ok((None, deps));
         }
-        let key = self.known(slice).and_then(|k| k.repr());
+        let key = self.known(slice);
         let deps = self.eval(slice, Mode::Control)?.deps();
+        let key = key.or_else(|| self.chosen_in(slice)).and_then(|k| k.repr());
         Ok((key, deps))
     }
 
@@ -1540,6 +1561,15 @@ impl<'s> Replay<'s> {
                 let dict = Value::mapping(items, structure);
                 if let Value::Mapping(m) = &dict {
                     m.borrow_mut().literal_keys = literal_keys;
+                    // (Set after the change above, which forgets them.)
+                    m.borrow().known = d
+                        .items
+                        .iter()
+                        .filter_map(|item| {
+                            let key = constant_key(item.key.as_ref()?).flatten()?;
+                            Some((key, known::literal_known(&item.value)?))
+                        })
+                        .collect();
                 }
                 dict
             }
@@ -1992,6 +2022,12 @@ impl<'s> Replay<'s> {
                     if let Some(rows) = frames::reordered(&receiver, a.attr.as_str(), c, &args) {
                         return Ok(rows);
                     }
+                    if matches!(a.attr.as_str(), "argmax" | "argmin")
+                        && args.is_empty()
+                        && keywords.is_empty()
+                    {
+                        return Ok(self.position_chosen(c, &receiver));
+                    }
                     for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
                         deps.union(&v.deps());
                     }
@@ -2161,6 +2197,11 @@ impl<'s> Replay<'s> {
                 if let Some(frame) = frames::frame(path, &args, &keywords, &deps) {
                     return Ok(frame);
                 }
+                if matches!(path.as_str(), "numpy.argmax" | "numpy.argmin")
+                    && let ([v], []) = (args.as_slice(), keywords.as_slice())
+                {
+                    return Ok(self.position_chosen(c, v));
+                }
                 if let Some(name) = path.strip_prefix("builtins.") {
                     // `any`/`all` over a generator they stopped: the last
                     // element taken decided; those before let them go on.
@@ -2188,8 +2229,20 @@ impl<'s> Replay<'s> {
                         && let Some(order) = self.order_at(c, name, reverse)
                         && let Some(chosen) = selected(name, v, &order, &key)
                     {
+                        let element = match (name, v, order.as_slice()) {
+                            ("max" | "min", Value::Sequence(s), &[position]) => {
+                                Some(Known::Element {
+                                    list: s.key() as usize,
+                                    generation: s.borrow().generation,
+                                    position,
+                                })
+                            }
+                            _ => None,
+                        };
+                        self.note_choice(c, element);
                         return Ok(chosen);
                     }
+                    self.note_choice(c, None);
                     return Ok(builtin(name, &args, &keywords));
                 }
                 if deps.is_empty() {
