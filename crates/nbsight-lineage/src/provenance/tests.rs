@@ -468,3 +468,76 @@ fn a_logged_argmax_names_the_element_it_points_at() {
     let report = p.query("low").expect("known");
     assert!(report.where_.is_empty(), "{:?}", names(&report.where_));
 }
+
+#[test]
+fn a_group_of_a_frame_made_of_literals_is_its_rows() {
+    let mut p = replay_plain(&[
+        (
+            "c1",
+            "import pandas as pd\ndata = {'team': ['red', 'blue', 'red'], 'points': [10, 7, 4]}",
+            &["pd", "data"],
+        ),
+        (
+            "c2",
+            "df = pd.DataFrame(data)\nmeans = df.groupby('team')['points'].mean()\nred = means['red']\n\
+             n = df.groupby('team').points.count()['red']\ntotals = df.groupby('team').sum()\nblue = totals['points']['blue']",
+            &["df", "means", "red", "n", "totals", "blue"],
+        ),
+    ]);
+    let report = p.query("red").expect("known");
+    assert_eq!(
+        names(&report.where_),
+        ["c1:data['points'][0]", "c1:data['points'][2]"]
+    );
+    let why = names(&report.why);
+    for i in 0..3 {
+        assert!(why.contains(&format!("c1:data['team'][{i}]")), "{why:?}");
+    }
+    // A count copies nothing: which rows are in the group decided it.
+    let report = p.query("n").expect("known");
+    assert!(report.where_.is_empty(), "{:?}", names(&report.where_));
+    let report = p.query("blue").expect("known");
+    assert_eq!(names(&report.where_), ["c1:data['points'][1]"]);
+}
+
+#[test]
+fn records_grouped_by_a_field_and_a_column_computed_from_them() {
+    let mut p = replay_plain(&[
+        (
+            "c1",
+            "import pandas as pd\nrows = [\n    {'store': 'A', 'units': 30},\n    {'store': 'B', 'units': 12},\n    {'store': 'A', 'units': 25},\n]\nprice = 2.5",
+            &["pd", "rows", "price"],
+        ),
+        (
+            "c2",
+            "df = pd.DataFrame(rows)\ndf['revenue'] = df['units'] * price\nby_store = df.groupby('store')['revenue'].sum()\nb = by_store['B']\n\
+             twice = (df['units'] + df['units'])[2]",
+            &["df", "by_store", "b", "twice"],
+        ),
+    ]);
+    let report = p.query("b").expect("known");
+    assert_eq!(names(&report.where_), ["c1:price", "c1:rows[1]['units']"]);
+    // Columns add element by element (lists would be joined).
+    let report = p.query("twice").expect("known");
+    assert_eq!(names(&report.where_), ["c1:rows[2]['units']"]);
+}
+
+#[test]
+fn a_grouping_column_not_known_leaves_every_row_possible() {
+    let mut p = replay_plain(&[
+        (
+            "c1",
+            "import pandas as pd\nteams = ['red', 'blue']\nteams.append(input())\npoints = [1, 2, 3]",
+            &["pd", "teams", "points"],
+        ),
+        (
+            "c2",
+            "df = pd.DataFrame({'team': teams, 'points': points})\nred = df.groupby('team')['points'].sum()['red']",
+            &["df", "red"],
+        ),
+    ]);
+    let where_ = names(&p.query("red").expect("known").where_);
+    for i in 0..3 {
+        assert!(where_.contains(&format!("c1:points[{i}]")), "{where_:?}");
+    }
+}

@@ -117,6 +117,9 @@ pub(crate) struct Sequence {
     /// How many times it may have changed (a [`Known::Element`] of it holds
     /// while this stays).
     pub generation: u32,
+    /// A frame's column (`replay/frames.rs`): arithmetic on it is
+    /// element-wise.
+    pub column: bool,
 }
 
 impl Changing for Sequence {
@@ -184,6 +187,21 @@ pub(crate) struct Object {
     pub deps: Deps,
     pub origin: Option<InputId>,
     pub parts: Vec<(String, Value)>,
+    /// What its parts are (`replay/frames.rs`).
+    pub kind: ObjectKind,
+}
+
+/// What an object's parts are.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum ObjectKind {
+    /// Parts read so far, or a frame's known columns.
+    #[default]
+    Plain,
+    /// `df.groupby(by)`: its parts are the columns' groupings.
+    GroupedFrame,
+    /// A column of a `groupby`: its parts are the groups (`['red']`), each
+    /// a sequence of the column's elements in the group's rows.
+    Groups,
 }
 
 /// An abstract value.
@@ -217,6 +235,7 @@ impl Value {
             structure,
             known: None,
             generation: 0,
+            column: false,
         }))
     }
 
@@ -238,6 +257,7 @@ impl Value {
             deps,
             origin,
             parts: Vec::new(),
+            kind: ObjectKind::Plain,
         }))
     }
 

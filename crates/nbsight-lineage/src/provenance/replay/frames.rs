@@ -10,7 +10,7 @@
 
 use ruff_python_ast::{self as ast, Expr};
 
-use super::super::value::{Deps, Value};
+use super::super::value::{Deps, Known, ObjectKind, Value};
 use super::{UnionWith, decided_by, python_repr};
 
 /// The frame `path(args, keywords)` makes, when it is a `pandas.DataFrame`
@@ -48,8 +48,21 @@ pub(super) fn frame(
 fn columns(data: &Value) -> Option<Vec<(String, Value)>> {
     match data {
         Value::Mapping(m) => {
+            // Which columns there are is the dict's keys.
             let m = m.borrow();
-            Some(m.items.iter().map(|(k, v)| (k.clone(), copy(v))).collect())
+            let keys = m.structure.as_why();
+            Some(
+                m.items
+                    .iter()
+                    .map(|(k, v)| {
+                        let column = copy(v);
+                        if let Value::Sequence(c) = &column {
+                            c.borrow().structure.union(&keys);
+                        }
+                        (k.clone(), column)
+                    })
+                    .collect(),
+            )
         }
         Value::Sequence(s) => {
             let s = s.borrow();
@@ -65,7 +78,7 @@ fn columns(data: &Value) -> Option<Vec<(String, Value)>> {
                         keys.push(k.clone());
                     }
                 }
-                records.push((r.items.clone(), r.structure.clone()));
+                records.push((r.items.clone(), r.structure.clone(), r.known.clone()));
             }
             let columns = keys
                 .into_iter()
@@ -73,7 +86,7 @@ fn columns(data: &Value) -> Option<Vec<(String, Value)>> {
                     let mut structure = s.structure.clone();
                     let items = records
                         .iter()
-                        .map(|(items, record_structure)| {
+                        .map(|(items, record_structure, _)| {
                             // A record without the key gives NaN there:
                             // which records have it decided.
                             structure.union(&record_structure.as_why());
@@ -84,7 +97,19 @@ fn columns(data: &Value) -> Option<Vec<(String, Value)>> {
                                 .unwrap_or_else(Value::constant)
                         })
                         .collect();
-                    (key, Value::sequence(items, structure))
+                    // The column's values, when each record's literal gave
+                    // one.
+                    let known: Option<Vec<Known>> = records
+                        .iter()
+                        .map(|(_, _, known)| known.get(&key).cloned())
+                        .collect();
+                    let column = Value::sequence(items, structure);
+                    if let Value::Sequence(c) = &column {
+                        let mut c = c.borrow();
+                        c.known = known;
+                        c.column = true;
+                    }
+                    (key, column)
                 })
                 .collect();
             Some(columns)
@@ -93,15 +118,70 @@ fn columns(data: &Value) -> Option<Vec<(String, Value)>> {
     }
 }
 
-/// A column's values, not shared with the container they came from.
+/// A column's values, not shared with the container they came from (what
+/// the replay knows of them kept).
 fn copy(v: &Value) -> Value {
     match v {
         Value::Sequence(s) => {
             let s = s.borrow();
-            Value::sequence(s.items.clone(), s.structure.clone())
+            let column = Value::sequence(s.items.clone(), s.structure.clone());
+            if let Value::Sequence(c) = &column {
+                let mut c = c.borrow();
+                c.known.clone_from(&s.known);
+                c.column = true;
+            }
+            column
         }
         other => other.clone(),
     }
+}
+
+/// `l op r` when one side is a frame's column and the other a column as
+/// long or a scalar: pandas computes it element by element (a column, each
+/// element made of the elements at its row); `None` otherwise (a list's
+/// `+` and `*` are not element-wise).
+pub(super) fn elementwise(l: &Value, r: &Value) -> Option<Value> {
+    let column = |v: &Value| match v {
+        Value::Sequence(s) if s.borrow().column => {
+            let s = s.borrow();
+            Some((s.items.clone(), s.structure.clone()))
+        }
+        _ => None,
+    };
+    let (items, structure) = match (column(l), column(r)) {
+        (Some((a, sa)), Some((b, sb))) if a.len() == b.len() => {
+            let items = a
+                .iter()
+                .zip(&b)
+                .map(|(x, y)| {
+                    let mut d = x.deps();
+                    d.union(&y.deps());
+                    Value::scalar(d)
+                })
+                .collect();
+            (items, sa.union_with(&sb))
+        }
+        (Some((a, sa)), None) | (None, Some((a, sa)))
+            if matches!((l, r), (Value::Scalar(_), _) | (_, Value::Scalar(_))) =>
+        {
+            let scalar = if matches!(l, Value::Scalar(_)) { l } else { r }.deps();
+            let items = a
+                .iter()
+                .map(|x| {
+                    let mut d = x.deps();
+                    d.union(&scalar);
+                    Value::scalar(d)
+                })
+                .collect();
+            (items, sa)
+        }
+        _ => return None,
+    };
+    let result = Value::sequence(items, structure);
+    if let Value::Sequence(s) = &result {
+        s.borrow().column = true;
+    }
+    Some(result)
 }
 
 /// `name` for a key `'name'` that can be an attribute.
@@ -122,10 +202,154 @@ fn known_columns(frame: &Value) -> Option<(Deps, Vec<(String, Value)>)> {
         return None;
     };
     let o = o.borrow();
-    if o.parts.is_empty() || o.origin.is_some() {
+    if o.parts.is_empty() || o.origin.is_some() || o.kind != ObjectKind::Plain {
         return None;
     }
     Some((o.deps.clone(), o.parts.clone()))
+}
+
+/// `frame.groupby(by)` (`method`; `by` a column name given as a literal)
+/// of a frame with known columns whose `by` column's values the replay
+/// knows: each other column grouped by them ([`ObjectKind::Groups`]), and
+/// which group a row is in decided by the `by` column; `None` otherwise.
+pub(super) fn grouped(frame: &Value, method: &str, c: &ast::ExprCall) -> Option<Value> {
+    if method != "groupby" {
+        return None;
+    }
+    let by = match (c.arguments.args.as_ref(), c.arguments.keywords.as_ref()) {
+        ([by], []) => by,
+        ([], [k]) if k.arg.as_ref().is_some_and(|a| a.as_str() == "by") => &k.value,
+        _ => return None,
+    };
+    let Expr::StringLiteral(by) = by else {
+        return None;
+    };
+    let by = format!("[{}]", python_repr(by.value.to_str()));
+    let (deps, parts) = known_columns(frame)?;
+    let (keys, decided) = match parts.iter().find(|(k, _)| *k == by)?.1 {
+        Value::Sequence(ref s) => {
+            let s = s.borrow();
+            let keys: Option<Vec<String>> = s.known.as_ref()?.iter().map(Known::repr).collect();
+            let mut decided = s.structure.clone();
+            for item in &s.items {
+                decided.union(&item.deps());
+            }
+            (keys?, decided.as_why())
+        }
+        _ => return None,
+    };
+    // The groups, in the order their keys first come.
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (row, key) in keys.iter().enumerate() {
+        match groups.iter_mut().find(|(k, _)| k == key) {
+            Some((_, rows)) => rows.push(row),
+            None => groups.push((key.clone(), vec![row])),
+        }
+    }
+    let columns: Vec<(String, Value)> = parts
+        .iter()
+        .filter(|(k, _)| *k != by && k.starts_with('['))
+        .filter_map(|(k, column)| {
+            let items = column.elements()?;
+            (items.len() == keys.len())
+                .then(|| (k.clone(), groups_of(column, &items, &groups, &decided)))
+        })
+        .collect();
+    let object = Value::object(deps.with_why(&decided), None);
+    if let Value::Object(o) = &object {
+        let mut o = o.borrow_mut();
+        o.kind = ObjectKind::GroupedFrame;
+        for (key, column) in columns {
+            if let Some(name) = key
+                .strip_prefix('[')
+                .and_then(|k| k.strip_suffix(']'))
+                .and_then(attribute_name)
+            {
+                o.parts.push((format!(".{name}"), column.clone()));
+            }
+            o.parts.push((key, column));
+        }
+    }
+    Some(object)
+}
+
+/// The column `column` (its elements `items`) split into `groups` (each
+/// key's rows), which `decided` decided.
+fn groups_of(
+    column: &Value,
+    items: &[Value],
+    groups: &[(String, Vec<usize>)],
+    decided: &Deps,
+) -> Value {
+    let structure = column.structure().union_with(decided);
+    let object = Value::object(column.deps().with_why(decided), None);
+    if let Value::Object(o) = &object {
+        let mut o = o.borrow_mut();
+        o.kind = ObjectKind::Groups;
+        o.parts = groups
+            .iter()
+            .map(|(key, rows)| {
+                let group = rows.iter().map(|&r| items[r].clone()).collect();
+                (
+                    format!("[{key}]"),
+                    Value::sequence(group, structure.clone()),
+                )
+            })
+            .collect();
+    }
+    object
+}
+
+/// What `grouped.method()` computes per group, when `grouped` is a
+/// `groupby`'s column ([`ObjectKind::Groups`]) or frame (each of its
+/// columns so) and `method` one of pandas' reductions: per group (`['red']`)
+/// a value made of that group's elements (`count`, `size`: decided by
+/// them, none copied); `None` otherwise.
+pub(super) fn aggregated(grouped: &Value, method: &str) -> Option<Value> {
+    let copies = match method {
+        "sum" | "mean" | "median" | "min" | "max" | "std" | "var" | "prod" | "first" | "last" => {
+            true
+        }
+        "count" | "size" | "nunique" => false,
+        _ => return None,
+    };
+    let Value::Object(o) = grouped else {
+        return None;
+    };
+    let (kind, deps, parts) = {
+        let o = o.borrow();
+        (o.kind, o.deps.clone(), o.parts.clone())
+    };
+    let reduce = |parts: &[(String, Value)]| {
+        parts
+            .iter()
+            .map(|(key, group)| {
+                let d = group.deps();
+                (
+                    key.clone(),
+                    Value::scalar(if copies { d } else { d.as_why() }),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let object = Value::object(if copies { deps } else { deps.as_why() }, None);
+    let Value::Object(new) = &object else {
+        return None;
+    };
+    match kind {
+        ObjectKind::Groups => new.borrow_mut().parts = reduce(&parts),
+        ObjectKind::GroupedFrame => {
+            new.borrow_mut().parts = parts
+                .iter()
+                .filter_map(|(key, column)| {
+                    let reduced = aggregated(column, method)?;
+                    Some((key.clone(), reduced))
+                })
+                .collect();
+        }
+        ObjectKind::Plain => return None,
+    }
+    Some(object)
 }
 
 /// Rows of the frame `frame` selected by a key that depends on `why`: a

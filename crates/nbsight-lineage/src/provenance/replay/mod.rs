@@ -1457,6 +1457,9 @@ impl<'s> Replay<'s> {
             Expr::BinOp(b) => {
                 let left = self.eval(&b.left, mode.inner())?;
                 let right = self.eval(&b.right, mode.inner())?;
+                if let Some(column) = frames::elementwise(&left, &right) {
+                    return Ok(column);
+                }
                 match (&left, &right, b.op) {
                     (Value::Sequence(l), Value::Sequence(r), ast::Operator::Add) => {
                         let mut items = l.borrow().items.clone();
@@ -2021,6 +2024,15 @@ impl<'s> Replay<'s> {
                     let (args, keywords) = self.functions_as_reads(args, keywords);
                     if let Some(rows) = frames::reordered(&receiver, a.attr.as_str(), c, &args) {
                         return Ok(rows);
+                    }
+                    if let Some(groups) = frames::grouped(&receiver, a.attr.as_str(), c) {
+                        return Ok(groups);
+                    }
+                    if args.is_empty()
+                        && keywords.is_empty()
+                        && let Some(per_group) = frames::aggregated(&receiver, a.attr.as_str())
+                    {
+                        return Ok(per_group);
                     }
                     if matches!(a.attr.as_str(), "argmax" | "argmin")
                         && args.is_empty()
