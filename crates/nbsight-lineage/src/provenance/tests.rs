@@ -266,10 +266,10 @@ fn a_frame_of_known_columns_reads_each_column_apart() {
             "{symbol}"
         );
     }
-    // The rows kept are not known: every city may be there, the
-    // temperatures decided which.
+    // The temperatures are literals: the rows kept are known (Lima's),
+    // and every temperature decided which.
     let warm = p.query("warm").expect("known");
-    assert_eq!(names(&warm.where_), ["c1:cities[0]", "c1:cities[1]"]);
+    assert_eq!(names(&warm.where_), ["c1:cities[1]"]);
     assert_eq!(names(&warm.why), temps);
     assert_eq!(
         names(&p.query("sb").expect("known").where_),
@@ -540,4 +540,35 @@ fn a_grouping_column_not_known_leaves_every_row_possible() {
     for i in 0..3 {
         assert!(where_.contains(&format!("c1:points[{i}]")), "{where_:?}");
     }
+}
+
+#[test]
+fn a_mask_of_known_values_keeps_its_rows() {
+    let mut p = replay_plain(&[
+        (
+            "c1",
+            "import pandas as pd\ncities = ['Oslo', 'Lima', 'Pune']\ntemps = [3.5, 18.2, 27.9]",
+            &["pd", "cities", "temps"],
+        ),
+        (
+            "c2",
+            "df = pd.DataFrame({'city': cities, 'temp': temps})\nwarm = df[df['temp'] > 15]['city'].tolist()\n\
+             cold = df[df.temp <= 15]\nfirst = cold['city']\nkeep = df['temp'] != 18.2\nother = df[keep].city",
+            &["df", "warm", "cold", "first", "keep", "other"],
+        ),
+    ]);
+    let report = p.query("warm").expect("known");
+    assert_eq!(names(&report.where_), ["c1:cities[1]", "c1:cities[2]"]);
+    let why = names(&report.why);
+    for i in 0..3 {
+        assert!(why.contains(&format!("c1:temps[{i}]")), "{why:?}");
+    }
+    assert_eq!(
+        names(&p.query("first").expect("known").where_),
+        ["c1:cities[0]"]
+    );
+    assert_eq!(
+        names(&p.query("other").expect("known").where_),
+        ["c1:cities[0]", "c1:cities[2]"]
+    );
 }

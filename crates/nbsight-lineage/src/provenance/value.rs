@@ -495,6 +495,9 @@ pub(crate) enum Known {
     Repr(String),
     /// A tuple (`('north', 120)`): its elements, `None` where unknown.
     Tuple(Vec<Option<Known>>),
+    /// A float literal's value (its bits: `Known` compares exactly); it
+    /// names no key ([`Known::repr`] is `None`), it only compares.
+    Float(u64),
     /// The element at `position` of the list `list` (its [`Shared::key`])
     /// as it was at `generation`, which a `max`/`min` chose: the first of
     /// the largest or smallest, so `list.index` of it is `position`. Its
@@ -513,7 +516,7 @@ impl Known {
         match self {
             Known::Int(i) => Some(i.to_string()),
             Known::Repr(r) => Some(r.clone()),
-            Known::Element { .. } => None,
+            Known::Element { .. } | Known::Float(_) => None,
             Known::Tuple(items) => {
                 let items: Option<Vec<String>> = items
                     .iter()

@@ -97,12 +97,14 @@ impl Replay<'_> {
         match e {
             Expr::NumberLiteral(n) => match &n.value {
                 ast::Number::Int(i) => i.as_i64().map(Known::Int),
-                _ => None,
+                ast::Number::Float(x) => Some(Known::Float(x.to_bits())),
+                ast::Number::Complex { .. } => None,
             },
             Expr::StringLiteral(s) => Some(Known::Repr(python_repr(s.value.to_str()))),
             Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => {
                 match self.known_at(&u.operand, depth + 1)? {
                     Known::Int(i) => i.checked_neg().map(Known::Int),
+                    Known::Float(bits) => Some(Known::Float((-f64::from_bits(bits)).to_bits())),
                     _ => None,
                 }
             }
@@ -136,7 +138,7 @@ impl Replay<'_> {
                         let c = chars.get(usize::try_from(i).ok()?)?;
                         Some(Known::Repr(python_repr(&c.to_string())))
                     }
-                    Known::Int(_) | Known::Element { .. } => None,
+                    Known::Int(_) | Known::Float(_) | Known::Element { .. } => None,
                 }
             }
             Expr::Tuple(t) if !t.elts.is_empty() => {
@@ -435,6 +437,17 @@ pub(super) fn literal_known(e: &Expr) -> Option<Known> {
                 .collect();
             Some(Known::Tuple(items?))
         }
+        Expr::NumberLiteral(ast::ExprNumberLiteral {
+            value: ast::Number::Float(x),
+            ..
+        }) => Some(Known::Float(x.to_bits())),
+        Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match &*u.operand {
+            Expr::NumberLiteral(ast::ExprNumberLiteral {
+                value: ast::Number::Float(x),
+                ..
+            }) => Some(Known::Float((-x).to_bits())),
+            _ => constant_key(e).flatten().map(|k| Known::of_key(&k)),
+        },
         _ => constant_key(e).flatten().map(|k| Known::of_key(&k)),
     }
 }

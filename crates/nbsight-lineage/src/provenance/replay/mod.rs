@@ -1486,10 +1486,20 @@ impl<'s> Replay<'s> {
                 let left = self.eval(&c.left, Mode::Control)?;
                 let mut elementwise = matches!(left, Value::Object(_));
                 let mut deps = left.deps();
+                let mut rights = Vec::with_capacity(c.comparators.len());
                 for e in &c.comparators {
                     let right = self.eval(e, Mode::Control)?;
                     elementwise |= matches!(right, Value::Object(_));
                     deps.union(&right.deps());
+                    rights.push(right);
+                }
+                // A frame's column of known values tested against a known
+                // number: which rows pass is known.
+                if let ([op], [right], [e]) =
+                    (c.ops.as_ref(), rights.as_slice(), c.comparators.as_ref())
+                    && let Some(mask) = frames::mask(&left, *op, self.known(e).as_ref(), right)
+                {
+                    return Ok(mask);
                 }
                 // A library object compared (`arr > 3`, `df['a'] == x`) is
                 // a test of each element: which are true is decided by
@@ -1635,7 +1645,21 @@ impl<'s> Replay<'s> {
             }
             Expr::Subscript(s) => {
                 let container = self.eval(&s.value, Mode::Control)?;
-                let (key, key_deps) = self.key_of(&s.slice)?;
+                // `df[df['temp'] > 15]`, `df[keep]`: the rows a mask of
+                // known truths keeps.
+                let (key, key_deps) = if matches!(&*s.slice, Expr::Compare(_) | Expr::Name(_))
+                    && frames::has_known_columns(&container)
+                {
+                    // (`key_of`, with the key's value at hand.)
+                    let key = self.known(&s.slice);
+                    let slice = self.eval(&s.slice, Mode::Control)?;
+                    if let Some(rows) = frames::masked(&container, &slice) {
+                        return Ok(rows);
+                    }
+                    (key.and_then(|k| k.repr()), slice.deps())
+                } else {
+                    self.key_of(&s.slice)?
+                };
                 if key.is_none()
                     && let Some(rows) = frames::rows(&container, &key_deps)
                 {
