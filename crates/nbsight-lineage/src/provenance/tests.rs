@@ -572,3 +572,58 @@ fn a_mask_of_known_values_keeps_its_rows() {
         ["c1:cities[0]", "c1:cities[2]"]
     );
 }
+
+#[test]
+fn a_frame_sorted_by_a_column_computed_from_literals_has_known_rows() {
+    let mut p = replay_plain(&[
+        (
+            "c1",
+            "import pandas as pd\nrows = [\n    {'name': 'a', 'price': 10.0, 'qty': 3},\n    {'name': 'b', 'price': 4.0, 'qty': 10},\n    {'name': 'c', 'price': 25.0, 'qty': 1},\n]\ntax = 0.08",
+            &["pd", "rows", "tax"],
+        ),
+        (
+            "c2",
+            "df = pd.DataFrame(rows)\ndf['revenue'] = df['price'] * df['qty'] * (1 + tax)\n\
+             df = df.sort_values('revenue', ascending=False)\ntop = df.iloc[0]['name']\n\
+             last = df['name'].iloc[-1]\nby_name = df.sort_values('name').iloc[0]['qty']",
+            &["df", "top", "last", "by_name"],
+        ),
+    ]);
+    // Revenues 32.4, 43.2, 27.0: `b` first, `c` last.
+    let report = p.query("top").expect("known");
+    assert_eq!(names(&report.where_), ["c1:rows[1]['name']"]);
+    let why = names(&report.why);
+    for i in 0..3 {
+        assert!(why.contains(&format!("c1:rows[{i}]['qty']")), "{why:?}");
+    }
+    assert!(why.contains(&"c1:tax".to_string()), "{why:?}");
+    assert_eq!(
+        names(&p.query("last").expect("known").where_),
+        ["c1:rows[2]['name']"]
+    );
+    assert_eq!(
+        names(&p.query("by_name").expect("known").where_),
+        ["c1:rows[0]['qty']"]
+    );
+}
+
+#[test]
+fn ties_or_unknown_values_leave_a_sorted_row_any_row() {
+    let mut p = replay_plain(&[
+        (
+            "c1",
+            "import pandas as pd\nrows = [{'name': 'a', 'n': 1}, {'name': 'b', 'n': 1}]",
+            &["pd", "rows"],
+        ),
+        (
+            "c2",
+            "df = pd.DataFrame(rows).sort_values('n')\ntop = df.iloc[0]['name']",
+            &["df", "top"],
+        ),
+    ]);
+    let report = p.query("top").expect("known");
+    assert_eq!(
+        names(&report.where_),
+        ["c1:rows[0]['name']", "c1:rows[1]['name']"]
+    );
+}

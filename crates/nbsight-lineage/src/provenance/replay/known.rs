@@ -28,11 +28,28 @@ pub(super) enum Keys {
     Zip(Vec<Option<Keys>>),
 }
 
-/// `l op r` on known integers, as Python computes it.
+/// `l op r` on known numbers, as Python computes it (integers exactly;
+/// `+ - * /` with a float, or `/`, in floating point).
 pub(super) fn apply(op: ast::Operator, l: Known, r: Known) -> Option<Known> {
-    let (Known::Int(l), Known::Int(r)) = (l, r) else {
-        return None;
+    let (Known::Int(l), Known::Int(r)) = (&l, &r) else {
+        let (l, r) = (float(&l)?, float(&r)?);
+        let v = match op {
+            ast::Operator::Add => l + r,
+            ast::Operator::Sub => l - r,
+            ast::Operator::Mult => l * r,
+            ast::Operator::Div if r != 0.0 => l / r,
+            _ => return None,
+        };
+        return v.is_finite().then(|| Known::Float(v.to_bits()));
     };
+    let (l, r) = (*l, *r);
+    if op == ast::Operator::Div {
+        return apply(
+            op,
+            Known::Float(float(&Known::Int(l))?.to_bits()),
+            Known::Int(r),
+        );
+    }
     let v = match op {
         ast::Operator::Add => l.checked_add(r)?,
         ast::Operator::Sub => l.checked_sub(r)?,
@@ -58,6 +75,17 @@ pub(super) fn apply(op: ast::Operator, l: Known, r: Known) -> Option<Known> {
         _ => return None,
     };
     Some(Known::Int(v))
+}
+
+/// A known number as a float (an integer up to 2^53, exactly).
+pub(super) fn float(k: &Known) -> Option<f64> {
+    const EXACT: i64 = 1 << 53;
+    match k {
+        #[allow(clippy::cast_precision_loss)]
+        Known::Int(i) if (-EXACT..=EXACT).contains(i) => Some(*i as f64),
+        Known::Float(bits) => Some(f64::from_bits(*bits)).filter(|x| x.is_finite()),
+        _ => None,
+    }
 }
 
 impl Keys {

@@ -1457,7 +1457,13 @@ impl<'s> Replay<'s> {
             Expr::BinOp(b) => {
                 let left = self.eval(&b.left, mode.inner())?;
                 let right = self.eval(&b.right, mode.inner())?;
-                if let Some(column) = frames::elementwise(&left, &right) {
+                if let Some(column) = frames::elementwise(
+                    &left,
+                    &right,
+                    b.op,
+                    self.known(&b.left),
+                    self.known(&b.right),
+                ) {
                     return Ok(column);
                 }
                 match (&left, &right, b.op) {
@@ -1644,7 +1650,19 @@ impl<'s> Replay<'s> {
                 made_by(Value::mapping(entries, structure), made)
             }
             Expr::Subscript(s) => {
-                let container = self.eval(&s.value, Mode::Control)?;
+                let container = match &*s.value {
+                    // `df.iloc[0]`, `df['a'].iloc[-1]` of known rows.
+                    Expr::Attribute(a) if a.attr.as_str() == "iloc" => {
+                        let frame = self.eval(&a.value, Mode::Control)?;
+                        if let Some(Known::Int(k)) = self.known(&s.slice)
+                            && let Some(row) = frames::row(&frame, k)
+                        {
+                            return Ok(row);
+                        }
+                        self.attribute(&frame, a.attr.as_str())
+                    }
+                    _ => self.eval(&s.value, Mode::Control)?,
+                };
                 // `df[df['temp'] > 15]`, `df[keep]`: the rows a mask of
                 // known truths keeps.
                 let (key, key_deps) = if matches!(&*s.slice, Expr::Compare(_) | Expr::Name(_))
@@ -1687,11 +1705,7 @@ impl<'s> Replay<'s> {
             }
             Expr::Attribute(a) => {
                 let object = self.eval(&a.value, Mode::Control)?;
-                match &object {
-                    Value::Module(path) => Value::Module(format!("{path}.{}", a.attr)),
-                    Value::Object(_) => self.part(&object, &format!(".{}", a.attr)),
-                    other => Value::scalar(other.deps()),
-                }
+                self.attribute(&object, a.attr.as_str())
             }
             Expr::Call(c) => self.call(c)?,
             Expr::FString(f) => {
@@ -1786,6 +1800,15 @@ impl<'s> Replay<'s> {
             (Value::Module(_), _) | (Value::Function(_), _) => Value::constant(),
             _ => Value::scalar(container.deps()),
         })
+    }
+
+    /// `object.attr`, read.
+    fn attribute(&mut self, object: &Value, attr: &str) -> Value {
+        match object {
+            Value::Module(path) => Value::Module(format!("{path}.{attr}")),
+            Value::Object(_) => self.part(object, &format!(".{attr}")),
+            other => Value::scalar(other.deps()),
+        }
     }
 
     /// `container[k]` for a key whose repr is `k` (`2`, `'name'`).
