@@ -18,4 +18,4 @@ z = (heights - mu) / sd
 outliers = heights[np.abs(z) > cutoff]
 n_out = len(outliers)
 # ask: n_out
-# ask: round(float(sd), 3)
+# ask: outliers

@@ -224,6 +224,11 @@ pub(crate) struct Replay<'s> {
     /// argmax(xs))]`, `xs.index(min(xs))`). A call replayed without a
     /// logged choice forgets its entry.
     chosen: FxHashMap<(u32, u32), Known>,
+    /// While a comprehension's `if` is tested, the lines its decisions
+    /// may be logged on besides its own: CPython places the jumps of a
+    /// comprehension's conditions at its element (3.12+: `[f(c) for c in
+    /// cs\n    if c > 0]` decides on the first line).
+    condition_lines: Option<(u32, u32)>,
 }
 
 /// The name `kept_out` gives a function's return value.
@@ -262,6 +267,7 @@ impl<'s> Replay<'s> {
             changed_unseen: Vec::new(),
             generator_ends: FxHashMap::default(),
             chosen: FxHashMap::default(),
+            condition_lines: None,
         }
     }
 
@@ -399,9 +405,10 @@ impl<'s> Replay<'s> {
     /// `node`.
     fn jump(&mut self, node: &impl Ranged) -> R<What> {
         let (first, last) = self.lines(node);
+        let also = self.condition_lines.unwrap_or((first, last));
         match self.peek_at() {
             Some((i, e))
-                if (first..=last).contains(&e.at.0)
+                if ((first..=last).contains(&e.at.0) || (also.0..=also.1).contains(&e.at.0))
                     && matches!(e.what, What::Decision(_) | What::NoneTest(_)) =>
             {
                 self.take(i);
@@ -1136,6 +1143,11 @@ impl<'s> Replay<'s> {
         self.control.pop();
         // A `break` or `continue` ends here; a `return` goes on leaving.
         if !matches!(flow, Ok(Flow::Return(_))) {
+            // The decision that broke out of the loop decided what its
+            // body bound last (it ran no more).
+            if let (Ok(Flow::Break), Some((decided, true))) = (&flow, self.exit_decision.take()) {
+                self.went_on.union(&decided);
+            }
             self.exit_decision = None;
         }
         Ok(match flow? {
@@ -1238,6 +1250,20 @@ impl<'s> Replay<'s> {
         if self.frames.len() >= MAX_DEPTH {
             return unsupported("calls nested too deep");
         }
+        // (A comprehension's condition calling it: its own decisions are
+        // where its code says.)
+        let outer = self.condition_lines.take();
+        let called = self.call_user_here(f, args, keywords);
+        self.condition_lines = outer;
+        called
+    }
+
+    fn call_user_here(
+        &mut self,
+        f: &Function,
+        args: Vec<Value>,
+        keywords: Vec<(String, Value)>,
+    ) -> R<Value> {
         let args_all: Vec<Value> = args
             .iter()
             .cloned()
@@ -2030,7 +2056,11 @@ impl<'s> Replay<'s> {
             let mut decided = iter_structure.clone();
             let mut kept = true;
             for cond in &g.ifs {
-                let (taken, deps) = self.test(cond)?;
+                let lines = (first_line, self.lines(cond).1);
+                let outer = self.condition_lines.replace(lines);
+                let tested = self.test(cond);
+                self.condition_lines = outer;
+                let (taken, deps) = tested?;
                 decided.union(&deps.as_why());
                 if !taken {
                     kept = false;
@@ -2089,6 +2119,13 @@ impl<'s> Replay<'s> {
                     }
                     for v in args.iter().chain(keywords.iter().map(|(_, v)| v)) {
                         deps.union(&v.deps());
+                    }
+                    // A list's `index(v)` and `count(v)`: a position or a
+                    // number, decided by the elements compared, none copied.
+                    if matches!(a.attr.as_str(), "index" | "count")
+                        && matches!(receiver, Value::Sequence(_))
+                    {
+                        return Ok(Value::scalar(deps.as_why()));
                     }
                     // A test of each element (`s.isna()`): which are true
                     // is decided by the elements; none of them is copied.
