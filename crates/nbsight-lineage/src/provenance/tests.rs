@@ -627,3 +627,35 @@ fn ties_or_unknown_values_leave_a_sorted_row_any_row() {
         ["c1:rows[0]['name']", "c1:rows[1]['name']"]
     );
 }
+
+#[test]
+fn a_counter_of_cleaned_literal_strings_counts_by_value() {
+    let code = code_key("c2", 0);
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay(
+        "c1",
+        "from collections import Counter\nanswers = ['Dog', 'cat', 'dog ']",
+        &[],
+        &["Counter".into(), "answers".into()],
+        &effects,
+    )
+    .expect("replays");
+    // The comprehension's three steps, then its end.
+    let mut events: Vec<Event> = (0..3)
+        .map(|_| Event::new(code, (1, 36), What::Iteration))
+        .collect();
+    events.push(Event::new(code, (1, 36), What::Exhausted));
+    p.replay(
+        "c2",
+        "clean = [a.strip().lower() for a in answers]\ncounts = Counter(clean)\ncats = counts['cat']",
+        &events,
+        &["clean".into(), "counts".into(), "cats".into()],
+        &effects,
+    )
+    .expect("replays");
+    // A count copies no element: every element decided it.
+    let report = p.query("cats").expect("known");
+    assert!(report.where_.is_empty(), "{:?}", names(&report.where_));
+    assert_eq!(report.why.len(), 3, "{:?}", names(&report.why));
+}

@@ -212,6 +212,32 @@ impl Replay<'_> {
                 (s.key() as usize == list && s.borrow().generation == generation)
                     .then_some(Known::Int(i64::from(position)))
             }
+            // A str method changing letters or spaces, of a known ASCII str
+            // (`a.strip().lower()`).
+            Expr::Call(c)
+                if c.arguments.is_empty()
+                    && let Expr::Attribute(a) = &*c.func
+                    && matches!(
+                        a.attr.as_str(),
+                        "strip" | "lstrip" | "rstrip" | "lower" | "upper" | "casefold"
+                    ) =>
+            {
+                let Known::Repr(r) = self.known_at(&a.value, depth + 1)? else {
+                    return None;
+                };
+                let text = plain_str(&r).filter(|t| t.is_ascii())?;
+                let spaces: &[char] = &[
+                    ' ', '\t', '\n', '\r', '\x0b', '\x0c', '\x1c', '\x1d', '\x1e', '\x1f',
+                ];
+                let changed = match a.attr.as_str() {
+                    "strip" => text.trim_matches(spaces).to_string(),
+                    "lstrip" => text.trim_start_matches(spaces).to_string(),
+                    "rstrip" => text.trim_end_matches(spaces).to_string(),
+                    "upper" => text.to_ascii_uppercase(),
+                    _ => text.to_ascii_lowercase(),
+                };
+                Some(Known::Repr(python_repr(&changed)))
+            }
             // `int(i)` of a known integer.
             Expr::Call(c)
                 if c.arguments.keywords.is_empty()

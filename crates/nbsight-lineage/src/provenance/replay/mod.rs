@@ -1631,11 +1631,20 @@ impl<'s> Replay<'s> {
                 // A generator runs as far as its consumer takes it (`any`,
                 // `all`, `next` may stop it early): what it yielded.
                 let lazy = matches!(expr, Expr::Generator(_));
+                // The elements' values, where the replay knows them all.
+                let mut known = Vec::new();
                 let (items, structure) =
                     self.comprehension(first, generators, lazy, &mut |r, _| {
+                        known.push(r.known(elt));
                         r.eval(elt, Mode::Data)
                     })?;
-                Value::sequence(items, structure)
+                let ordered = !matches!(expr, Expr::SetComp(_));
+                let known: Option<Vec<Known>> = known.into_iter().collect();
+                let value = Value::sequence(items, structure);
+                if let (Value::Sequence(s), Some(known), true) = (&value, known, ordered) {
+                    s.borrow().known = Some(known);
+                }
+                value
             }
             Expr::DictComp(c) => {
                 let Some(key) = c.key.as_deref() else {
