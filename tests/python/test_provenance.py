@@ -597,6 +597,11 @@ def test_builtin_keys_and_positions_name_the_element_chosen(ip: InteractiveShell
     assert refs(nbsight.provenance("worst")["where"]) == ["c3:months[2]"]
     assert refs(nbsight.provenance("winner")["where"]) == ["c3:months[1]"]
     assert {f"c3:times[{i}]" for i in range(4)} <= set(refs(nbsight.provenance("winner")["why"]))
+    # `key=d.get` of a dict: its values are the keys.
+    cell(ip, "c5", "words = ['x', 'y', 'y', 'z']")
+    cell(ip, "c6", "counts = {}\nfor w in words:\n    counts[w] = counts.get(w, 0) + 1\ntop = max(counts, key=counts.get)")
+    assert ip.user_ns["top"] == "y"
+    assert refs(nbsight.provenance("top")["where"]) == ["c5:words[1]"]
 
 
 def test_records_keyed_by_a_literal_field_are_found_by_that_field(ip: InteractiveShell) -> None:

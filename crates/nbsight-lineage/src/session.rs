@@ -862,15 +862,49 @@ impl Lineage {
     }
 }
 
-/// The canonical spelling of a path a person typed (`d["k"]` is `d['k']`),
-/// or `None` when it is not a name, attribute or constant-subscript path.
+/// The canonical spelling of a path a person typed (`d["k"]` is `d['k']`,
+/// `d[("a", 1)]` is `d[('a', 1)]`), or `None` when it is not a name,
+/// attribute or constant-subscript path.
 pub(crate) fn canonical_path(text: &str) -> Option<Symbol> {
     let parsed = nbsight_notebook::parse_python(text.trim());
     if parsed.has_errors() {
         return None;
     }
     match parsed.module.body.as_slice() {
-        [ruff_python_ast::Stmt::Expr(e)] => nbsight_dataflow::symbol::static_path(&e.value),
+        [ruff_python_ast::Stmt::Expr(e)] => asked_path(&e.value),
         _ => None,
+    }
+}
+
+/// [`nbsight_dataflow::symbol::static_path`], with a tuple of constants
+/// as a key too (a dict keyed by pairs), spelled as Python's `repr`.
+fn asked_path(expr: &ruff_python_ast::Expr) -> Option<Symbol> {
+    use nbsight_dataflow::symbol::{constant_index, static_path};
+    use ruff_python_ast::Expr;
+    match expr {
+        Expr::Attribute(attr) => {
+            let mut path = asked_path(&attr.value)?;
+            path.push('.');
+            path.push_str(attr.attr.as_str());
+            Some(path)
+        }
+        Expr::Subscript(sub) => {
+            let mut path = asked_path(&sub.value)?;
+            let index = match &*sub.slice {
+                Expr::Tuple(t) if !t.elts.is_empty() => {
+                    let items: Option<Vec<String>> = t.elts.iter().map(constant_index).collect();
+                    match items?.as_slice() {
+                        [one] => format!("({one},)"),
+                        all => format!("({})", all.join(", ")),
+                    }
+                }
+                slice => constant_index(slice)?,
+            };
+            path.push('[');
+            path.push_str(&index);
+            path.push(']');
+            Some(path)
+        }
+        other => static_path(other),
     }
 }

@@ -659,3 +659,43 @@ fn a_counter_of_cleaned_literal_strings_counts_by_value() {
     assert!(report.where_.is_empty(), "{:?}", names(&report.where_));
     assert_eq!(report.why.len(), 3, "{:?}", names(&report.why));
 }
+
+#[test]
+fn items_of_a_nested_dict_in_nested_loops_keep_their_values() {
+    let code = code_key("c2", 0);
+    let effects = Effects::builtin();
+    let mut p = Provenance::default();
+    p.replay(
+        "c1",
+        "students = [\n    {'name': 'M', 'grades': {'math': [1, 2], 'bio': [3, 4]}},\n    {'name': 'J', 'grades': {'math': [5, 6], 'bio': [7, 8]}},\n]",
+        &[],
+        &["students".into()],
+        &effects,
+    )
+    .expect("replays");
+    let mut events = Vec::new();
+    for _ in 0..2 {
+        events.push(Event::new(code, (2, 9), What::Iteration));
+        for _ in 0..2 {
+            events.push(Event::new(code, (3, 27), What::Iteration));
+        }
+        events.push(Event::new(code, (3, 27), What::Exhausted));
+    }
+    events.push(Event::new(code, (2, 9), What::Exhausted));
+    p.replay(
+        "c2",
+        "averages = {}\nfor s in students:\n    for subject, marks in s['grades'].items():\n        averages[subject] = sum(marks)",
+        &events,
+        &["averages".into(), "s".into(), "subject".into(), "marks".into()],
+        &effects,
+    )
+    .expect("replays");
+    let report = p.query("averages['bio']").expect("known");
+    assert_eq!(
+        names(&report.where_),
+        [
+            "c1:students[1]['grades']['bio'][0]",
+            "c1:students[1]['grades']['bio'][1]"
+        ]
+    );
+}

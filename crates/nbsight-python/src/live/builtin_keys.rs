@@ -1,7 +1,8 @@
 //! Builtin `key=` functions whose keys the provenance recorder computes
 //! itself (3.12+): `max(words, key=len)`, `sorted(xs, key=abs)`,
-//! `sorted(names, key=str.lower)` call no Python code, so no return of a
-//! key function tells the keys. The call site's bytecode names the key
+//! `sorted(names, key=str.lower)`, `max(counts, key=counts.get)` (of a
+//! dict) call no Python code, so no return of a key function tells the
+//! keys. The call site's bytecode names the key
 //! (`recorder.rs` reads it with the site's table); at the call, the name
 //! must still be the builtin in the calling frame, and each element of a
 //! builtin type on which the builtin runs no user code, or nothing is
@@ -13,7 +14,7 @@ use pyo3::types::{
 };
 
 /// A builtin key function the recorder computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum BuiltinKey {
     /// `len`.
     Len,
@@ -21,6 +22,8 @@ pub(crate) enum BuiltinKey {
     Abs,
     /// `str.<method>` taking no argument (`str.lower`).
     Str(StrMethod),
+    /// `d.get` of the dict the name `d` holds (`max(counts, key=counts.get)`).
+    DictGet(std::sync::Arc<str>),
 }
 
 /// The methods of `str` a key may be.
@@ -57,21 +60,25 @@ impl BuiltinKey {
             "str.casefold" => BuiltinKey::Str(StrMethod::Casefold),
             "str.strip" => BuiltinKey::Str(StrMethod::Strip),
             "str.title" => BuiltinKey::Str(StrMethod::Title),
-            _ => return None,
+            other => match other.split_once('.') {
+                Some((dict, "get")) if !dict.contains('.') => BuiltinKey::DictGet(dict.into()),
+                _ => return None,
+            },
         })
     }
 
     /// The global name the site loads.
-    fn global(self) -> &'static str {
+    fn global(&self) -> &str {
         match self {
             BuiltinKey::Len => "len",
             BuiltinKey::Abs => "abs",
             BuiltinKey::Str(_) => "str",
+            BuiltinKey::DictGet(dict) => dict,
         }
     }
 
     /// Does the builtin run no user code on `item`?
-    fn takes(self, item: &Bound<'_, PyAny>) -> bool {
+    fn takes(&self, item: &Bound<'_, PyAny>) -> bool {
         match self {
             BuiltinKey::Len => {
                 item.is_exact_instance_of::<PyString>()
@@ -88,6 +95,8 @@ impl BuiltinKey {
                     || item.is_exact_instance_of::<PyBool>()
             }
             BuiltinKey::Str(_) => item.is_exact_instance_of::<PyString>(),
+            // Hashing and comparing them runs no user code.
+            BuiltinKey::DictGet(_) => plain_key(item, 0),
         }
     }
 
@@ -95,7 +104,7 @@ impl BuiltinKey {
     /// builtin in the calling frame (the frame running the call: the
     /// callback runs no Python frame of its own); `None` when a user
     /// binding shadows it.
-    pub fn resolve<'py>(self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+    pub fn resolve<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
         let frame = py
             .import("sys")
             .and_then(|sys| sys.getattr("_getframe"))
@@ -103,7 +112,6 @@ impl BuiltinKey {
             .ok()?;
         let name = self.global();
         let builtins = py.import("builtins").ok()?;
-        let builtin = builtins.getattr(name).ok()?;
         // A module's names are its locals (a function's, read by
         // `LOAD_GLOBAL`, are not; its `f_locals` is not read: on 3.12 that
         // copies its fast locals).
@@ -130,6 +138,12 @@ impl BuiltinKey {
                 break;
             }
         }
+        if let BuiltinKey::DictGet(_) = self {
+            // The name holds an exact dict: its own `get`.
+            let dict = found?;
+            return dict.cast_exact::<PyDict>().ok()?.getattr("get").ok();
+        }
+        let builtin = builtins.getattr(name).ok()?;
         if found.is_some_and(|v| !v.is(&builtin)) {
             return None;
         }
@@ -143,7 +157,7 @@ impl BuiltinKey {
     /// [`BuiltinKey::resolve`]); `None` when an element is not one the
     /// builtin runs no user code on.
     pub fn keys<'py>(
-        self,
+        &self,
         key: &Bound<'py, PyAny>,
         items: &[Bound<'py, PyAny>],
     ) -> Option<Vec<Bound<'py, PyAny>>> {
@@ -160,6 +174,19 @@ impl BuiltinKey {
     }
 }
 
+/// An exact str, int, bool or float, or an exact tuple of them: a dict
+/// looks it up without running user code.
+fn plain_key(item: &Bound<'_, PyAny>, depth: usize) -> bool {
+    item.is_exact_instance_of::<PyString>()
+        || item.is_exact_instance_of::<PyInt>()
+        || item.is_exact_instance_of::<PyBool>()
+        || item.is_exact_instance_of::<PyFloat>()
+        || (depth < 4
+            && item
+                .cast_exact::<PyTuple>()
+                .is_ok_and(|t| t.iter().all(|x| plain_key(&x, depth + 1))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +199,11 @@ mod tests {
             Some(BuiltinKey::Str(StrMethod::Lower))
         );
         assert_eq!(BuiltinKey::of("str.split"), None);
-        assert_eq!(BuiltinKey::of("lengths.get"), None);
+        assert_eq!(
+            BuiltinKey::of("lengths.get"),
+            Some(BuiltinKey::DictGet("lengths".into()))
+        );
+        assert_eq!(BuiltinKey::of("a.b.get"), None);
+        assert_eq!(BuiltinKey::of("lengths.items"), None);
     }
 }

@@ -158,7 +158,7 @@ struct Table {
 }
 
 /// A call that may be a selection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Site {
     /// Its positional arguments (a method's receiver not counted).
     pub argc: u32,
@@ -452,7 +452,7 @@ impl Recorder {
     /// With recording off, such a location is switched on again at the
     /// next recorded run.
     pub fn selection_at(&mut self, code: usize, offset: u32) -> Option<Site> {
-        let at = self.tables.get(&code)?.calls_at.get(&offset).copied()?;
+        let at = self.tables.get(&code)?.calls_at.get(&offset).cloned()?;
         if !self.on {
             self.disabled = true;
             return None;
@@ -711,13 +711,13 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
                 argc,
                 at: (line, column),
                 keyed,
-                key: if keyed { next_key } else { None },
+                key: if keyed { next_key.clone() } else { None },
             };
-            calls_at.insert(offset, site);
             // 3.11: a frame calling a builtin may show its `PRECALL`.
             if previous == "PRECALL" {
-                calls_at.insert(previous_offset, site);
+                calls_at.insert(previous_offset, site.clone());
             }
+            calls_at.insert(offset, site);
         }
         // (`names()`, noting the builtin key the `key=` value names.)
         let mut with_key = |named: Option<((u32, bool), Option<usize>)>| {

@@ -150,10 +150,11 @@ impl Selectors {
         }
     }
 
-    /// Is `arg` exactly a view of a dict (`d.items()`...)?
+    /// Is `arg` exactly a dict, or a view of one (`d.items()`...)? Iterating
+    /// it runs no user code.
     fn is_view(&self, arg: &Bound<'_, PyAny>) -> bool {
         let t = arg.get_type();
-        self.views.iter().any(|v| t.is(v))
+        arg.is_exact_instance_of::<pyo3::types::PyDict>() || self.views.iter().any(|v| t.is(v))
     }
 
     /// Is `callable`, called with `argc` positional arguments, a selection

@@ -2136,6 +2136,15 @@ impl<'s> Replay<'s> {
                     {
                         return Ok(Value::scalar(deps.as_why()));
                     }
+                    // How many rows or values a library object has
+                    // (`df.groupby(k).size()`, `s.count()`): decided by its
+                    // values, none copied.
+                    if matches!(a.attr.as_str(), "size" | "count" | "nunique")
+                        && matches!(receiver, Value::Object(_))
+                        && args.is_empty()
+                    {
+                        return Ok(Value::object(deps.as_why(), None));
+                    }
                     // A test of each element (`s.isna()`): which are true
                     // is decided by the elements; none of them is copied.
                     if matches!(
@@ -2586,11 +2595,15 @@ impl<'s> Replay<'s> {
                 let literal_key = || known_key.clone();
                 let value = match (name, args.as_slice()) {
                     ("keys", []) => {
-                        let m = m.borrow();
-                        Value::sequence(
-                            m.items.iter().map(|(k, _)| m.key_value(k)).collect(),
-                            m.structure.clone(),
-                        )
+                        let keys = {
+                            let m = m.borrow();
+                            Value::sequence(
+                                m.items.iter().map(|(k, _)| m.key_value(k)).collect(),
+                                m.structure.clone(),
+                            )
+                        };
+                        known_keys(&keys, m, |key| key);
+                        keys
                     }
                     // Each value was decided by the keys computed at run
                     // time that reached the dict (which of them it got).
@@ -2607,7 +2620,7 @@ impl<'s> Replay<'s> {
                             let m = m.borrow();
                             m.items.iter().map(|(k, _)| m.key_value(k)).collect()
                         };
-                        Value::sequence(
+                        let items = Value::sequence(
                             names
                                 .into_iter()
                                 .zip(values)
@@ -2616,7 +2629,9 @@ impl<'s> Replay<'s> {
                                 })
                                 .collect(),
                             structure,
-                        )
+                        );
+                        known_keys(&items, m, |key| Known::Tuple(vec![Some(key), None]));
+                        items
                     }
                     // The entry at the key, made from the default when
                     // missing; what is done to it is done to the dict's
@@ -2807,6 +2822,21 @@ fn counter_of(elements: &Value) -> Option<Value> {
         m.tally = Some(tally);
     }
     Some(counter)
+}
+
+/// What iterating `keys` (a dict's `keys()` or `items()`) gives, when the
+/// dict's keys are all known: each key as `each` makes it (`for k, v in
+/// d.items()` knows `k`).
+fn known_keys(keys: &Value, dict: &Shared<Mapping>, each: impl Fn(Known) -> Known) {
+    let known: Option<Vec<Known>> = dict
+        .borrow()
+        .items
+        .iter()
+        .map(|(k, _)| (k != "?").then(|| each(Known::of_key(k))))
+        .collect();
+    if let (Value::Sequence(s), Some(known)) = (keys, known) {
+        s.borrow().known = Some(known);
+    }
 }
 
 /// `dict` whose keys `made` (each with what it depends on) were computed
@@ -3111,6 +3141,13 @@ fn is_builtin_name(name: &str) -> bool {
 /// decided by comparing all of them. `None` when the log does not fit the
 /// elements the replay knows.
 fn selected(name: &str, v: &Value, order: &[u32], key: &Deps) -> Option<Value> {
+    // (A dict with keys the replay does not know (`?`) lists its keys in
+    // another order than the program's.)
+    if let Value::Mapping(m) = v
+        && m.borrow().items.iter().any(|(k, _)| k == "?")
+    {
+        return None;
+    }
     let items = v.elements()?;
     let mut compared = v.deps().as_why();
     compared.union(&key.as_why());
