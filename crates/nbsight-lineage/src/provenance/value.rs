@@ -117,7 +117,7 @@ pub(crate) struct Sequence {
     /// How many times it may have changed (a [`Known::Element`] of it holds
     /// while this stays).
     pub generation: u32,
-    /// A frame's column (`replay/frames.rs`): arithmetic on it is
+    /// A frame's column (`replay/frames/`): arithmetic on it is
     /// element-wise.
     pub column: bool,
 }
@@ -187,7 +187,7 @@ pub(crate) struct Object {
     pub deps: Deps,
     pub origin: Option<InputId>,
     pub parts: Vec<(String, Value)>,
-    /// What its parts are (`replay/frames.rs`).
+    /// What its parts are (`replay/frames/`).
     pub kind: ObjectKind,
 }
 
