@@ -175,17 +175,7 @@ impl Selectors {
         at: (u32, u32),
     ) -> Option<Keyed> {
         let selector = self.of(callable, argc)?;
-        let n = if let Ok(list) = arg0.cast_exact::<PyList>() {
-            list.len()
-        } else if !matches!(selector, Selector::Sort)
-            && let Ok(tuple) = arg0.cast_exact::<PyTuple>()
-        {
-            tuple.len()
-        } else if !matches!(selector, Selector::Sort) && self.is_view(arg0) {
-            arg0.len().ok()?
-        } else {
-            return None;
-        };
+        let n = self.elements(selector, arg0)?.len();
         (n > 0 && n <= longest(selector)).then(|| Keyed {
             selector,
             n,
@@ -209,19 +199,15 @@ impl Selectors {
         let selector = self.of(callable, argc)?;
         let items = if matches!(selector, Selector::ArgMax | Selector::ArgMin) {
             self.numpy(arg0.py())?.items(arg0)?
-        } else if !matches!(selector, Selector::Sort) && self.is_view(arg0) {
-            plain(arg0.try_iter().ok()?.collect::<PyResult<Vec<_>>>().ok()?)?
         } else {
-            plain_items(arg0, matches!(selector, Selector::Sort))?
+            plain(self.elements(selector, arg0)?)?
         };
         if items.len() > longest(selector) || items.is_empty() {
             return None;
         }
         select(selector, &items)
     }
-}
 
-impl Selectors {
     /// What the call of `callable` (a selection with `argc` arguments)
     /// over `arg0` chose with the builtin `key=` `key`, computed here (it
     /// calls no Python code to observe); `None` when it cannot be without
@@ -234,23 +220,34 @@ impl Selectors {
         key: BuiltinKey,
     ) -> Option<What> {
         let selector = self.of(callable, argc)?;
-        let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = arg0.cast_exact::<PyList>() {
-            list.iter().collect()
-        } else if !matches!(selector, Selector::Sort)
-            && let Ok(tuple) = arg0.cast_exact::<PyTuple>()
-        {
-            tuple.iter().collect()
-        } else if !matches!(selector, Selector::Sort) && self.is_view(arg0) {
-            arg0.try_iter().ok()?.collect::<PyResult<Vec<_>>>().ok()?
-        } else {
-            return None;
-        };
+        let items = self.elements(selector, arg0)?;
         if items.is_empty() || items.len() > longest(selector) {
             return None;
         }
         let function = key.resolve(arg0.py())?;
         let keys = plain(key.keys(&function, &items)?)?;
         select(selector, &keys)
+    }
+
+    /// The elements `selector` takes from `arg0`, when iterating it runs no
+    /// user code: an exact list, or (not sorting in place) an exact tuple,
+    /// dict or view of one.
+    fn elements<'py>(
+        &self,
+        selector: Selector,
+        arg0: &Bound<'py, PyAny>,
+    ) -> Option<Vec<Bound<'py, PyAny>>> {
+        if let Ok(list) = arg0.cast_exact::<PyList>() {
+            Some(list.iter().collect())
+        } else if matches!(selector, Selector::Sort) {
+            None
+        } else if let Ok(tuple) = arg0.cast_exact::<PyTuple>() {
+            Some(tuple.iter().collect())
+        } else if self.is_view(arg0) {
+            arg0.try_iter().ok()?.collect::<PyResult<Vec<_>>>().ok()
+        } else {
+            None
+        }
     }
 }
 
