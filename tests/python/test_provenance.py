@@ -604,6 +604,35 @@ def test_builtin_keys_and_positions_name_the_element_chosen(ip: InteractiveShell
     assert refs(nbsight.provenance("top")["where"]) == ["c5:words[1]"]
 
 
+def test_methods_of_a_notebook_class_are_replayed(ip: InteractiveShell) -> None:
+    cell(
+        ip,
+        "c1",
+        "class Cart:\n    tax = 0.1\n    def __init__(self, owner):\n        self.owner = owner\n        self.items = []\n"
+        "    def add(self, price, qty=1):\n        if qty <= 0:\n            return False\n"
+        "        self.items.append(price * qty)\n        return True\n"
+        "    def total(self):\n        return sum(self.items) * (1 + self.tax)\n"
+        "customer = 'sam'\nprices = [2.0, 3.5, 1.0]\nqtys = [1, 0, 2]",
+    )
+    cell(
+        ip,
+        "c2",
+        "cart = Cart(customer)\nfor p, q in zip(prices, qtys):\n    cart.add(p, q)\nto_pay = cart.total()\nwho = cart.owner",
+    )
+    assert ip.user_ns["to_pay"] == pytest.approx(4.4)
+    p = nbsight.provenance("to_pay")
+    # What `total` reads of the cart: its items and the class's rate, not
+    # its owner; the rejected item decided, copied nothing.
+    assert refs(p["where"]) == ["c1:Cart.tax", "c1:prices[0]", "c1:prices[2]", "c1:qtys[0]", "c1:qtys[2]"]
+    assert {"c1:qtys[1]"} <= set(refs(p["why"]))
+    assert "c1:customer" not in refs(p["where"]) + refs(p["why"])
+    assert refs(nbsight.provenance("who")["where"]) == ["c1:customer"]
+    # A class with a base class is not replayed: a call of its methods
+    # depends on the whole instance.
+    cell(ip, "c3", "class Special(Cart):\n    pass\nsc = Special(customer)\nsc.add(5.0)\nsc_total = sc.total()")
+    assert "c1:customer" in refs(nbsight.provenance("sc_total")["where"])
+
+
 def test_records_keyed_by_a_literal_field_are_found_by_that_field(ip: InteractiveShell) -> None:
     cell(
         ip,

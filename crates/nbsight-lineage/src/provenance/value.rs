@@ -202,6 +202,12 @@ pub(crate) enum ObjectKind {
     /// A column of a `groupby`: its parts are the groups (`['red']`), each
     /// a sequence of the column's elements in the group's rows.
     Groups,
+    /// A class of the notebook the replay follows (`replay/classes.rs`):
+    /// its parts are its methods and class attributes (`.total`, `.rate`).
+    Class,
+    /// An instance of such a class: its parts are its attributes (`.items`),
+    /// and `<class>` its class.
+    Instance,
 }
 
 /// An abstract value.

@@ -26,6 +26,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 use rustc_hash::FxHashMap;
 
+mod classes;
 mod conditions;
 use conditions::describe;
 mod exceptions;
@@ -43,7 +44,7 @@ use super::events::{At, Event, What, code_key};
 use super::position::Positions;
 pub(crate) use super::value::Known;
 use super::value::{Body, Closure, Function};
-use super::value::{Deps, Fresh, Mapping, Shared, Value};
+use super::value::{Deps, Fresh, Mapping, ObjectKind, Shared, Value};
 
 /// Why the replay of a cell gave up.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -837,6 +838,10 @@ impl<'s> Replay<'s> {
                 self.bind_name(f.name.as_str(), function);
             }
             Stmt::ClassDef(c) => {
+                if let Some(class) = self.class_of(c)? {
+                    self.bind_name(c.name.as_str(), class);
+                    return Ok(Flow::Normal);
+                }
                 let id = self.state.inputs.add(
                     Some(self.cell.clone()),
                     Some(c.name.to_string()),
@@ -1020,6 +1025,35 @@ impl<'s> Replay<'s> {
     fn skipped(&mut self, body: &[Stmt], why: &Deps) {
         let mut names = Vec::new();
         Self::assigned_names(body, &mut names);
+        // An attribute it would have stored (`self.balance += amount`), or
+        // a method it would have called would have (`acct.deposit(x)`):
+        // the object's part, when it has one, is decided too.
+        let current = |r: &Self, name: &str| match r.frames.last() {
+            Some(frame) if !frame.globals.iter().any(|g| g == name) => {
+                frame.locals.get(name).cloned()
+            }
+            _ => r.state.globals.get(name).cloned(),
+        };
+        let mut stores = classes::stored_attributes(body);
+        for (name, method) in classes::methods_called(body) {
+            if let Some(object) = current(self, &name) {
+                stores.extend(
+                    classes::stored_by_method(&object, &method)
+                        .into_iter()
+                        .map(|attr| (name.clone(), attr)),
+                );
+            }
+        }
+        for (name, attr) in stores {
+            if let Some(Value::Object(o)) = current(self, &name) {
+                let key = format!(".{attr}");
+                let part = o.borrow().parts.iter().position(|(k, _)| *k == key);
+                if let Some(i) = part {
+                    let decided = o.borrow().parts[i].1.with_why(why);
+                    o.borrow_mut().parts[i].1 = decided;
+                }
+            }
+        }
         for name in names {
             let current = match self.frames.last() {
                 Some(frame) if !frame.globals.contains(&name) => frame.locals.get(&name).cloned(),
@@ -1839,6 +1873,9 @@ impl<'s> Replay<'s> {
 
     /// `object.attr`, read.
     fn attribute(&mut self, object: &Value, attr: &str) -> Value {
+        if let Some(v) = self.instance_attribute(object, attr) {
+            return v;
+        }
         match object {
             Value::Module(path) => Value::Module(format!("{path}.{attr}")),
             Value::Object(_) => self.part(object, &format!(".{attr}")),
@@ -2097,6 +2134,9 @@ impl<'s> Replay<'s> {
         // A method of a list or dict the replay follows.
         if let Expr::Attribute(a) = &*c.func {
             let receiver = self.eval(&a.value, Mode::Control)?;
+            if let Some(v) = self.method_call(&receiver, a.attr.as_str(), c)? {
+                return Ok(v);
+            }
             if let Some(v) = self.container_method(&receiver, a.attr.as_str(), c)? {
                 return Ok(v);
             }
@@ -2369,6 +2409,7 @@ impl<'s> Replay<'s> {
                 }
                 Ok(Value::object(deps, None))
             }
+            Value::Object(o) if o.borrow().kind == ObjectKind::Class => self.instantiate(callee, c),
             Value::Object(o) => {
                 // A user's function or class the replay does not have.
                 let origin = o.borrow().origin;

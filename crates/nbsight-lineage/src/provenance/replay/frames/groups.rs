@@ -147,7 +147,7 @@ pub(in super::super) fn aggregated(grouped: &Value, method: &str) -> Option<Valu
                 })
                 .collect();
         }
-        ObjectKind::Plain => return None,
+        ObjectKind::Plain | ObjectKind::Class | ObjectKind::Instance => return None,
     }
     Some(object)
 }
