@@ -22,6 +22,7 @@ pub mod first_pass;
 pub mod global_state;
 pub mod imports;
 pub mod index;
+pub mod method_calls;
 mod node;
 pub mod scope;
 mod scope_sets;

@@ -10,6 +10,7 @@ use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
 use ruff_python_ast::{Expr, ModModule, Stmt};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use nbsight_dataflow::method_calls::method_calls;
 use nbsight_model::paths::path_root;
 
 /// The notebook's classes and instances.
@@ -102,12 +103,7 @@ impl Methods {
     /// The calls `obj.method(...)` of `stmt`'s own code whose changes are
     /// known, with those changes.
     pub(super) fn calls_in(&self, stmt: &Stmt) -> Vec<(String, Vec<String>)> {
-        let mut calls = MethodCalls(Vec::new());
-        if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
-            calls.visit_stmt(stmt);
-        }
-        calls
-            .0
+        method_calls([stmt])
             .into_iter()
             .filter_map(|(obj, method)| {
                 let attrs = self.changed_by(&obj, &method)?;
@@ -187,27 +183,6 @@ impl<'a> Visitor<'a> for SelfChanges<'_> {
                 .chain(c.arguments.keywords.iter().map(|k| &k.value))
                 .any(|e| path_root(e) == Some(self.me) && matches!(e, Expr::Name(_)));
             self.unknown |= passes_self;
-        }
-        walk_expr(self, expr);
-    }
-}
-
-/// `obj.method(...)` calls of plain names.
-struct MethodCalls(Vec<(String, String)>);
-
-impl<'a> Visitor<'a> for MethodCalls {
-    fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
-            walk_stmt(self, stmt);
-        }
-    }
-
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        if let Expr::Call(c) = expr
-            && let Expr::Attribute(a) = &*c.func
-            && let Expr::Name(n) = &*a.value
-        {
-            self.0.push((n.id.to_string(), a.attr.to_string()));
         }
         walk_expr(self, expr);
     }

@@ -166,29 +166,6 @@ fn class_part(class: &Value, key: &str) -> Option<Value> {
         .flatten()
 }
 
-/// The methods `body` calls on a name (`acct.deposit(x)`: `("acct",
-/// "deposit")`).
-pub(super) fn methods_called(body: &[Stmt]) -> Vec<(String, String)> {
-    use ruff_python_ast::visitor::{Visitor, walk_expr};
-    struct Calls(Vec<(String, String)>);
-    impl<'a> Visitor<'a> for Calls {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Call(c) = expr
-                && let Expr::Attribute(a) = &*c.func
-                && let Expr::Name(n) = &*a.value
-            {
-                self.0.push((n.id.to_string(), a.attr.to_string()));
-            }
-            walk_expr(self, expr);
-        }
-    }
-    let mut calls = Calls(Vec::new());
-    for stmt in body {
-        calls.visit_stmt(stmt);
-    }
-    calls.0
-}
-
 /// The attributes of `self` the method `method` of the instance `object`
 /// stores to (none when `object` is not an instance of a class the replay
 /// follows, or has no such method).

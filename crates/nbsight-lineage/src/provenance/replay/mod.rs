@@ -1035,7 +1035,7 @@ impl<'s> Replay<'s> {
             _ => r.state.globals.get(name).cloned(),
         };
         let mut stores = classes::stored_attributes(body);
-        for (name, method) in classes::methods_called(body) {
+        for (name, method) in nbsight_dataflow::method_calls::method_calls(body) {
             if let Some(object) = current(self, &name) {
                 stores.extend(
                     classes::stored_by_method(&object, &method)
