@@ -1082,3 +1082,88 @@ def test_reading_a_counter_keeps_its_tally(ip: InteractiveShell) -> None:
     cell(ip, "c1", "from collections import Counter\nvotes = ['a', 'b', 'b']")
     cell(ip, "c2", "tally = Counter(votes)\nn_a = tally['a']\nwinner = tally.most_common(1)[0][0]")
     assert refs(nbsight.provenance("winner")["where"]) == ["c1:votes[1]"]
+
+
+def where_and_why(symbol: str) -> set[str]:
+    p = nbsight.provenance(symbol)
+    return set(refs(p["where"])) | set(refs(p["why"]))
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="3.12+: sys.monitoring's CALL events")
+def test_a_dict_get_key_runs_no_user_comparison(ip: InteractiveShell) -> None:
+    # A key of the dict whose hash collides with an element: looking the
+    # element up would call the user's `__eq__`; the recorder must not.
+    cell(
+        ip,
+        "c1",
+        "calls = []\nclass K:\n    def __hash__(self):\n        return 1\n"
+        "    def __eq__(self, o):\n        calls.append(o)\n        return False\n"
+        "counts = {K(): 1, 1: 2, 2: 3}\nwords = [1, 2]",
+    )
+    made = len(ip.user_ns["calls"])  # (building the dict compares too)
+    cell(ip, "c2", "m = max(words, key=counts.get)")
+    # As many calls as the program makes itself (once, in `max`).
+    assert len(ip.user_ns["calls"]) == made + 1
+    assert {"c1:words[0]", "c1:words[1]"} <= where_and_why("m")
+
+
+def test_what_the_replay_cannot_know_of_frames_and_lists_keeps_every_row(ip: InteractiveShell) -> None:
+    cell(
+        ip,
+        "c1",
+        "import random\nimport numpy as np\nimport pandas as pd\n"
+        "names = ['a', 'b', 'c']\ntemps = [3, 1, 2]\nlabels = ['p', 'q', 'r', 's']\nys = ['x', 'y', 'z']",
+    )
+    cell(
+        ip,
+        "c2",
+        "df = pd.DataFrame({'name': names, 'temp': temps})\n"
+        "last = df.tail(1).iloc[0]['name']\nsecond = df.head(2).iloc[-1]['name']\n"
+        "sliced = df[1:3].iloc[0]['name']\n"
+        "keyed = df.sort_values('name', key=lambda s: s.str.upper(), ascending=False).iloc[0]['temp']\n"
+        "i = int(np.argmax([(1, 2), (3, 0)]))\npicked = labels[i]\n"
+        "xs = [1, 9, 2]\nm = max(xs)\nrandom.seed(1)\nrandom.shuffle(xs)\nshuffled = ys[xs.index(m)]",
+    )
+    cell(ip, "c3", "df.sort_values('temp', inplace=True)\nlowest = df.iloc[0]['name']")
+    cell(ip, "c4", "df['temp'] = [0, 5, 6]\nhot = df[df.temp > 2]['name'].iloc[0]")
+    ns = ip.user_ns
+    assert (ns["last"], ns["second"], ns["sliced"], ns["picked"], ns["lowest"]) == ("c", "b", "b", "r", "b")
+    assert "c1:names[2]" in where_and_why("last")
+    assert "c1:names[1]" in where_and_why("second")
+    assert "c1:names[1]" in where_and_why("sliced")
+    assert "c1:temps[2]" in where_and_why("keyed")
+    assert "c1:labels[2]" in where_and_why("picked")
+    assert f"c1:ys[{['x', 'y', 'z'].index(ns['shuffled'])}]" in where_and_why("shuffled")
+    assert "c1:names[1]" in where_and_why("lowest") and "c1:temps[1]" in where_and_why("lowest")
+    assert ns["hot"] == "c"
+    assert "c1:names[2]" in where_and_why("hot")
+
+
+def test_classes_the_replay_does_not_follow_stay_whole(ip: InteractiveShell) -> None:
+    cell(ip, "c1", "rate = 1\nx = 4\na = 5\nb = 7")
+    # A class body computing from its own names, a descriptor made by a call,
+    # a method hidden by the instance's own attribute, an instance holding
+    # itself.
+    cell(
+        ip,
+        "c2",
+        "class C:\n    rate = 2\n    double = rate * 2\n"
+        "class P:\n    def __init__(self, v):\n        self.v = v\n    def _get(self):\n        return self.v * 2\n"
+        "    double = property(_get)\n"
+        "class Cart:\n    def __init__(self, x):\n        self.x = x\n        self.nxt = self\n"
+        "    def total(self):\n        return self.x\n"
+        "def other():\n    return b\n",
+    )
+    cell(
+        ip,
+        "c3",
+        "d = C.double\np = P(x).double\nc = Cart(a)\nc.total = other\nt = c.total()\n"
+        "flag = 0\nif flag:\n    c.nxt = 5\nv = flag",
+    )
+    assert (ip.user_ns["d"], ip.user_ns["p"], ip.user_ns["t"]) == (4, 8, 7)
+    # Not the notebook's `rate`: the class's own (an object of its cell).
+    assert "c1:rate" not in where_and_why("d")
+    assert any(r.startswith("c2:C") for r in where_and_why("d"))
+    assert "c1:x" in where_and_why("p")
+    assert "c1:b" in where_and_why("t")
+    assert refs(nbsight.provenance("v")["where"]) == ["c3:flag"]

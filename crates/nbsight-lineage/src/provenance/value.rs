@@ -125,8 +125,17 @@ pub(crate) struct Sequence {
 impl Changing for Sequence {
     fn changing(&mut self) {
         self.known = None;
-        self.generation = self.generation.wrapping_add(1);
+        self.generation = next_generation();
     }
+}
+
+/// A number no list's generation had before (so that a list made where a
+/// freed one was is not taken for it).
+fn next_generation() -> u32 {
+    static GENERATIONS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    GENERATIONS
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        .wrapping_add(1)
 }
 
 /// A dict: its items by key (the key's `repr`), and its structure.
@@ -240,7 +249,7 @@ impl Value {
             items,
             structure,
             known: None,
-            generation: 0,
+            generation: next_generation(),
             column: false,
         }))
     }

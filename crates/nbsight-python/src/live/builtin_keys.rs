@@ -10,8 +10,12 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{
-    PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple,
+    PyBool, PyBytes, PyCFunction, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString,
+    PyTuple,
 };
+
+/// The largest dict whose keys are checked for `key=d.get`.
+const MAX_DICT: usize = 100_000;
 
 /// A builtin key function the recorder computes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,7 +107,7 @@ impl BuiltinKey {
     /// The key function itself, when the name the site loads is still the
     /// builtin in the calling frame (the frame running the call: the
     /// callback runs no Python frame of its own); `None` when a user
-    /// binding shadows it.
+    /// binding shadows it, or the builtins were replaced.
     pub fn resolve<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
         let frame = py
             .import("sys")
@@ -111,10 +115,9 @@ impl BuiltinKey {
             .and_then(|f| f.call1((0,)))
             .ok()?;
         let name = self.global();
-        let builtins = py.import("builtins").ok()?;
         // A module's names are its locals (a function's, read by
         // `LOAD_GLOBAL`, are not; its `f_locals` is not read: on 3.12 that
-        // copies its fast locals).
+        // copies its fast locals); then its globals, then its builtins.
         const CO_OPTIMIZED: u32 = 1;
         let optimized = frame
             .getattr("f_code")
@@ -122,9 +125,9 @@ impl BuiltinKey {
             .and_then(|f| f.extract::<u32>())
             .map_or(true, |flags| flags & CO_OPTIMIZED != 0);
         let namespaces: &[&str] = if optimized {
-            &["f_globals"]
+            &["f_globals", "f_builtins"]
         } else {
-            &["f_locals", "f_globals"]
+            &["f_locals", "f_globals", "f_builtins"]
         };
         let mut found = None;
         for &namespace in namespaces {
@@ -138,18 +141,37 @@ impl BuiltinKey {
                 break;
             }
         }
-        if let BuiltinKey::DictGet(_) = self {
-            // The name holds an exact dict: its own `get`.
-            let dict = found?;
-            return dict.cast_exact::<PyDict>().ok()?.getattr("get").ok();
-        }
-        let builtin = builtins.getattr(name).ok()?;
-        if found.is_some_and(|v| !v.is(&builtin)) {
-            return None;
-        }
+        let found = found?;
         match self {
-            BuiltinKey::Str(method) => builtin.getattr(method.name()).ok(),
-            _ => Some(builtin),
+            // The name holds an exact dict whose keys a lookup compares
+            // without user code: its own `get`.
+            BuiltinKey::DictGet(_) => {
+                let dict = found.cast_exact::<PyDict>().ok()?;
+                (dict.len() <= MAX_DICT && dict.keys().iter().all(|k| plain_key(&k, 0)))
+                    .then(|| dict.getattr("get").ok())
+                    .flatten()
+            }
+            BuiltinKey::Str(method) => {
+                // `str` itself, not a class bound to the name.
+                found
+                    .is(py.get_type::<PyString>())
+                    .then(|| found.getattr(method.name()).ok())
+                    .flatten()
+            }
+            // CPython's own builtin function of that name (a function the
+            // user put in `builtins` is not one).
+            BuiltinKey::Len | BuiltinKey::Abs => {
+                let own = found.is_instance_of::<PyCFunction>()
+                    && found
+                        .getattr("__name__")
+                        .and_then(|n| n.extract::<String>())
+                        .is_ok_and(|n| n == name)
+                    && found
+                        .getattr("__module__")
+                        .and_then(|m| m.extract::<String>())
+                        .is_ok_and(|m| m == "builtins");
+                own.then_some(found)
+            }
         }
     }
 

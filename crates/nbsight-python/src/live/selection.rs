@@ -70,10 +70,12 @@ impl Numpy {
     }
 
     /// The elements of `arg`, an exact one-dimensional array of booleans,
-    /// integers or floats (as Python numbers), or an exact list or tuple.
+    /// integers or floats (as Python numbers), or an exact list or tuple of
+    /// such numbers (NumPy flattens nested sequences: tuples are not taken).
     fn items<'py>(&self, arg: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyAny>>> {
         if !arg.get_type().is(&self.ndarray) {
-            return plain_items(arg, false);
+            let items = plain_items(arg, false)?;
+            return items.iter().all(is_number).then_some(items);
         }
         let flat = arg.getattr("ndim").ok()?.extract::<u32>().ok()? == 1;
         let kind = arg

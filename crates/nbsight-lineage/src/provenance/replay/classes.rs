@@ -26,7 +26,12 @@ impl Replay<'_> {
             && c.arguments.as_ref().is_none_or(|a| a.is_empty())
             && c.body.iter().all(|stmt| match stmt {
                 Stmt::FunctionDef(f) => f.decorator_list.is_empty() && !f.is_async,
-                Stmt::Assign(a) => matches!(a.targets.as_slice(), [Expr::Name(_)]),
+                // Data only: a value computed in the class body may read
+                // its earlier names, a call may make a descriptor
+                // (`property(get)`).
+                Stmt::Assign(a) => {
+                    matches!(a.targets.as_slice(), [Expr::Name(_)]) && literal(&a.value)
+                }
                 Stmt::Pass(_) => true,
                 Stmt::Expr(e) => matches!(&*e.value, Expr::StringLiteral(_)),
                 _ => false,
@@ -108,19 +113,27 @@ impl Replay<'_> {
         let Value::Object(o) = instance else {
             return Ok(None);
         };
-        let class = {
+        let key = format!(".{name}");
+        let (own, class) = {
             let o = o.borrow();
             if o.kind != ObjectKind::Instance {
                 return Ok(None);
             }
-            o.parts
-                .iter()
-                .find(|(k, _)| k == CLASS)
-                .map(|(_, v)| v.clone())
+            let part = |k: &str| o.parts.iter().find(|(p, _)| p == k).map(|(_, v)| v.clone());
+            (part(&key), part(CLASS))
         };
-        let Some(Value::Function(method)) =
-            class.and_then(|class| class_part(&class, &format!(".{name}")))
-        else {
+        // An attribute of the instance itself hides the class's method: a
+        // function stored there is called as it is (no `self`).
+        if let Some(own) = own {
+            return match own {
+                Value::Function(f) => {
+                    let (args, keywords) = self.arguments(c, Mode::Bound)?;
+                    self.call_user(&f, args, keywords).map(Some)
+                }
+                _ => Ok(None),
+            };
+        }
+        let Some(Value::Function(method)) = class.and_then(|class| class_part(&class, &key)) else {
             return Ok(None);
         };
         let (mut args, keywords) = self.arguments(c, Mode::Bound)?;
@@ -234,4 +247,24 @@ pub(super) fn stored_attributes(body: &[Stmt]) -> Vec<(String, String)> {
         stores.visit_stmt(stmt);
     }
     stores.0
+}
+
+/// A literal: a constant, or a list, tuple, set or dict display of them.
+fn literal(e: &Expr) -> bool {
+    match e {
+        Expr::NumberLiteral(_)
+        | Expr::StringLiteral(_)
+        | Expr::BytesLiteral(_)
+        | Expr::BooleanLiteral(_)
+        | Expr::NoneLiteral(_) => true,
+        Expr::UnaryOp(u) => matches!(&*u.operand, Expr::NumberLiteral(_)),
+        Expr::List(l) => l.elts.iter().all(literal),
+        Expr::Tuple(t) => t.elts.iter().all(literal),
+        Expr::Set(s) => s.elts.iter().all(literal),
+        Expr::Dict(d) => d
+            .items
+            .iter()
+            .all(|i| i.key.as_ref().is_some_and(literal) && literal(&i.value)),
+        _ => false,
+    }
 }

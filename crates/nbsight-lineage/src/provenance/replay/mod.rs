@@ -674,10 +674,17 @@ impl<'s> Replay<'s> {
                 } else {
                     format!("[{k}]")
                 };
+                // A frame's column read both ways (`df['a']`, `df.a`) is one.
+                let twin = frames::twin(&k);
                 let mut o = o.borrow_mut();
                 // The object as a whole (a method of it, a copy) now
                 // holds the part too.
                 o.deps.union(&deps);
+                if let Some(twin) = twin
+                    && let Some((_, v)) = o.parts.iter_mut().find(|(key, _)| *key == twin)
+                {
+                    *v = value.clone();
+                }
                 match o.parts.iter_mut().find(|(key, _)| *key == k) {
                     Some((_, v)) => *v = value,
                     None => o.parts.push((k, value)),
@@ -1049,7 +1056,10 @@ impl<'s> Replay<'s> {
                 let key = format!(".{attr}");
                 let part = o.borrow().parts.iter().position(|(k, _)| *k == key);
                 if let Some(i) = part {
-                    let decided = o.borrow().parts[i].1.with_why(why);
+                    // (Not under the object's lock: the part may be the
+                    // object itself.)
+                    let value = o.borrow().parts[i].1.clone();
+                    let decided = value.with_why(why);
                     o.borrow_mut().parts[i].1 = decided;
                 }
             }
@@ -2195,10 +2205,12 @@ impl<'s> Replay<'s> {
                         return Ok(Value::object(deps.as_why(), None));
                     }
                     // A method changing its object: one that returns
-                    // None, or whose result the statement drops.
+                    // None, or whose result the statement drops. A frame's
+                    // rows may be anywhere now (`sort_values(inplace=True)`).
                     if let Value::Object(o) = &receiver
                         && (for_effect || returns_none(a.attr.as_str(), c))
                     {
+                        frames::shuffled_in_place(&receiver, &deps);
                         o.borrow_mut().deps.union(&deps);
                         return Ok(Value::constant());
                     }
@@ -2398,6 +2410,16 @@ impl<'s> Replay<'s> {
                     }
                     self.note_choice(c, None);
                     return Ok(builtin(name, &args, &keywords));
+                }
+                // A list the function changes in place (`random.shuffle(xs)`,
+                // as the effects knowledge base says): its elements may be
+                // anywhere now, decided by what the call read.
+                if let Some(effect) = self.effects.function(path) {
+                    for (i, arg) in args.iter().enumerate() {
+                        if mutates_arg(effect, i, c) {
+                            frames::shuffled_in_place(arg, &deps);
+                        }
+                    }
                 }
                 if deps.is_empty() {
                     // No notebook input: what it makes enters the notebook.
@@ -3047,6 +3069,22 @@ fn symbol_path(e: &Expr) -> Option<String> {
         )),
         _ => None,
     }
+}
+
+/// Does a call with `effect` change its positional argument `i` in place
+/// (an `inplace=True` switch included)?
+fn mutates_arg(effect: &nbsight_dataflow::effects::Effect, i: usize, c: &ast::ExprCall) -> bool {
+    use nbsight_dataflow::effects::Target;
+    let switched = effect.inplace.as_deref().is_some_and(|kw| {
+        c.arguments
+            .find_keyword(kw)
+            .is_some_and(|k| matches!(&k.value, Expr::BooleanLiteral(b) if b.value))
+    });
+    effect
+        .mutates
+        .iter()
+        .any(|t| matches!(t, Target::AllArgs) || *t == Target::Arg(i))
+        || (switched && i == 0)
 }
 
 /// The value of an integer literal used as a list position (`2`, `-1`).

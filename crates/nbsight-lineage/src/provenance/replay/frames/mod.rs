@@ -150,6 +150,49 @@ fn copy(v: &Value) -> Value {
     }
 }
 
+/// `value` changed in place by code the replay does not see into (a
+/// library function shuffling a list, a frame sorted in place): a list's or
+/// a known frame's columns' elements may each be anywhere now, decided by
+/// `why`; what was known of their values is forgotten.
+pub(in super::super) fn shuffled_in_place(value: &Value, why: &Deps) {
+    let why = why.as_why();
+    match value {
+        Value::Sequence(s) => {
+            let shuffled = any_order(value, true, &why);
+            let items = match &shuffled {
+                Value::Sequence(t) => t.borrow().items.clone(),
+                _ => return,
+            };
+            let mut s = s.borrow_mut();
+            s.items = items;
+            s.structure.union(&why);
+        }
+        Value::Object(o) if o.borrow().kind == ObjectKind::Plain => {
+            let parts = o.borrow().parts.clone();
+            let parts = parts
+                .iter()
+                .map(|(k, v)| match v {
+                    Value::Sequence(_) => (k.clone(), any_order(v, true, &why)),
+                    _ => (k.clone(), v.clone()),
+                })
+                .collect();
+            o.borrow_mut().parts = parts;
+        }
+        _ => {}
+    }
+}
+
+/// The other name of a frame's column: `.a` for `['a']`, `['a']` for `.a`.
+pub(super) fn twin(part: &str) -> Option<String> {
+    match part.strip_prefix('.') {
+        Some(name) => Some(format!("[{}]", python_repr(name))),
+        None => {
+            let key = part.strip_prefix('[')?.strip_suffix(']')?;
+            attribute_name(key).map(|name| format!(".{name}"))
+        }
+    }
+}
+
 /// `name` for a key `'name'` that can be an attribute.
 fn attribute_name(key: &str) -> Option<&str> {
     let name = key.strip_prefix('\'')?.strip_suffix('\'')?;
@@ -172,6 +215,34 @@ fn known_columns(frame: &Value) -> Option<(Deps, Vec<(String, Value)>)> {
         return None;
     }
     Some((o.deps.clone(), o.parts.clone()))
+}
+
+/// The count `head(n)`/`tail(n)` take (5 by default), when literal.
+fn head_or_tail(method: &str, c: &ast::ExprCall) -> Option<i64> {
+    let n = c
+        .arguments
+        .args
+        .first()
+        .or_else(|| c.arguments.find_keyword("n").map(|k| &k.value));
+    match n {
+        None => Some(5),
+        Some(e) => super::literal_index(e),
+    }
+    .filter(|_| matches!(method, "head" | "tail"))
+}
+
+/// The rows `head(n)` or `tail(n)` keep of `len` (a negative `n` leaves
+/// that many out at the other end).
+fn taken(method: &str, len: usize, n: i64) -> Vec<usize> {
+    let len_i = i64::try_from(len).unwrap_or(i64::MAX);
+    let (start, end) = match (method, n >= 0) {
+        ("head", true) => (0, n.min(len_i)),
+        ("head", false) => (0, (len_i + n).max(0)),
+        (_, true) => ((len_i - n).max(0), len_i),
+        (_, false) => ((-n).min(len_i), len_i),
+    };
+    let to = |i: i64| usize::try_from(i).unwrap_or(0);
+    (to(start)..to(end)).collect()
 }
 
 /// `frame.iloc[k]` for a frame with known columns (its row `k`: the
@@ -224,9 +295,10 @@ pub(super) fn rows(frame: &Value, why: &Deps) -> Option<Value> {
     let why = why.as_why();
     let object = Value::object(deps.with_why(&why), None);
     if let Value::Object(new) = &object {
+        // Which rows stay, and so which row is at a position, is not known.
         new.borrow_mut().parts = parts
             .iter()
-            .map(|(k, v)| (k.clone(), decided_by(v, &why, 0)))
+            .map(|(k, v)| (k.clone(), any_order(v, true, &why)))
             .collect();
     }
     Some(object)
@@ -244,12 +316,21 @@ pub(super) fn reordered(
     c: &ast::ExprCall,
     args: &[Value],
 ) -> Option<Value> {
+    // (Sorting in place returns nothing: the frame itself changes.)
+    if c.arguments.find_keyword("inplace").is_some() {
+        return None;
+    }
     let (deps, parts) = known_columns(frame)?;
     let mut why = Deps::default();
     for a in args {
         why.union(&a.deps().as_why());
     }
-    // The rows' new order, when the values sorted by are known.
+    let rows = parts.iter().find_map(|(_, v)| match v {
+        Value::Sequence(s) => Some(s.borrow().items.len()),
+        _ => None,
+    });
+    // The rows kept, in their new order, when known (the values sorted
+    // by, the count `head`/`tail` take).
     let mut order: Option<Vec<usize>> = None;
     let shuffled = match method {
         "sort_values" => {
@@ -279,7 +360,14 @@ pub(super) fn reordered(
                     })
                     .collect()
             });
+            // (Another keyword, `key=`, `na_position=`, may sort otherwise.)
+            let plain = c.arguments.keywords.iter().all(|k| {
+                k.arg
+                    .as_ref()
+                    .is_some_and(|a| matches!(a.as_str(), "by" | "ascending"))
+            });
             if let Some([column]) = sorted_by.as_deref()
+                && plain
                 && let Some(ascending) = ascending(c)
             {
                 order = known_order(column, ascending);
@@ -291,12 +379,18 @@ pub(super) fn reordered(
             true
         }
         "sort_index" => true,
-        "head" | "tail" | "copy" => false,
+        "head" | "tail" => {
+            order = rows
+                .zip(head_or_tail(method, c))
+                .map(|(len, n)| taken(method, len, n));
+            order.is_none()
+        }
+        "copy" => false,
         "reset_index" if c.arguments.find_keyword("drop").is_some() => false,
         _ => return None,
     };
     let column = |v: &Value| match (v, &order) {
-        (Value::Sequence(s), Some(order)) if s.borrow().items.len() == order.len() => {
+        (Value::Sequence(s), Some(order)) if order.iter().all(|&i| i < s.borrow().items.len()) => {
             let s = s.borrow();
             let items = order
                 .iter()
