@@ -614,7 +614,10 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
     // The values the last instructions pushed, each a dotted name when it
     // was loaded by one (`len`, `str.lower`), and the builtin key of the
     // next call, when its `key=` was so loaded.
-    let mut pushes: Vec<Option<String>> = Vec::new();
+    // (Each a `LOAD_NAME`/`LOAD_GLOBAL` and the `LOAD_ATTR` after it, if
+    // any; their names are read only for a `key=`.)
+    type Load<'py> = (Bound<'py, PyAny>, Option<Bound<'py, PyAny>>);
+    let mut pushes: Vec<Option<Load<'_>>> = Vec::new();
     let mut next_key: Option<BuiltinKey> = None;
     let mut line = 0u32;
     // Offsets of the `EXTENDED_ARG`s right before the instruction.
@@ -724,8 +727,17 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
             named.map(|(named, after)| {
                 next_key = after
                     .and_then(|after| pushes.iter().rev().nth(after))
-                    .and_then(|p| p.as_deref())
-                    .and_then(BuiltinKey::of);
+                    .and_then(|p| p.as_ref())
+                    .and_then(|(load, attr)| {
+                        let name = |i: &Bound<'_, PyAny>| {
+                            i.getattr("argval").and_then(|v| v.extract::<String>()).ok()
+                        };
+                        let base = name(load)?;
+                        match attr {
+                            Some(attr) => BuiltinKey::of(&format!("{base}.{}", name(attr)?)),
+                            None => BuiltinKey::of(&base),
+                        }
+                    });
                 named
             })
         };
@@ -742,21 +754,12 @@ fn table(instructions: &Bound<'_, PyAny>, code: &Bound<'_, PyAny>, key: u32) -> 
         if matches!(opname.as_str(), "CALL" | "CALL_KW" | "CALL_FUNCTION_KW") {
             next_key = None;
         }
-        let name = || {
-            instruction
-                .getattr("argval")
-                .and_then(|v| v.extract::<String>())
-                .ok()
-        };
         match opname.as_str() {
-            "LOAD_NAME" | "LOAD_GLOBAL" => pushes.push(name()),
+            "LOAD_NAME" | "LOAD_GLOBAL" => pushes.push(Some((instruction.clone(), None))),
             "LOAD_CONST" => pushes.push(None),
             "LOAD_ATTR" => {
-                let base = pushes.pop().flatten().filter(|base| !base.contains('.'));
-                pushes.push(
-                    base.zip(name())
-                        .map(|(base, attr)| format!("{base}.{attr}")),
-                );
+                let base = pushes.pop().flatten().filter(|(_, attr)| attr.is_none());
+                pushes.push(base.map(|(load, _)| (load, Some(instruction.clone()))));
             }
             "KW_NAMES" | "PRECALL" | "EXTENDED_ARG" | "CACHE" => {}
             _ => pushes.clear(),
