@@ -6,12 +6,10 @@
 //! fields the notebook assigns (so that reading `run.name` reads a field,
 //! not the whole object).
 
-use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
 use ruff_python_ast::{Expr, ModModule, Stmt};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use nbsight_dataflow::method_calls::method_calls;
-use nbsight_model::paths::path_root;
+use nbsight_dataflow::method_calls::{attribute_changes, method_calls};
 
 /// The notebook's classes and instances.
 #[derive(Debug, Default)]
@@ -47,16 +45,9 @@ impl Methods {
                     else {
                         continue;
                     };
-                    let mut scan = SelfChanges {
-                        me: &me,
-                        attrs: Vec::new(),
-                        unknown: false,
-                    };
-                    for s in &f.body {
-                        scan.visit_stmt(s);
-                    }
+                    let scan = attribute_changes(&f.body, &me);
                     out.attributes.extend(scan.attrs.iter().cloned());
-                    let changed = (!scan.unknown).then_some(scan.attrs);
+                    let changed = scan.known().then_some(scan.attrs);
                     out.changes
                         .insert((class.name.to_string(), f.name.to_string()), changed);
                 }
@@ -110,80 +101,5 @@ impl Methods {
                 Some((obj, attrs.to_vec()))
             })
             .collect()
-    }
-}
-
-/// The attributes of `me` a method body changes.
-struct SelfChanges<'m> {
-    me: &'m str,
-    attrs: Vec<String>,
-    unknown: bool,
-}
-
-impl SelfChanges<'_> {
-    /// `self.x...` as a changed target: `x`.
-    fn target(&mut self, target: &Expr) {
-        if let Expr::Tuple(t) = target {
-            t.elts.iter().for_each(|e| self.target(e));
-            return;
-        }
-        if let Some(attr) = first_attribute(target, self.me)
-            && !self.attrs.iter().any(|a| a == attr)
-        {
-            self.attrs.push(attr.to_string());
-        }
-    }
-}
-
-/// `x` in `self.x.y[0]`.
-fn first_attribute<'e>(expr: &'e Expr, me: &str) -> Option<&'e str> {
-    match expr {
-        Expr::Attribute(a) => match &*a.value {
-            Expr::Name(n) if n.id.as_str() == me => Some(a.attr.as_str()),
-            inner => first_attribute(inner, me),
-        },
-        Expr::Subscript(s) => first_attribute(&s.value, me),
-        _ => None,
-    }
-}
-
-impl<'a> Visitor<'a> for SelfChanges<'_> {
-    fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        match stmt {
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
-            Stmt::Assign(a) => a.targets.iter().for_each(|t| self.target(t)),
-            Stmt::AugAssign(a) => self.target(&a.target),
-            Stmt::AnnAssign(a) => self.target(&a.target),
-            Stmt::Delete(d) => d.targets.iter().for_each(|t| self.target(t)),
-            _ => {}
-        }
-        walk_stmt(self, stmt);
-    }
-
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        if let Expr::Call(c) = expr {
-            // `self.items.append(x)` changes `items`; `self.reset()` or
-            // `f(self)` may change anything.
-            if let Expr::Attribute(a) = &*c.func {
-                match first_attribute(&a.value, self.me) {
-                    Some(attr) if !self.attrs.iter().any(|x| x == attr) => {
-                        self.attrs.push(attr.to_string());
-                    }
-                    Some(_) => {}
-                    None if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == self.me) => {
-                        self.unknown = true;
-                    }
-                    None => {}
-                }
-            }
-            let passes_self = c
-                .arguments
-                .args
-                .iter()
-                .chain(c.arguments.keywords.iter().map(|k| &k.value))
-                .any(|e| path_root(e) == Some(self.me) && matches!(e, Expr::Name(_)));
-            self.unknown |= passes_self;
-        }
-        walk_expr(self, expr);
     }
 }

@@ -202,51 +202,7 @@ pub(super) fn stored_by_method(object: &Value, method: &str) -> Vec<String> {
     let (Some((this, _)), Body::Block(body)) = (f.params.first(), &f.body) else {
         return Vec::new();
     };
-    stored_attributes(body)
-        .into_iter()
-        .filter(|(root, _)| root == this)
-        .map(|(_, attr)| attr)
-        .collect()
-}
-
-/// The attributes `body` stores to through a name (`self.balance += x`:
-/// `("self", "balance")`), or changes with a method of theirs
-/// (`self.items.append(x)`), outside nested functions and lambdas.
-pub(super) fn stored_attributes(body: &[Stmt]) -> Vec<(String, String)> {
-    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
-    struct Stores(Vec<(String, String)>);
-    impl<'a> Visitor<'a> for Stores {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
-                walk_stmt(self, stmt);
-            }
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            match expr {
-                Expr::Attribute(a) if a.ctx.is_store() => {
-                    if let Expr::Name(n) = &*a.value {
-                        self.0.push((n.id.to_string(), a.attr.to_string()));
-                    }
-                    walk_expr(self, expr);
-                }
-                Expr::Call(c)
-                    if let Expr::Attribute(method) = &*c.func
-                        && let Expr::Attribute(a) = &*method.value
-                        && let Expr::Name(n) = &*a.value =>
-                {
-                    self.0.push((n.id.to_string(), a.attr.to_string()));
-                    walk_expr(self, expr);
-                }
-                Expr::Lambda(_) => {}
-                _ => walk_expr(self, expr),
-            }
-        }
-    }
-    let mut stores = Stores(Vec::new());
-    for stmt in body {
-        stores.visit_stmt(stmt);
-    }
-    stores.0
+    nbsight_dataflow::method_calls::attribute_changes(body, this).attrs
 }
 
 /// A literal: a constant, or a list, tuple, set or dict display of them.
@@ -267,4 +223,37 @@ fn literal(e: &Expr) -> bool {
             .all(|i| i.key.as_ref().is_some_and(literal) && literal(&i.value)),
         _ => false,
     }
+}
+
+/// The names `body` reads an attribute of (`self` in `self.items.append(x)`),
+/// outside nested functions and lambdas: the objects it may change.
+pub(super) fn attribute_roots(body: &[Stmt]) -> Vec<String> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+    struct Roots(Vec<String>);
+    impl<'a> Visitor<'a> for Roots {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                walk_stmt(self, stmt);
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Attribute(a) => {
+                    if let Expr::Name(n) = &*a.value
+                        && !self.0.iter().any(|r| r == n.id.as_str())
+                    {
+                        self.0.push(n.id.to_string());
+                    }
+                    walk_expr(self, expr);
+                }
+                Expr::Lambda(_) => {}
+                _ => walk_expr(self, expr),
+            }
+        }
+    }
+    let mut roots = Roots(Vec::new());
+    for stmt in body {
+        roots.visit_stmt(stmt);
+    }
+    roots.0
 }

@@ -1041,18 +1041,20 @@ impl<'s> Replay<'s> {
             }
             _ => r.state.globals.get(name).cloned(),
         };
-        let mut stores = classes::stored_attributes(body);
-        for (name, method) in nbsight_dataflow::method_calls::method_calls(body) {
-            if let Some(object) = current(self, &name) {
-                stores.extend(
-                    classes::stored_by_method(&object, &method)
-                        .into_iter()
-                        .map(|attr| (name.clone(), attr)),
-                );
+        let mut stores = Vec::new();
+        for name in &classes::attribute_roots(body) {
+            let Some(object @ Value::Object(_)) = current(self, name) else {
+                continue;
+            };
+            let changes = nbsight_dataflow::method_calls::attribute_changes(body, name);
+            for method in &changes.own_methods {
+                stores.extend(classes::stored_by_method(&object, method));
             }
-        }
-        for (name, attr) in stores {
-            if let Some(Value::Object(o)) = current(self, &name) {
+            stores.extend(changes.attrs);
+            stores.sort_unstable();
+            stores.dedup();
+            let Value::Object(o) = &object else { continue };
+            for attr in stores.drain(..) {
                 let key = format!(".{attr}");
                 let part = o.borrow().parts.iter().position(|(k, _)| *k == key);
                 if let Some(i) = part {
@@ -1065,11 +1067,7 @@ impl<'s> Replay<'s> {
             }
         }
         for name in names {
-            let current = match self.frames.last() {
-                Some(frame) if !frame.globals.contains(&name) => frame.locals.get(&name).cloned(),
-                _ => self.state.globals.get(&name).cloned(),
-            };
-            match current {
+            match current(self, &name) {
                 Some(v) => {
                     let v = v.with_why(why);
                     match self.frames.last_mut() {
