@@ -15,6 +15,7 @@ mod check;
 mod effects_args;
 mod flow;
 mod history;
+pub mod process;
 mod provenance;
 mod scan;
 mod slice;

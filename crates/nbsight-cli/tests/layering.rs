@@ -30,7 +30,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("nbsight-scan", 8),
     ("nbsight-server", 8),
     ("nbsight-cli", 9),
-    ("nbsight-bench", 9),
+    ("nbsight-bench", 10),
     ("nbsight-python", 10),
 ];
 

@@ -6,15 +6,27 @@
 //! nothing nbsight tracks) explore each candidate once, not once per query;
 //! an execution that changes the state reuses those whose explorations read
 //! and wrote none of the facts it changed.
+//!
+//! Most candidates of a large notebook change something many cells read:
+//! their explorations run out of budget, and so are not known to be safe,
+//! whatever the state. The code-impact domain alone decides which cells an
+//! exploration runs for the first time, and it starts empty on every state
+//! between events: a candidate whose code-impact exploration alone needs
+//! more than the budget is settled once per session, without running the
+//! leakage domain ([`Reach`]). Its first round alone often does: every
+//! cell reading what the candidate computes runs then, a count kept per
+//! candidate and corrected for an edit by looking at the edited cell only
+//! ([`first_round`]).
 
 use std::cell::RefCell;
 
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
-use crate::engine::{Bounds, Start, explore_with};
+use crate::engine::{Bounds, Start, explore, explore_with};
+use crate::impact::Impact;
 use crate::state::{Domains, StateDifference};
-use nbsight_absint::Domain;
+use nbsight_absint::{Domain, Growth};
 use nbsight_model::NotebookModel;
 use nbsight_model::vars::VarSet;
 
@@ -101,6 +113,77 @@ pub(crate) fn explore_candidate(
     }
 }
 
+/// A candidate's exploration in the code-impact domain alone, from the
+/// empty state (what every state between events holds). The exploration
+/// with every domain runs, round by round, every cell this one runs (the
+/// code-impact states agree round by round: the other domains only add
+/// runs of cells whose code-impact inputs did not grow, which change
+/// nothing there), and maybe more; so when this one needs more than
+/// [`CANDIDATE_VISITS`] executions, that one stops at an alarm or at its
+/// budget: not known to be safe.
+#[derive(Debug, Clone)]
+struct Reach {
+    /// Needs more than [`CANDIDATE_VISITS`] executions.
+    over_budget: bool,
+    /// The cells that ran within the budget.
+    visited: FixedBitSet,
+    /// The variables changed when it stopped.
+    changed: VarSet,
+}
+
+impl Reach {
+    fn of(model: &NotebookModel, start: &Impact, cell: usize, k: Option<usize>) -> Reach {
+        let found = explore(
+            model,
+            Start::Cell(cell),
+            start,
+            &VarSet::new(),
+            Bounds {
+                k,
+                max_visits: Some(CANDIDATE_VISITS),
+                stop_at_alarm: false,
+            },
+        );
+        let mut visited = FixedBitSet::with_capacity(model.cells.len());
+        for visit in &found.visits {
+            visited.insert(visit.cell);
+        }
+        Reach {
+            over_budget: found.truncated,
+            visited,
+            changed: found.state.changed,
+        }
+    }
+
+    /// Does this reach, found on one of two models that differ at most in
+    /// the edited cell, hold on `model`? The two explorations are the same
+    /// up to the budget when the edited cell is not the candidate, did not
+    /// run, and `model`'s version of it reads nothing changed by then.
+    fn holds(&self, model: &NotebookModel, relation: Relation, candidate: usize) -> bool {
+        match relation {
+            Relation::Same => true,
+            Relation::Edited { cell } => {
+                cell != candidate
+                    && !self.visited.contains(cell)
+                    && !model.cells[cell].pre.intersects(&self.changed)
+            }
+        }
+    }
+}
+
+/// The cells an exploration from `candidate` runs first, before any of
+/// them changes anything: the code cells reading what it computes (the
+/// code-impact state the candidate leaves). With the candidate's own
+/// run, the exploration runs more than [`CANDIDATE_VISITS`] cells when
+/// this count reaches it.
+fn first_round(model: &NotebookModel, candidate: usize) -> usize {
+    let computed = &model.cells[candidate].computed;
+    model
+        .code_cells()
+        .filter(|c| c.pre.intersects(computed))
+        .count()
+}
+
 /// How a query's model relates to the session's.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Relation {
@@ -115,12 +198,19 @@ pub(crate) enum Relation {
 #[derive(Debug, Default)]
 pub(crate) struct ConsequenceCache {
     entries: RefCell<FxHashMap<(usize, Option<usize>), Consequences>>,
+    /// Candidates' code-impact explorations on the session's model, which
+    /// no kernel state changes.
+    reach: RefCell<FxHashMap<(usize, Option<usize>), Reach>>,
+    /// Candidates' [`first_round`] counts on the session's model.
+    first_rounds: RefCell<FxHashMap<usize, usize>>,
 }
 
 impl Clone for ConsequenceCache {
     fn clone(&self) -> Self {
         ConsequenceCache {
             entries: RefCell::new(self.entries.borrow().clone()),
+            reach: RefCell::new(self.reach.borrow().clone()),
+            first_rounds: RefCell::new(self.first_rounds.borrow().clone()),
         }
     }
 }
@@ -129,6 +219,69 @@ impl ConsequenceCache {
     /// The kernel state changed: nothing kept holds.
     pub(crate) fn clear(&self) {
         self.entries.borrow_mut().clear();
+    }
+
+    /// Is candidate `cell` of `model` (related to the session's `base` as
+    /// `relation`) surely not safe on `state`, because its code-impact
+    /// exploration alone outruns the budget?
+    pub(crate) fn outruns_budget(
+        &self,
+        base: &NotebookModel,
+        model: &NotebookModel,
+        relation: Relation,
+        state: &Domains,
+        cell: usize,
+        k: Option<usize>,
+    ) -> bool {
+        // Only the empty code-impact state is the same on every state.
+        if !state.0.changed.is_empty() {
+            return false;
+        }
+        if k.is_none_or(|k| k >= 1)
+            && self.first_round(base, model, relation, cell) >= CANDIDATE_VISITS
+        {
+            return true;
+        }
+        if let Some(kept) = self.reach.borrow().get(&(cell, k))
+            && kept.holds(model, relation, cell)
+        {
+            return kept.over_budget;
+        }
+        let found = Reach::of(model, &state.0, cell, k);
+        let over = found.over_budget;
+        if found.holds(base, relation, cell) {
+            self.reach.borrow_mut().insert((cell, k), found);
+        }
+        over
+    }
+
+    /// [`first_round`] of `candidate` in `model`, from the count kept for
+    /// the session's `base`: an edit of another cell changes only whether
+    /// that cell is counted (the candidate computes the same variables).
+    fn first_round(
+        &self,
+        base: &NotebookModel,
+        model: &NotebookModel,
+        relation: Relation,
+        candidate: usize,
+    ) -> usize {
+        let kept = *self
+            .first_rounds
+            .borrow_mut()
+            .entry(candidate)
+            .or_insert_with(|| first_round(base, candidate));
+        match relation {
+            Relation::Same => kept,
+            Relation::Edited { cell } if cell == candidate => first_round(model, candidate),
+            Relation::Edited { cell } => {
+                let computed = &base.cells[candidate].computed;
+                let counted = |m: &NotebookModel| {
+                    let edited = &m.cells[cell];
+                    usize::from(edited.is_code() && edited.pre.intersects(computed))
+                };
+                kept - counted(base) + counted(model)
+            }
+        }
     }
 
     /// The consequences of `cell` in `model` (related to the session's
@@ -240,6 +393,78 @@ mod tests {
         cache.clear();
         let cleared = ask(&cache, &model, state.domains(), None);
         assert_eq!(cleared, (true, 2));
+    }
+
+    /// `a = 1`, then `n` cells: `b{i} = a` (`fan`) or a chain `a{i} =
+    /// a{i-1}` (each reads the one before).
+    fn wide_or_deep(n: usize, fan: bool) -> (Notebook, NotebookModel, NotebookState) {
+        let mut sources = vec!["a0 = 1".to_string()];
+        for i in 1..=n {
+            sources.push(if fan {
+                format!("b{i} = a0")
+            } else {
+                format!("a{i} = a{}", i - 1)
+            });
+        }
+        let refs: Vec<&str> = sources.iter().map(String::as_str).collect();
+        let nb = notebook(&refs);
+        let model = NotebookModel::new(&nb, &Effects::builtin());
+        let state = NotebookState::after(&model, &(0..=n).collect::<Vec<_>>());
+        (nb, model, state)
+    }
+
+    /// A candidate whose code-impact exploration alone outruns the budget,
+    /// in its first round (70 readers) or later (a chain of 70), is settled
+    /// as not safe, as the exploration with every domain settles it; one
+    /// within the budget is left to that exploration.
+    #[test]
+    fn candidates_outrunning_the_budget_in_code_impact_alone_are_not_safe() {
+        for fan in [true, false] {
+            let (_, model, state) = wide_or_deep(70, fan);
+            let cache = ConsequenceCache::default();
+            let over = |cell| {
+                cache.outruns_budget(&model, &model, Relation::Same, state.domains(), cell, None)
+            };
+            assert_eq!(first_round(&model, 0), if fan { 70 } else { 1 });
+            assert!(over(0), "fan {fan}");
+            let explored = explore_candidate(&model, state.domains(), 0, None);
+            assert!(!explored.safe && explored.visits == CANDIDATE_VISITS);
+            // The last cell's consequences are itself only.
+            assert!(!over(70));
+            assert!(explore_candidate(&model, state.domains(), 70, None).safe);
+            // Kept for the session: the same answer again, and on a bound
+            // depth that stops the chain early.
+            assert!(over(0));
+            let bounded =
+                cache.outruns_budget(&model, &model, Relation::Same, state.domains(), 0, Some(2));
+            assert_eq!(bounded, fan, "fan {fan}: depth 2");
+        }
+    }
+
+    /// An edit of another cell changes the kept first-round count by that
+    /// cell only; an edit of the candidate counts afresh.
+    #[test]
+    fn first_round_counts_follow_an_edit() {
+        let (nb, model, _) = wide_or_deep(64, true);
+        let effects = Effects::builtin();
+        let cache = ConsequenceCache::default();
+        let count =
+            |m: &NotebookModel, relation, cell| cache.first_round(&model, m, relation, cell);
+        assert_eq!(count(&model, Relation::Same, 0), 64);
+        for (cell, source, candidate) in [
+            (5, "b5 = 2", 0),
+            (5, "b5 = a0 + 1", 0),
+            (0, "a0 = 2\nz = 1", 0),
+            (3, "b3 = b4", 4),
+        ] {
+            let edited = nb.cells[cell].edited(source, &nb.language);
+            let other = model.with_edit(&nb.cells, cell, &edited, &effects);
+            assert_eq!(
+                count(&other, Relation::Edited { cell }, candidate),
+                first_round(&other, candidate),
+                "{source}"
+            );
+        }
     }
 
     /// A kept exploration holds on a state that differs from the explored

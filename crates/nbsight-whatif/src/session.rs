@@ -89,7 +89,10 @@ pub struct WhatIfReport {
     pub k: Option<usize>,
     /// Cells whose syntax errors stop paths (never successors).
     pub broken_cells: Vec<CellIndex>,
-    /// Cells explored (with repetitions), for the curious.
+    /// Cells explored (with repetitions), for the curious: the event's
+    /// exploration and the candidates' consequences not kept from an
+    /// earlier query (the code-impact explorations that settle a candidate
+    /// once per session, [`crate::consequences`], are not counted).
     pub visits: usize,
     /// The exploration stopped at its budget of cell executions before
     /// reaching a fixpoint: deeper orders were not explored.
@@ -405,6 +408,19 @@ fn answer(
             true
         } else {
             let (safe, visits) = match reuse {
+                // Settled by the code-impact domain alone: not safe.
+                Some((relation, _))
+                    if session.consequences.outruns_budget(
+                        &session.base,
+                        model,
+                        relation,
+                        after.domains(),
+                        i,
+                        bounds.k,
+                    ) =>
+                {
+                    (false, 0)
+                }
                 Some((relation, ref difference)) => session.consequences.get_or_explore(
                     &session.base,
                     model,
