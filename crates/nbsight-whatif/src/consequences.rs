@@ -23,8 +23,9 @@ use std::cell::RefCell;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
-use crate::engine::{Bounds, Start, explore, explore_with};
+use crate::engine::{Bounds, Start, explore_with};
 use crate::impact::Impact;
+use crate::readers::Readers;
 use crate::state::{Domains, StateDifference};
 use nbsight_absint::{Domain, Growth};
 use nbsight_model::NotebookModel;
@@ -68,6 +69,7 @@ impl Consequences {
 /// [`CANDIDATE_VISITS`] executions.
 pub(crate) fn explore_candidate(
     model: &NotebookModel,
+    readers: &Readers,
     state: &Domains,
     cell: usize,
     k: Option<usize>,
@@ -84,6 +86,10 @@ pub(crate) fn explore_candidate(
             stop_at_alarm: true,
         },
         |state: &Domains, next| state.0.phi(next),
+        |state: &Domains, cells| {
+            readers.of_any(&state.0.changed, cells);
+            true
+        },
     );
     let mut visited = FixedBitSet::with_capacity(model.cells.len());
     for visit in &found.visits {
@@ -132,8 +138,14 @@ struct Reach {
 }
 
 impl Reach {
-    fn of(model: &NotebookModel, start: &Impact, cell: usize, k: Option<usize>) -> Reach {
-        let found = explore(
+    fn of(
+        model: &NotebookModel,
+        readers: &Readers,
+        start: &Impact,
+        cell: usize,
+        k: Option<usize>,
+    ) -> Reach {
+        let found = explore_with(
             model,
             Start::Cell(cell),
             start,
@@ -142,6 +154,11 @@ impl Reach {
                 k,
                 max_visits: Some(CANDIDATE_VISITS),
                 stop_at_alarm: false,
+            },
+            |state: &Impact, next| state.phi(next),
+            |state: &Impact, cells| {
+                readers.of_any(&state.changed, cells);
+                true
             },
         );
         let mut visited = FixedBitSet::with_capacity(model.cells.len());
@@ -224,10 +241,12 @@ impl ConsequenceCache {
     /// Is candidate `cell` of `model` (related to the session's `base` as
     /// `relation`) surely not safe on `state`, because its code-impact
     /// exploration alone outruns the budget?
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn outruns_budget(
         &self,
         base: &NotebookModel,
         model: &NotebookModel,
+        readers: &Readers,
         relation: Relation,
         state: &Domains,
         cell: usize,
@@ -247,7 +266,7 @@ impl ConsequenceCache {
         {
             return kept.over_budget;
         }
-        let found = Reach::of(model, &state.0, cell, k);
+        let found = Reach::of(model, readers, &state.0, cell, k);
         let over = found.over_budget;
         if found.holds(base, relation, cell) {
             self.reach.borrow_mut().insert((cell, k), found);
@@ -294,6 +313,7 @@ impl ConsequenceCache {
         &self,
         base: &NotebookModel,
         model: &NotebookModel,
+        readers: &Readers,
         relation: Relation,
         state: &Domains,
         difference: Option<&StateDifference>,
@@ -306,7 +326,7 @@ impl ConsequenceCache {
         {
             return (kept.safe, 0);
         }
-        let found = explore_candidate(model, state, cell, k);
+        let found = explore_candidate(model, readers, state, cell, k);
         // Kept when the exploration would be the same on the base model.
         if difference.is_none() && holds(&found, base, relation, cell) {
             self.entries.borrow_mut().insert((cell, k), found.clone());
@@ -352,7 +372,16 @@ mod tests {
         state: &Domains,
         difference: Option<&StateDifference>,
     ) -> (bool, usize) {
-        cache.get_or_explore(model, model, Relation::Same, state, difference, 1, None)
+        cache.get_or_explore(
+            model,
+            model,
+            &Readers::of(model),
+            Relation::Same,
+            state,
+            difference,
+            1,
+            None,
+        )
     }
 
     /// Four cells run in order: running cell 1 again changes `b`, which
@@ -368,7 +397,7 @@ mod tests {
     fn kept_consequences_hold_unless_the_edited_cell_can_take_part() {
         let (nb, model, state) = fixture();
         let effects = Effects::builtin();
-        let found = explore_candidate(&model, state.domains(), 1, None);
+        let found = explore_candidate(&model, &Readers::of(&model), state.domains(), 1, None);
         assert!(found.safe);
         assert_eq!(found.visits, 2);
         assert!(holds(&found, &model, Relation::Same, 1));
@@ -422,22 +451,85 @@ mod tests {
         for fan in [true, false] {
             let (_, model, state) = wide_or_deep(70, fan);
             let cache = ConsequenceCache::default();
+            let readers = Readers::of(&model);
             let over = |cell| {
-                cache.outruns_budget(&model, &model, Relation::Same, state.domains(), cell, None)
+                cache.outruns_budget(
+                    &model,
+                    &model,
+                    &readers,
+                    Relation::Same,
+                    state.domains(),
+                    cell,
+                    None,
+                )
             };
             assert_eq!(first_round(&model, 0), if fan { 70 } else { 1 });
             assert!(over(0), "fan {fan}");
-            let explored = explore_candidate(&model, state.domains(), 0, None);
+            let explored =
+                explore_candidate(&model, &Readers::of(&model), state.domains(), 0, None);
             assert!(!explored.safe && explored.visits == CANDIDATE_VISITS);
             // The last cell's consequences are itself only.
             assert!(!over(70));
-            assert!(explore_candidate(&model, state.domains(), 70, None).safe);
+            assert!(
+                explore_candidate(&model, &Readers::of(&model), state.domains(), 70, None).safe
+            );
             // Kept for the session: the same answer again, and on a bound
             // depth that stops the chain early.
             assert!(over(0));
-            let bounded =
-                cache.outruns_budget(&model, &model, Relation::Same, state.domains(), 0, Some(2));
+            let bounded = cache.outruns_budget(
+                &model,
+                &model,
+                &readers,
+                Relation::Same,
+                state.domains(),
+                0,
+                Some(2),
+            );
             assert_eq!(bounded, fan, "fan {fan}: depth 2");
+        }
+    }
+
+    /// A candidate's exploration scanning only the cells reading a changed
+    /// variable runs exactly the cells, in the order, that scanning every
+    /// cell runs.
+    #[test]
+    fn scanning_the_readers_explores_what_scanning_every_cell_does() {
+        let nb = notebook(&[
+            "import pandas as pd\nfrom sklearn.preprocessing import StandardScaler\ndf = pd.read_csv('d.csv')",
+            "X = StandardScaler().fit_transform(df)\nn = 1",
+            "Y = X\nn = n + 1",
+            "print(n)",
+            "def f():\n    return Y\nZ = f()",
+            "X = df\nW = Z",
+        ]);
+        let model = NotebookModel::new(&nb, &Effects::builtin());
+        let readers = Readers::of(&model);
+        let state = NotebookState::after(&model, &[0, 1, 2, 3, 4, 5]);
+        for cell in model.code_cells().map(|c| c.index) {
+            let scoped = explore_candidate(&model, &readers, state.domains(), cell, None);
+            let every = explore_with(
+                &model,
+                Start::Cell(cell),
+                state.domains(),
+                &VarSet::new(),
+                Bounds {
+                    k: None,
+                    max_visits: Some(CANDIDATE_VISITS),
+                    stop_at_alarm: true,
+                },
+                |state: &Domains, next| state.0.phi(next),
+                |_, _| false,
+            );
+            let cells: Vec<(usize, usize)> =
+                every.visits.iter().map(|v| (v.cell, v.depth)).collect();
+            assert_eq!(scoped.visits, cells.len(), "candidate {cell}");
+            assert!(
+                scoped.visits > 1 || cell == 3 || cell == 5,
+                "candidate {cell}: {cells:?}"
+            );
+            let mut visited = FixedBitSet::with_capacity(model.cells.len());
+            visited.extend(cells.iter().map(|&(c, _)| c));
+            assert_eq!(scoped.visited, visited, "candidate {cell}");
         }
     }
 
@@ -497,7 +589,7 @@ mod tests {
         let difference = here.difference(&state).expect("comparable");
         assert!(difference.vars.contains(model.vars.get("X").expect("X")));
         let explored = ask(&cache, &model, here.domains(), Some(&difference));
-        let fresh = explore_candidate(&model, here.domains(), 1, None);
+        let fresh = explore_candidate(&model, &Readers::of(&model), here.domains(), 1, None);
         assert_eq!(explored, (fresh.safe, fresh.visits));
         assert!(explored.1 > 0);
     }

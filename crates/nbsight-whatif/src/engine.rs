@@ -20,6 +20,7 @@
 
 use std::rc::Rc;
 
+use fixedbitset::FixedBitSet;
 use nbsight_absint::{Alarm, Domain, Growth};
 use nbsight_model::vars::VarSet;
 use nbsight_model::{CellInfo, NotebookModel};
@@ -73,9 +74,15 @@ pub fn explore<D: Domain>(
     extra: &VarSet,
     bounds: Bounds,
 ) -> Exploration<D> {
-    explore_with(model, start, initial, extra, bounds, |state, cell| {
-        state.phi(cell)
-    })
+    explore_with(
+        model,
+        start,
+        initial,
+        extra,
+        bounds,
+        |state, cell| state.phi(cell),
+        |_, _| false,
+    )
 }
 
 /// A cell run in the previous round, with what it added.
@@ -85,6 +92,9 @@ struct Grower<G> {
 }
 
 /// [`explore`] with edges following `phi` instead of the domain's φ.
+/// `scope(state, cells)` may set in `cells` (and return `true`) every cell
+/// `phi` can hold for on `state`: a round then tests only those (a cell
+/// that ran is one of them, `phi` having held for it on a smaller state).
 pub fn explore_with<D: Domain>(
     model: &NotebookModel,
     start: Start,
@@ -92,6 +102,7 @@ pub fn explore_with<D: Domain>(
     extra: &VarSet,
     bounds: Bounds,
     phi: impl Fn(&D, &CellInfo) -> bool,
+    scope: impl Fn(&D, &mut FixedBitSet) -> bool,
 ) -> Exploration<D> {
     let mut start_state = initial.clone();
     start_state.start_exploration();
@@ -146,10 +157,17 @@ pub fn explore_with<D: Domain>(
     let mut truncated = false;
     let mut alarmed = false;
     let mut depth = 1;
+    let mut in_scope = FixedBitSet::new();
     while bounds.k.is_none_or(|k| depth <= k) && !(depth > 1 && grown.is_empty()) {
         // The cells this round runs, each with the cell it follows.
         let mut round: Vec<(usize, Option<usize>)> = Vec::new();
-        for cell in model.code_cells() {
+        let scoped = scope(&state, &mut in_scope);
+        let cells: Box<dyn Iterator<Item = &CellInfo>> = if scoped {
+            Box::new(in_scope.ones().map(|i| &*model.cells[i]))
+        } else {
+            Box::new(model.code_cells())
+        };
+        for cell in cells {
             let i = cell.index;
             // (Both tests are pure; the cheaper one, on what grew, first.)
             if (ran[i] && !state.affects(&grown, cell)) || !phi(&state, cell) {

@@ -12,6 +12,7 @@ mod consequences;
 pub mod engine;
 mod event;
 pub mod impact;
+mod readers;
 mod rerun;
 mod session;
 mod sinks;

@@ -12,6 +12,7 @@ use nbsight_notebook::{Cell, CellIndex, Notebook, OneIndexed};
 
 use crate::consequences::{ConsequenceCache, Relation, explore_candidate};
 use crate::engine::{Bounds, Start, Visit, explore};
+use crate::readers::Readers;
 use crate::rerun::{RerunFacts, rerun_plan};
 use crate::sinks::{self, SinkReach};
 use crate::state::{Domains, Executed, NotebookState};
@@ -392,6 +393,9 @@ fn answer(
         };
         reach.from(i)
     };
+    // The cells reading each variable, for the candidates' explorations.
+    let readers = OnceCell::new();
+    let readers = || readers.get_or_init(|| Readers::of(model));
     for cell in model.code_cells() {
         let i = cell.index;
         if !after.can_run(model, i) {
@@ -413,6 +417,7 @@ fn answer(
                     if session.consequences.outruns_budget(
                         &session.base,
                         model,
+                        readers(),
                         relation,
                         after.domains(),
                         i,
@@ -424,6 +429,7 @@ fn answer(
                 Some((relation, ref difference)) => session.consequences.get_or_explore(
                     &session.base,
                     model,
+                    readers(),
                     relation,
                     after.domains(),
                     difference.as_ref(),
@@ -431,7 +437,7 @@ fn answer(
                     bounds.k,
                 ),
                 None => {
-                    let found = explore_candidate(model, after.domains(), i, bounds.k);
+                    let found = explore_candidate(model, readers(), after.domains(), i, bounds.k);
                     (found.safe, found.visits)
                 }
             };
