@@ -23,7 +23,7 @@ use std::cell::RefCell;
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
-use crate::engine::{Bounds, Start, explore_with};
+use crate::engine::{Bounds, Exploration, Start, explore_with};
 use crate::impact::Impact;
 use crate::readers::Readers;
 use crate::state::{Domains, StateDifference};
@@ -74,27 +74,8 @@ pub(crate) fn explore_candidate(
     cell: usize,
     k: Option<usize>,
 ) -> Consequences {
-    let found = explore_with(
-        model,
-        Start::Cell(cell),
-        state,
-        &VarSet::new(),
-        Bounds {
-            k,
-            max_visits: Some(CANDIDATE_VISITS),
-            // One alarm settles it.
-            stop_at_alarm: true,
-        },
-        |state: &Domains, next| state.0.phi(next),
-        |state: &Domains, cells| {
-            readers.of_any(&state.0.changed, cells);
-            true
-        },
-    );
-    let mut visited = FixedBitSet::with_capacity(model.cells.len());
-    for visit in &found.visits {
-        visited.insert(visit.cell);
-    }
+    // One alarm settles it.
+    let (found, visited) = follow_code_impact(model, readers, state, |s| &s.0, cell, k, true);
     let mut footprint = VarSet::new();
     let mut models = false;
     for info in visited.ones().map(|c| &model.cells[c]) {
@@ -145,26 +126,7 @@ impl Reach {
         cell: usize,
         k: Option<usize>,
     ) -> Reach {
-        let found = explore_with(
-            model,
-            Start::Cell(cell),
-            start,
-            &VarSet::new(),
-            Bounds {
-                k,
-                max_visits: Some(CANDIDATE_VISITS),
-                stop_at_alarm: false,
-            },
-            |state: &Impact, next| state.phi(next),
-            |state: &Impact, cells| {
-                readers.of_any(&state.changed, cells);
-                true
-            },
-        );
-        let mut visited = FixedBitSet::with_capacity(model.cells.len());
-        for visit in &found.visits {
-            visited.insert(visit.cell);
-        }
+        let (found, visited) = follow_code_impact(model, readers, start, |s| s, cell, k, false);
         Reach {
             over_budget: found.truncated,
             visited,
@@ -177,13 +139,63 @@ impl Reach {
     /// up to the budget when the edited cell is not the candidate, did not
     /// run, and `model`'s version of it reads nothing changed by then.
     fn holds(&self, model: &NotebookModel, relation: Relation, candidate: usize) -> bool {
-        match relation {
-            Relation::Same => true,
-            Relation::Edited { cell } => {
-                cell != candidate
-                    && !self.visited.contains(cell)
-                    && !model.cells[cell].pre.intersects(&self.changed)
-            }
+        same_on(&self.visited, &self.changed, model, relation, candidate)
+    }
+}
+
+/// Explores from `cell` on `state` following the code-impact edges only
+/// (`impact` reads that component of the state), at most
+/// [`CANDIDATE_VISITS`] executions; with the cells that ran. Each round
+/// tests only the cells reading a changed variable: the only ones the
+/// code-impact φ can hold for.
+fn follow_code_impact<D: Domain>(
+    model: &NotebookModel,
+    readers: &Readers,
+    state: &D,
+    impact: impl Fn(&D) -> &Impact,
+    cell: usize,
+    k: Option<usize>,
+    stop_at_alarm: bool,
+) -> (Exploration<D>, FixedBitSet) {
+    let found = explore_with(
+        model,
+        Start::Cell(cell),
+        state,
+        &VarSet::new(),
+        Bounds {
+            k,
+            max_visits: Some(CANDIDATE_VISITS),
+            stop_at_alarm,
+        },
+        |state: &D, next| impact(state).phi(next),
+        |state: &D, cells| {
+            readers.of_any(&impact(state).changed, cells);
+            true
+        },
+    );
+    let mut visited = FixedBitSet::with_capacity(model.cells.len());
+    visited.extend(found.visits.iter().map(|v| v.cell));
+    (found, visited)
+}
+
+/// Is an exploration from `candidate` that ran the cells `visited` and
+/// changed `changed`, on one of two models that differ at most in the
+/// edited cell, the same on `model`? Yes when the edited cell is not the
+/// candidate, did not run, and `model`'s version of it reads nothing
+/// changed (so it never became a successor).
+fn same_on(
+    visited: &FixedBitSet,
+    changed: &VarSet,
+    model: &NotebookModel,
+    relation: Relation,
+    candidate: usize,
+) -> bool {
+    match relation {
+        Relation::Same => true,
+        Relation::Edited { cell } => {
+            cell != candidate
+                && !visited.contains(cell)
+                && !model.cells[cell].pre.intersects(changed)
         }
     }
 }
@@ -238,42 +250,6 @@ impl ConsequenceCache {
         self.entries.borrow_mut().clear();
     }
 
-    /// Is candidate `cell` of `model` (related to the session's `base` as
-    /// `relation`) surely not safe on `state`, because its code-impact
-    /// exploration alone outruns the budget?
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn outruns_budget(
-        &self,
-        base: &NotebookModel,
-        model: &NotebookModel,
-        readers: &Readers,
-        relation: Relation,
-        state: &Domains,
-        cell: usize,
-        k: Option<usize>,
-    ) -> bool {
-        // Only the empty code-impact state is the same on every state.
-        if !state.0.changed.is_empty() {
-            return false;
-        }
-        if k.is_none_or(|k| k >= 1)
-            && self.first_round(base, model, relation, cell) >= CANDIDATE_VISITS
-        {
-            return true;
-        }
-        if let Some(kept) = self.reach.borrow().get(&(cell, k))
-            && kept.holds(model, relation, cell)
-        {
-            return kept.over_budget;
-        }
-        let found = Reach::of(model, readers, &state.0, cell, k);
-        let over = found.over_budget;
-        if found.holds(base, relation, cell) {
-            self.reach.borrow_mut().insert((cell, k), found);
-        }
-        over
-    }
-
     /// [`first_round`] of `candidate` in `model`, from the count kept for
     /// the session's `base`: an edit of another cell changes only whether
     /// that cell is counted (the candidate computes the same variables).
@@ -305,9 +281,11 @@ impl ConsequenceCache {
 
     /// The consequences of `cell` in `model` (related to the session's
     /// `base` as `relation`) on `state`, which is the session's state or
-    /// differs from it by `difference`: kept ones when they hold there,
-    /// else explored (and kept when they hold for `base` and the session's
-    /// state).
+    /// differs from it by `difference`: not safe when its code-impact
+    /// exploration alone outruns the budget ([`Reach`]); else kept ones
+    /// when they hold there, else explored (and kept when they hold for
+    /// `base` and the session's state). With the cell executions explored
+    /// (none for the code-impact explorations, kept for the session).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn get_or_explore(
         &self,
@@ -320,6 +298,28 @@ impl ConsequenceCache {
         cell: usize,
         k: Option<usize>,
     ) -> (bool, usize) {
+        // Only the empty code-impact state is the same on every state.
+        if state.0.changed.is_empty() {
+            let outruns = if k.is_none_or(|k| k >= 1)
+                && self.first_round(base, model, relation, cell) >= CANDIDATE_VISITS
+            {
+                true
+            } else if let Some(kept) = self.reach.borrow().get(&(cell, k))
+                && kept.holds(model, relation, cell)
+            {
+                kept.over_budget
+            } else {
+                let found = Reach::of(model, readers, &state.0, cell, k);
+                let over = found.over_budget;
+                if found.holds(base, relation, cell) {
+                    self.reach.borrow_mut().insert((cell, k), found);
+                }
+                over
+            };
+            if outruns {
+                return (false, 0);
+            }
+        }
         if let Some(kept) = self.entries.borrow().get(&(cell, k))
             && holds(kept, model, relation, cell)
             && difference.is_none_or(|d| kept.unaffected_by(d))
@@ -336,23 +336,14 @@ impl ConsequenceCache {
 }
 
 /// Do consequences explored on one of two models that differ at most in
-/// the edited cell hold on `model`? Yes when the edited cell is the
-/// candidate in neither, never ran, and `model`'s version of it reads
-/// nothing any explored state changed (so it never became a successor).
+/// the edited cell hold on `model`? ([`same_on`].)
 fn holds(
     found: &Consequences,
     model: &NotebookModel,
     relation: Relation,
     candidate: usize,
 ) -> bool {
-    match relation {
-        Relation::Same => true,
-        Relation::Edited { cell } => {
-            cell != candidate
-                && !found.visited.contains(cell)
-                && !model.cells[cell].pre.intersects(&found.changed)
-        }
-    }
+    same_on(&found.visited, &found.changed, model, relation, candidate)
 }
 
 #[cfg(test)]
@@ -452,40 +443,34 @@ mod tests {
             let (_, model, state) = wide_or_deep(70, fan);
             let cache = ConsequenceCache::default();
             let readers = Readers::of(&model);
-            let over = |cell| {
-                cache.outruns_budget(
+            // Settled without exploring: not safe, no execution counted.
+            let over = |cell, k| {
+                cache.get_or_explore(
                     &model,
                     &model,
                     &readers,
                     Relation::Same,
                     state.domains(),
-                    cell,
                     None,
-                )
+                    cell,
+                    k,
+                ) == (false, 0)
             };
             assert_eq!(first_round(&model, 0), if fan { 70 } else { 1 });
-            assert!(over(0), "fan {fan}");
+            assert!(over(0, None), "fan {fan}");
             let explored =
                 explore_candidate(&model, &Readers::of(&model), state.domains(), 0, None);
             assert!(!explored.safe && explored.visits == CANDIDATE_VISITS);
             // The last cell's consequences are itself only.
-            assert!(!over(70));
+            assert!(!over(70, None));
             assert!(
                 explore_candidate(&model, &Readers::of(&model), state.domains(), 70, None).safe
             );
             // Kept for the session: the same answer again, and on a bound
             // depth that stops the chain early.
-            assert!(over(0));
-            let bounded = cache.outruns_budget(
-                &model,
-                &model,
-                &readers,
-                Relation::Same,
-                state.domains(),
-                0,
-                Some(2),
-            );
-            assert_eq!(bounded, fan, "fan {fan}: depth 2");
+            assert!(over(0, None));
+            // A chain bounded at depth 2 is explored (and safe).
+            assert_eq!(over(0, Some(2)), fan, "fan {fan}: depth 2");
         }
     }
 

@@ -412,20 +412,6 @@ fn answer(
             true
         } else {
             let (safe, visits) = match reuse {
-                // Settled by the code-impact domain alone: not safe.
-                Some((relation, _))
-                    if session.consequences.outruns_budget(
-                        &session.base,
-                        model,
-                        readers(),
-                        relation,
-                        after.domains(),
-                        i,
-                        bounds.k,
-                    ) =>
-                {
-                    (false, 0)
-                }
                 Some((relation, ref difference)) => session.consequences.get_or_explore(
                     &session.base,
                     model,
