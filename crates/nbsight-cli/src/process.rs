@@ -1,5 +1,7 @@
 //! Process set-up shared by the binaries that run nbsight's engines (the
-//! `nbsight` binary and `nbsight-bench`, which must measure what it runs).
+//! `nbsight` binary, which calls it before `main`, and `nbsight-bench`,
+//! which must measure what it runs). Never called by the library itself:
+//! the Python module links it into the user's process.
 
 /// Turns transparent huge pages off for this process. A run is short and
 /// touches little of each 2 MiB huge page mimalloc's arenas would get: the
