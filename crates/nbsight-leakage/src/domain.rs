@@ -72,8 +72,10 @@ impl Leak {
 
     /// Runs `cell` on this state (a cell run along one order): the state
     /// after it and the alarms it raises.
+    /// A state sharing a memo ([`Leak::share_runs`]) replays a kept run
+    /// of the cell on a state agreeing with it on what it reads.
     pub fn run_cell(&self, model: &NotebookModel, cell: &CellInfo) -> (Leak, Vec<Alarm>) {
-        nbsight_absint::run_cell(self, model, cell, true)
+        <Leak as Domain>::run(self, model, cell, None)
     }
 
     /// Variables bound on the path.
@@ -90,6 +92,16 @@ impl Leak {
     /// it, in a new memo, to replay runs on states that agree with them.
     pub fn remember_runs(&mut self) {
         self.memo = Some(Rc::default());
+    }
+
+    /// Keeps this state's cell runs, and those of the states computed from
+    /// it, in `other`'s memo (a new one when it has none, then shared by
+    /// both).
+    pub fn share_runs(&mut self, other: &mut Leak) {
+        if other.memo.is_none() {
+            other.remember_runs();
+        }
+        self.memo.clone_from(&other.memo);
     }
 
     /// Stops replaying cell runs (the model no longer matches them).

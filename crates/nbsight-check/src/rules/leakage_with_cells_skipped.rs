@@ -219,7 +219,13 @@ impl<'m> Search<'m> {
                 .as_deref()
                 .is_some_and(|x| x.ml_sinks)
         })?;
-        let states = notebook.states;
+        // The orders run the same cells on states that mostly agree on
+        // what those cells read: one memo of runs, replayed.
+        let mut states = notebook.states;
+        let mut memo = Leak::default();
+        for state in &mut states {
+            state.share_runs(&mut memo);
+        }
         let mut defined = Vec::with_capacity(order.len() + 1);
         let mut bound = VarSet::new();
         for &c in &order {
