@@ -71,8 +71,7 @@ impl Leak {
     }
 
     /// Runs `cell` on this state (a cell run along one order): the state
-    /// after it and the alarms it raises.
-    /// A state sharing a memo ([`Leak::share_runs`]) replays a kept run
+    /// after it and the alarms it raises. A state sharing a memo ([`Leak::share_runs`]) replays a kept run
     /// of the cell on a state agreeing with it on what it reads.
     pub fn run_cell(&self, model: &NotebookModel, cell: &CellInfo) -> (Leak, Vec<Alarm>) {
         <Leak as Domain>::run(self, model, cell, None)
