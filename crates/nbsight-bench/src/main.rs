@@ -18,7 +18,8 @@
 //!
 //! Invariants: measures the library crates (and the `nbsight` binary against
 //! `ruff` side by side) in the process set-up of the `nbsight` binary
-//! (`nbsight_cli::process`); prints tables, never asserts on time.
+//! (`nbsight_cli::no_huge_pages_before_main!`); prints tables, never
+//! asserts on time.
 
 /// nbsight allocates many small objects (AST nodes, symbols, CFG nodes);
 /// mimalloc serves them faster than the system allocator.
@@ -91,9 +92,10 @@ struct Args {
     verbose: bool,
 }
 
+// Measured in the process set-up the `nbsight` binary runs in.
+nbsight_cli::no_huge_pages_before_main!();
+
 fn main() -> ExitCode {
-    // Measured in the process set-up the `nbsight` binary runs in.
-    nbsight_cli::process::no_transparent_huge_pages();
     let args = Args::parse();
     let dirs = if args.dirs.is_empty() {
         vec![PathBuf::from("../shared/corpus")]

@@ -92,9 +92,10 @@ struct Grower<G> {
 }
 
 /// [`explore`] with edges following `phi` instead of the domain's φ.
-/// `scope(state, cells)` may set in `cells` (and return `true`) every cell
-/// `phi` can hold for on `state`: a round then tests only those (a cell
-/// that ran is one of them, `phi` having held for it on a smaller state).
+/// `scope(state, cells)` may set in `cells` (and return `true`) every code
+/// cell `phi` can hold for on `state`, and no other cell: a round then
+/// tests only those (a cell that ran is one of them, `phi` having held for
+/// it on a smaller state).
 pub fn explore_with<D: Domain>(
     model: &NotebookModel,
     start: Start,

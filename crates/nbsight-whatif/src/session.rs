@@ -93,7 +93,7 @@ pub struct WhatIfReport {
     /// Cells explored (with repetitions), for the curious: the event's
     /// exploration and the candidates' consequences not kept from an
     /// earlier query (the code-impact explorations that settle a candidate
-    /// once per session, [`crate::consequences`], are not counted).
+    /// once per session are not counted).
     pub visits: usize,
     /// The exploration stopped at its budget of cell executions before
     /// reaching a fixpoint: deeper orders were not explored.
