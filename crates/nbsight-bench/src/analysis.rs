@@ -173,11 +173,18 @@ impl Analysis {
         }
         let event_p99 = self.column(|r| r.whatif.event_p99);
         if let Some(worst) = event_p99.iter().max() {
+            // A run stopped at the budget did not answer every query: its
+            // p99 says nothing of the queries it left.
             text.push(format!(
-                "p99 of the queries' times in a notebook: at most {} (the worst notebook; target: at most {} on every notebook: {})",
+                "p99 of the queries' times in a notebook: at most {} (the worst notebook{}; target: at most {} on every notebook: {})",
                 fmt_duration(*worst),
+                if incomplete.is_empty() {
+                    ""
+                } else {
+                    ", of the queries answered before the budget"
+                },
                 fmt_duration(EVENT_TARGET),
-                verdict(*worst <= EVENT_TARGET),
+                verdict(*worst <= EVENT_TARGET && incomplete.is_empty()),
             ));
         }
         if !incomplete.is_empty() {
