@@ -43,14 +43,7 @@ impl Replay<'_> {
         for stmt in &c.body {
             match stmt {
                 Stmt::FunctionDef(f) => {
-                    let first_line = self.lines(f).0;
-                    let generator = super::opaque::yields(&f.body);
-                    let method = self.function_of(
-                        &f.parameters,
-                        Body::Block(f.body.to_vec()),
-                        first_line,
-                        generator,
-                    )?;
+                    let method = self.function_def(f, super::opaque::yields(&f.body))?;
                     parts.push((format!(".{}", f.name), method));
                 }
                 Stmt::Assign(a) => {

@@ -835,13 +835,7 @@ impl<'s> Replay<'s> {
                     self.bind_name(f.name.as_str(), Value::object(Deps::input(id), Some(id)));
                     return Ok(Flow::Normal);
                 }
-                let first_line = self.lines(f).0;
-                let function = self.function_of(
-                    &f.parameters,
-                    Body::Block(f.body.to_vec()),
-                    first_line,
-                    generator,
-                )?;
+                let function = self.function_def(f, generator)?;
                 self.bind_name(f.name.as_str(), function);
             }
             Stmt::ClassDef(c) => {
@@ -1238,6 +1232,17 @@ impl<'s> Replay<'s> {
     }
 
     // ----- functions -------------------------------------------------
+
+    /// The function a `def` makes (`generator`: its body yields).
+    fn function_def(&mut self, f: &ast::StmtFunctionDef, generator: bool) -> R<Value> {
+        let first_line = self.lines(f).0;
+        self.function_of(
+            &f.parameters,
+            Body::Block(f.body.to_vec()),
+            first_line,
+            generator,
+        )
+    }
 
     fn function_of(
         &mut self,
